@@ -1,0 +1,33 @@
+# The two commands a fresh machine needs: `make run` (the main job) and `make test` (the suite).
+# Both create the virtual environment on first use from pyproject.toml alone.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-slow lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gpusim simulate --out runs/default --force
+
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+test-slow: $(STAMP)
+	$(BIN)/pytest -q -m slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check gpusim tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/evaluator.py
+	$(BIN)/python benchmarks/deal.py
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

@@ -1,0 +1,325 @@
+"""The ``gpusim`` command line: thin Typer commands that parse, call the library and print.
+
+Every user error ends the same way: one line on stderr that names the field, the value and what
+is allowed, exit code 2, no traceback (see :func:`fail`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, NoReturn
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="GPU-accelerated batch simulator and exact analyser for casino poker table games.",
+)
+bench_app = typer.Typer(no_args_is_help=True, help="Measure speed against installed peers.")
+app.add_typer(bench_app, name="bench", help="Measure speed against installed peers.")
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line to stderr and exit with code 2."""
+    typer.echo(f"gpusim: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def echo_json(obj) -> None:
+    typer.echo(json.dumps(obj, indent=2, sort_keys=False))
+
+
+# --- eval --------------------------------------------------------------------------------------
+
+
+@app.command("eval")
+def eval_cmd(
+    cards: Annotated[list[str], typer.Argument(help="5, 6 or 7 cards, e.g. As Ks Qs Js Ts 2c 3d.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Rank a 5-7 card hand: category, best five cards and the 32-bit rank."""
+    import numpy as np
+
+    from gpusim.cards import CardError, format_card, parse_cards
+    from gpusim.evaluate import CATEGORY_NAMES, best_five, describe, evaluate, hand_category
+
+    try:
+        codes = parse_cards(cards)
+    except CardError as exc:
+        fail(str(exc))
+    if not 5 <= len(codes) <= 7:
+        fail(f"cards: got {len(codes)} cards; give 5, 6 or 7 distinct cards")
+    arr = np.asarray([codes], dtype=np.int32)
+    rank = int(np.asarray(evaluate(arr))[0])
+    cat = int(np.asarray(hand_category(np.uint32(rank))))
+    best = [format_card(c) for c in np.asarray(best_five(arr))[0]]
+    if as_json:
+        echo_json(
+            {
+                "cards": [format_card(c) for c in codes],
+                "category": CATEGORY_NAMES[cat],
+                "category_index": cat,
+                "description": describe(rank),
+                "best_five": best,
+                "rank": rank,
+            }
+        )
+        return
+    typer.echo(f"category:  {CATEGORY_NAMES[cat]}  ({describe(rank)})")
+    typer.echo(f"best five: {' '.join(best)}")
+    typer.echo(f"rank:      {rank} (0x{rank:08x})")
+
+
+# --- bench -------------------------------------------------------------------------------------
+
+
+@bench_app.command("evaluator")
+def bench_evaluator_cmd(
+    hands: Annotated[int, typer.Option(help="7-card hands per timed batch.")] = 2_000_000,
+    repeats: Annotated[int, typer.Option(help="Timed repeats; the median is reported.")] = 5,
+    seed: Annotated[int, typer.Option(help="Seed for the pre-generated hands.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """7-card evaluations per second: gpusim and each installed peer, on the same hands."""
+    from gpusim.bench import bench_evaluator
+
+    if hands <= 0:
+        fail(f"--hands: got {hands}; must be a positive integer")
+    if repeats <= 0:
+        fail(f"--repeats: got {repeats}; must be a positive integer")
+    result = bench_evaluator(n_hands=hands, repeats=repeats, seed=seed)
+    if as_json:
+        echo_json(result)
+        return
+    typer.echo(f"{'evaluator':<16}{'evals/s (median)':>20}{'vs gpusim':>12}")
+    typer.echo(f"{'gpusim (jax)':<16}{result['evals_per_s']:>20,.0f}{1.0:>12.2f}")
+    for name, rate in result["peers"].items():
+        typer.echo(f"{name:<16}{rate:>20,.0f}{rate / result['evals_per_s']:>12.4f}")
+
+
+# --- games and play (game engines) -------------------------------------------------------------
+
+_GAME_TITLES = {"casino_holdem": "Casino Hold'em", "holdem_bonus": "Texas Hold'em Bonus Poker"}
+
+
+def _load_rules(config: str):
+    from gpusim.config import ConfigError, load_config
+
+    try:
+        return load_config(config)
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+@app.command("games")
+def games_cmd(
+    check: Annotated[
+        str | None, typer.Option("--check", help="Validate this config file (or name) and stop.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List games, shipped configs and strategies; or validate a config with --check."""
+    from gpusim.config import GAMES, load_config, shipped_configs
+    from gpusim.games import bets
+    from gpusim.strategy import strategy_description, strategy_names
+
+    if check is not None:
+        rules = _load_rules(check)
+        typer.echo(f"{check}: ok ({rules.game}, config_hash {rules.config_hash})")
+        return
+    configs = {name: load_config(path) for name, path in shipped_configs().items()}
+    info = {
+        "games": {
+            g: {"title": _GAME_TITLES[g], "strategies": list(strategy_names(g))} for g in GAMES
+        },
+        "configs": {
+            n: {"game": r.game, "description": r.description, "bets": list(bets(r))}
+            for n, r in configs.items()
+        },
+    }
+    if as_json:
+        echo_json(info)
+        return
+    typer.echo("games:")
+    for g in GAMES:
+        typer.echo(f"  {g:<16} {_GAME_TITLES[g]}")
+    typer.echo("configs:")
+    width = max((len(n) for n in configs), default=0)
+    for n, r in configs.items():
+        typer.echo(f"  {n:<{width}}  {r.description or r.game}")
+    typer.echo("strategies:")
+    for g in GAMES:
+        for s in strategy_names(g):
+            typer.echo(f"  {g:<16} {s:<18} {strategy_description(g, s)}")
+
+
+def _parse_range(text: str) -> tuple[int, int]:
+    parts = text.split(":")
+    try:
+        a, b = (int(p) for p in parts)
+    except ValueError:
+        a, b = -1, -1
+    if len(parts) != 2 or not 0 <= a < b or b - a > 1_000_000:
+        fail(
+            f"--rounds: got {text!r}; expected A:B with whole numbers 0 <= A < B "
+            "(rounds A .. B-1, at most 1,000,000 of them)"
+        )
+    return a, b
+
+
+@app.command("play")
+def play_cmd(
+    config: Annotated[str, typer.Argument(help="Config name (see `gpusim games`) or TOML path.")],
+    seed: Annotated[int, typer.Option("--seed", help="Run seed (deals are reproducible).")],
+    rounds: Annotated[str, typer.Option("--rounds", help="Round range A:B (A .. B-1).")] = "0:10",
+    strategy: Annotated[
+        str | None, typer.Option("--strategy", help="Strategy name; default: the config's.")
+    ] = None,
+    jackpot_meter: Annotated[
+        int | None,
+        typer.Option("--jackpot-meter", help="Meter a Jackpot royal wins (default: reset value)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one round a line.")] = False,
+) -> None:
+    """Show each dealt round: cards, decisions, hands, and every bet's stake, net and event."""
+    from gpusim.games.play import format_record, play_records
+    from gpusim.strategy import StrategyError, resolve_strategy
+
+    rules = _load_rules(config)
+    first, stop = _parse_range(rounds)
+    if seed < 0:
+        fail(f"--seed: got {seed}; must be a whole number >= 0")
+    if jackpot_meter is not None and not 0 <= jackpot_meter < 2**31:
+        fail(f"--jackpot-meter: got {jackpot_meter}; must be a whole number 0 .. 2147483647")
+    try:
+        strat, note = resolve_strategy(strategy, rules)
+    except StrategyError as exc:
+        fail(f"--strategy: {exc}")
+    if note:
+        typer.echo(f"gpusim: note: {note}", err=True)
+    try:
+        records = play_records(
+            rules,
+            strat,
+            seed=seed,
+            first_round=first,
+            n_rounds=stop - first,
+            jackpot_meter=jackpot_meter,
+        )
+    except ValueError as exc:
+        fail(" ".join(str(exc).split()))
+    if as_json:
+        for rec in records:
+            typer.echo(json.dumps(rec, separators=(",", ":")))
+        return
+    typer.echo(f"{rules.name} ({rules.game}), strategy {strat.name}, seed {seed}")
+    for rec in records:
+        typer.echo(format_record(rec))
+
+
+# --- exact (exact analysis) --------------------------------------------------------------------
+
+# --- simulate and summary (Monte Carlo runner) -------------------------------------------------
+
+DEFAULT_SIM_CONFIG = "casino_holdem"
+
+
+@app.command("simulate")
+def simulate_cmd(
+    config: Annotated[
+        str | None,
+        typer.Argument(help="Shipped config name or TOML path. Default: casino_holdem, optimal."),
+    ] = None,
+    rounds: Annotated[str | None, typer.Option(help="Rounds to play: 2_000_000, 1e9.")] = None,
+    seed: Annotated[int, typer.Option(help="Run seed (0..2^64-1).", min=0)] = 2026,
+    out: Annotated[str, typer.Option(help="Run folder to write.")] = "runs/default",
+    strategy: Annotated[str | None, typer.Option(help="Strategy name (see `gpusim games`).")] = None,
+    backend: Annotated[str, typer.Option(help="auto | jax-cpu | jax-gpu | cupy.")] = "auto",
+    chunk: Annotated[str | None, typer.Option(help="Rounds per chunk (one Parquet part each).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing run folder.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or table.")] = False,
+) -> None:
+    """Monte Carlo run streaming per-bet outcome distributions to Parquet (deterministic, resumable)."""
+    from rich.console import Console
+
+    from gpusim.config import ConfigError
+    from gpusim.io.runfolder import RunFolderError
+    from gpusim.sim.display import print_summary, rich_progress
+    from gpusim.sim.run import simulate
+    from gpusim.sim.runner import DEFAULT_ROUNDS, SimulationError
+    from gpusim.strategy import StrategyError
+
+    console = Console(stderr=False, quiet=quiet)
+    if config is None and not quiet:
+        console.print(
+            f"[dim]no CONFIG given: embedded default {DEFAULT_SIM_CONFIG}, "
+            f"{strategy or 'optimal'} strategy, {rounds or f'{DEFAULT_ROUNDS:_}'} rounds"
+        )
+    bar, callbacks = rich_progress(console)
+    try:
+        try:
+            run = simulate(
+                config or DEFAULT_SIM_CONFIG,
+                rounds=rounds if rounds is not None else DEFAULT_ROUNDS,
+                seed=seed,
+                out=out,
+                strategy=strategy,
+                backend=backend,
+                chunk=chunk,
+                resume=resume,
+                force=force,
+                progress=callbacks,
+            )
+        finally:
+            bar.stop()
+    except (SimulationError, ConfigError, StrategyError, RunFolderError) as exc:
+        fail(str(exc))
+    if not quiet:
+        print_summary(run.summary(), console)
+        console.print(f"[dim]run folder: {run.path}")
+
+
+@app.command("summary")
+def summary_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Recompute a run's summary from its Parquet parts (works on partial runs)."""
+    from rich.console import Console
+
+    from gpusim.io.runfolder import RunFolderError
+    from gpusim.sim.display import print_summary
+    from gpusim.sim.run import open_run
+
+    try:
+        r = open_run(run)
+    except RunFolderError as exc:
+        fail(str(exc))
+    if not r.complete:
+        typer.echo(
+            f"gpusim: warning: run is unfinished ({r.rounds_done:,} of "
+            f"{r.manifest['rounds']:,} rounds); summarising the completed chunks only",
+            err=True,
+        )
+    s = r.summary()
+    if as_json:
+        echo_json(s)
+    else:
+        print_summary(s, Console())
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("gpusim: interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,362 @@
+"""Reproducible, exactly unbiased dealing: ``(seed, round index) -> the round's cards``.
+
+Contract
+--------
+``deal(seed, first_round, n_rounds, n_cards)`` returns ``(n_rounds, n_cards) int32`` cards
+0..51, distinct within each row; row ``i`` is round ``first_round + i``. A round's cards
+depend on the seed and the round index alone, so any split of a run into chunks, shards,
+devices or backends deals the same cards. ``kernels/deal.cuh`` is the same algorithm in
+C++ and deals bit-identical cards.
+
+Method
+------
+A deal is a partial Fisher-Yates shuffle (Durstenfeld): starting from the deck 0..51 in
+order, draw ``i`` (0-based) picks ``j_i`` uniform in ``0 .. 51 - i``, swaps deck positions
+``i`` and ``i + j_i`` and deals the card now at position ``i``. The map from
+``(j_0, .., j_{k-1})`` to the ordered deal is a bijection onto the
+``P = 52! / (52 - k)!`` ordered deals, so uniform ``j`` gives every ordered deal
+probability exactly ``1 / P``.
+
+The ``j_i`` come from 64-bit Threefry-2x32-20 words (:mod:`gpusim.rng`), taken as
+``x = out0 * 2**32 + out1``. Consecutive draws are grouped into blocks whose product of
+ranges ``P_b = n_a * .. * n_z`` stays at most ``2**52`` (a 9-card deal is one block,
+``P = 52*51*..*44 ~ 2**50.2``). Per block, Lemire's multiply-shift on the whole product,
+``x * P_b = U * 2**64 + L``, gives ``U`` uniform on ``0 .. P_b - 1`` exactly when draws with
+``L < 2**64 mod P_b`` are rejected and redrawn (Lemire, "Fast random integer generation in
+an interval", 2019). Multiplying by the ranges one at a time,
+``x * n_a = j_a * 2**64 + x'``, then ``x' * n_b = ...``, yields the mixed-radix digits
+of ``U`` (``j_a`` most significant) and leaves ``L`` as the final remainder, so each
+draw costs one small multiply and no division. The rejection rate is
+``(2**64 mod P_b) / 2**64 < 2**-12``; for a 9-card deal it is ``9.8e-6`` per round.
+
+Result: every ordered deal is exactly equally likely, with one theoretical exception: a
+block rejected :data:`MAX_ATTEMPTS` (8192) times in a row keeps its last draw, which
+happens with probability below ``2**-98000`` per block (never, in practice); it keeps
+the loop bounded on a GPU.
+
+Counter layout (64-bit round indices below :data:`MAX_ROUND` = ``2**48``):
+``key = (seed mod 2**32, seed >> 32)``, ``ctr0 = round mod 2**32``,
+``ctr1 = (round >> 32) | block << 16 | attempt << 19``.
+
+Performance: the common path (no rejection) is one fused elementwise pass: Threefry, the
+digit chain in 21/21/22-bit limbs (uint32 only, since JAX runs without x64) and a sparse
+Fisher-Yates that tracks only the swapped positions. Rejected rounds (about 10 per
+million) are gathered into a small buffer and redrawn inside the same ``jit``.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from functools import lru_cache, partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpusim.rng import seed_key, threefry2x32, threefry2x32_numpy
+
+__all__ = [
+    "BLOCK_LIMIT",
+    "MAX_ATTEMPTS",
+    "MAX_ROUND",
+    "DealBlock",
+    "deal",
+    "deal_numpy",
+    "deal_plan",
+    "deal_rounds",
+]
+
+MAX_ROUND = 2**48
+MAX_ATTEMPTS = 2**13
+BLOCK_LIMIT = 2**52
+
+_M21 = (1 << 21) - 1
+_M22 = (1 << 22) - 1
+_M32 = (1 << 32) - 1
+
+
+@dataclass(frozen=True)
+class DealBlock:
+    """Draws ``first .. first + len(ranges) - 1`` of a deal, fed by one 64-bit word.
+
+    ``ranges``: ``(52 - first, 51 - first, ..)``; ``product``: their product (<= 2**52);
+    ``threshold``: ``2**64 mod product`` (a word whose remainder is below it is redrawn).
+    """
+
+    index: int
+    first: int
+    ranges: tuple[int, ...]
+    product: int
+    threshold: int
+
+
+@lru_cache(maxsize=64)
+def deal_plan(n_cards: int) -> tuple[DealBlock, ...]:
+    """Greedy split of the ``n_cards`` draws into blocks with range product <= 2**52."""
+    _check_n_cards(n_cards)
+    blocks = []
+    i = 0
+    while i < n_cards:
+        first, product = i, 1
+        while i < n_cards and product * (52 - i) <= BLOCK_LIMIT:
+            product *= 52 - i
+            i += 1
+        ranges = tuple(range(52 - first, 52 - i, -1))
+        blocks.append(DealBlock(len(blocks), first, ranges, product, 2**64 % product))
+    return tuple(blocks)
+
+
+def _bad(field: str, value, allowed: str) -> ValueError:
+    return ValueError(f"{field}: got {value!r}; expected {allowed}")
+
+
+def _as_int(field: str, value, allowed: str) -> int:
+    if isinstance(value, bool):
+        raise _bad(field, value, allowed)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise _bad(field, value, allowed) from None
+
+
+def _check_n_cards(n_cards) -> int:
+    n = _as_int("n_cards", n_cards, "an integer in 1..52")
+    if not 1 <= n <= 52:
+        raise _bad("n_cards", n, "an integer in 1..52")
+    return n
+
+
+def _check_args(seed, first_round, n_rounds, n_cards) -> tuple[int, int, int, int, int]:
+    k0, k1 = seed_key(seed)
+    first = _as_int("first_round", first_round, "an integer >= 0")
+    if first < 0:
+        raise _bad("first_round", first, "an integer >= 0")
+    n = _as_int("n_rounds", n_rounds, "an integer >= 0")
+    if n < 0:
+        raise _bad("n_rounds", n, "an integer >= 0")
+    if first + n > MAX_ROUND:
+        raise ValueError(
+            f"first_round + n_rounds: got {first} + {n}; round indices must stay below 2**48"
+        )
+    return k0, k1, first, n, _check_n_cards(n_cards)
+
+
+# ---------------------------------------------------------------------------------------
+# JAX path
+
+
+def _block_digits_jax(key0, key1, lo, hi, block: DealBlock, attempt, force_reject: int):
+    """One block's digits and reject flags for uint32 round words ``lo, hi: (N,)``.
+
+    Returns ``(digits, reject)``: a list of ``(N,) int32`` (one per range) and ``(N,) bool``.
+    """
+    u32 = jnp.uint32
+    ctr1 = hi | u32(block.index << 16) | (attempt << u32(19))
+    y0, y1 = threefry2x32(key0, key1, lo, ctr1)
+    # x = y0 * 2**32 + y1 as 21/21/22-bit limbs: limb * 52 + carry fits in uint32.
+    l0 = y1 & u32(_M21)
+    l1 = (y1 >> u32(21)) | ((y0 & u32(0x3FF)) << u32(11))
+    l2 = y0 >> u32(10)
+    digits = []
+    for n in block.ranges:
+        t0 = l0 * u32(n)
+        l0 = t0 & u32(_M21)
+        t1 = l1 * u32(n) + (t0 >> u32(21))
+        l1 = t1 & u32(_M21)
+        t2 = l2 * u32(n) + (t1 >> u32(21))
+        l2 = t2 & u32(_M22)
+        digits.append((t2 >> u32(22)).astype(jnp.int32))
+    t = block.threshold
+    t0, t1, t2 = u32(t & _M21), u32((t >> 21) & _M21), u32(t >> 42)
+    reject = (l2 < t2) | ((l2 == t2) & ((l1 < t1) | ((l1 == t1) & (l0 < t0))))
+    if force_reject:
+        reject = reject | ((attempt < u32(force_reject)) & ((lo & u32(3)) == 0))
+    reject = reject & (attempt < u32(MAX_ATTEMPTS - 1))
+    return digits, reject
+
+
+def _fisher_yates_jax(digits):
+    """Sparse partial Fisher-Yates: ``digits`` k arrays ``(N,) int32`` -> k card arrays.
+
+    Only swapped positions are tracked: after draw m, deck position ``pos[m]`` holds
+    ``val[m]`` (later entries win); any other live position p still holds card p.
+    """
+    cards, pos, val = [], [], []
+    k = len(digits)
+    for i, j in enumerate(digits):
+        t = j + i
+        card = t
+        for m in range(i):
+            card = jnp.where(pos[m] == t, val[m], card)
+        cards.append(card)
+        if i + 1 < k:
+            moved = jnp.full_like(t, i)
+            for m in range(i):
+                moved = jnp.where(pos[m] == i, val[m], moved)
+            pos.append(t)
+            val.append(moved)
+    return cards
+
+
+def _deal_rows_jax(key0, key1, lo, hi, plan, force_reject: int, resolve: bool):
+    """Cards ``(N, k) int32`` for rounds ``(hi, lo)``; with ``resolve`` False also the rows
+    whose first attempt was rejected (their cards are then not final)."""
+    u32 = jnp.uint32
+    digits = []
+    rejected = jnp.zeros(lo.shape, bool)
+    for block in plan:
+        ds, rej = _block_digits_jax(key0, key1, lo, hi, block, u32(0), force_reject)
+        if resolve:
+            ds = _resolve_block_jax(key0, key1, lo, hi, block, force_reject, ds, rej)
+        else:
+            rejected = rejected | rej
+        digits.extend(ds)
+    return jnp.stack(_fisher_yates_jax(digits), axis=1), rejected
+
+
+def _resolve_block_jax(key0, key1, lo, hi, block, force_reject, ds, rej):
+    # Every pending row has tried attempts 0..a-1, so one scalar attempt serves all rows.
+    def cond(state):
+        return jnp.any(state[2])
+
+    def body(state):
+        a, cur, pending = state
+        new, again = _block_digits_jax(key0, key1, lo, hi, block, a, force_reject)
+        take = pending & ~again
+        cur = tuple(jnp.where(take, n, c) for n, c in zip(new, cur, strict=True))
+        return a + jnp.uint32(1), cur, pending & again
+
+    _, ds, _ = jax.lax.while_loop(cond, body, (jnp.uint32(1), tuple(ds), rej))
+    return list(ds)
+
+
+def _redraw_cap(n_rows: int) -> int:
+    # Expected rejected rows are < n / 4096 (9-card deals: n / 100000); this leaves ample
+    # room so that the loop below almost always runs once.
+    return min(n_rows, 64 + n_rows // 256)
+
+
+def deal_rounds(key0, key1, round_lo, round_hi, n_cards: int, *, _force_reject: int = 0):
+    """Deal the rounds whose indices are ``round_hi * 2**32 + round_lo``. Traceable.
+
+    ``key0, key1``: uint32 scalars (see :func:`gpusim.rng.seed_key`);
+    ``round_lo, round_hi: (N,) uint32`` with ``round_hi < 2**16``; ``n_cards`` static.
+    Returns ``(N, n_cards) int32``. ``_force_reject`` is a test hook: rounds with
+    ``round_lo % 4 == 0`` have their first ``_force_reject`` attempts of every block rejected.
+    """
+    plan = deal_plan(n_cards)
+    u32 = jnp.uint32
+    key0, key1 = jnp.asarray(key0, u32), jnp.asarray(key1, u32)
+    lo, hi = jnp.asarray(round_lo, u32), jnp.asarray(round_hi, u32)
+    n_rows = lo.shape[0]
+    cards, rejected = _deal_rows_jax(key0, key1, lo, hi, plan, _force_reject, resolve=False)
+    if n_rows == 0:
+        return cards
+    cap = _redraw_cap(n_rows)
+
+    def cond(state):
+        return jnp.any(state[1])
+
+    def body(state):
+        cards, rejected = state
+        (idx,) = jnp.nonzero(rejected, size=cap, fill_value=n_rows)
+        sub_lo = jnp.take(lo, idx, mode="clip")
+        sub_hi = jnp.take(hi, idx, mode="clip")
+        sub, _ = _deal_rows_jax(key0, key1, sub_lo, sub_hi, plan, _force_reject, resolve=True)
+        # Padding entries point past the end and are dropped.
+        cards = cards.at[idx].set(sub, mode="drop")
+        rejected = rejected.at[idx].set(False, mode="drop")
+        return cards, rejected
+
+    cards, _ = jax.lax.while_loop(cond, body, (cards, rejected))
+    return cards
+
+
+@partial(jax.jit, static_argnames=("n_rounds", "n_cards", "force_reject"))
+def _deal_range_jit(key0, key1, first_lo, first_hi, *, n_rounds, n_cards, force_reject):
+    lo = first_lo + jnp.arange(n_rounds, dtype=jnp.uint32)
+    hi = first_hi + (lo < first_lo).astype(jnp.uint32)
+    return deal_rounds(key0, key1, lo, hi, n_cards, _force_reject=force_reject)
+
+
+def deal(seed: int, first_round: int, n_rounds: int, n_cards: int, *, _force_reject: int = 0):
+    """Cards of rounds ``first_round .. first_round + n_rounds - 1``.
+
+    ``seed``: 0..2**64-1; ``first_round >= 0``, ``n_rounds >= 0`` with
+    ``first_round + n_rounds <= 2**48``; ``n_cards``: 1..52.
+    Returns ``jax.Array (n_rounds, n_cards) int32`` of distinct cards 0..51 per row.
+    Compiles once per ``(n_rounds, n_cards)``; seed and offset are runtime values.
+    """
+    k0, k1, first, n, k = _check_args(seed, first_round, n_rounds, n_cards)
+    u32 = np.uint32
+    return _deal_range_jit(
+        u32(k0), u32(k1), u32(first & _M32), u32(first >> 32),
+        n_rounds=n, n_cards=k, force_reject=int(_force_reject),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------
+# numpy reference (independent arithmetic: uint64 halves, full-deck Fisher-Yates)
+
+
+def _block_digits_numpy(k0, k1, lo, hi, block: DealBlock, attempt: int, force_reject: int):
+    ctr1 = hi | np.uint32(block.index << 16) | np.uint32(attempt << 19)
+    y0, y1 = threefry2x32_numpy(k0, k1, lo, ctr1)
+    x = (y0.astype(np.uint64) << np.uint64(32)) | y1.astype(np.uint64)
+    m32, s32 = np.uint64(_M32), np.uint64(32)
+    digits = []
+    for n in block.ranges:
+        low = (x & m32) * np.uint64(n)
+        high = (x >> s32) * np.uint64(n) + (low >> s32)
+        digits.append((high >> s32).astype(np.int64))
+        x = (high << s32) | (low & m32)
+    reject = x < np.uint64(block.threshold)
+    if force_reject and attempt < force_reject:
+        reject |= (lo & np.uint32(3)) == 0
+    if attempt >= MAX_ATTEMPTS - 1:
+        reject[:] = False
+    return np.stack(digits, axis=1), reject
+
+
+def _digits_numpy(k0, k1, lo, hi, n_cards: int, force_reject: int = 0) -> np.ndarray:
+    """Fisher-Yates offsets ``j: (N, n_cards) int64``, rejections resolved."""
+    n_rows = lo.shape[0]
+    out = np.empty((n_rows, n_cards), np.int64)
+    for block in deal_plan(n_cards):
+        cols = slice(block.first, block.first + len(block.ranges))
+        todo = np.arange(n_rows)
+        attempt = 0
+        while todo.size:
+            ds, rej = _block_digits_numpy(k0, k1, lo[todo], hi[todo], block, attempt, force_reject)
+            out[todo[~rej], cols] = ds[~rej]
+            todo = todo[rej]
+            attempt += 1
+    return out
+
+
+def deal_numpy(seed: int, first_round: int, n_rounds: int, n_cards: int, *, _force_reject=0):
+    """numpy twin of :func:`deal`: same arguments, same cards, as ``np.ndarray`` int32."""
+    k0, k1, first, n, k = _check_args(seed, first_round, n_rounds, n_cards)
+    rounds = np.uint64(first) + np.arange(n, dtype=np.uint64)
+    lo = (rounds & np.uint64(_M32)).astype(np.uint32)
+    hi = (rounds >> np.uint64(32)).astype(np.uint32)
+    j = _digits_numpy(k0, k1, lo, hi, k, int(_force_reject))
+    deck = np.tile(np.arange(52, dtype=np.int32), (n, 1))
+    rows = np.arange(n)
+    for i in range(k):
+        t = i + j[:, i]
+        picked = deck[rows, t]
+        deck[rows, t] = deck[rows, i]
+        deck[rows, i] = picked
+    return np.ascontiguousarray(deck[:, :k])
+
+
+def _first_attempt_rejected(seed: int, first_round: int, n_rounds: int, n_cards: int):
+    """``(n_rounds, n_blocks) bool``: which blocks' first words are redrawn (for tests)."""
+    k0, k1, first, n, k = _check_args(seed, first_round, n_rounds, n_cards)
+    rounds = np.uint64(first) + np.arange(n, dtype=np.uint64)
+    lo = (rounds & np.uint64(_M32)).astype(np.uint32)
+    hi = (rounds >> np.uint64(32)).astype(np.uint32)
+    cols = [_block_digits_numpy(k0, k1, lo, hi, b, 0, 0)[1] for b in deal_plan(k)]
+    return np.stack(cols, axis=1)

@@ -1,0 +1,324 @@
+"""Casino Hold'em by full enumeration: the outcome counts of every (hole, flop) situation.
+
+Loop over the 1,755 suit classes of flops F (weight = raw flops in the class). For each F the
+1,176 turn-river pairs give 1,176 boards; :func:`gpusim.exact.boards.board_counts` gives, for
+every board and hole, the dealer hands (of 990) by outcome. Summed over the boards that avoid
+the hole, each (F, hole) gets 22 integer counts (:data:`EVENT_COUNTS`):
+
+- ``nq[c]``: dealer does not qualify, player's final hand in pay class c (10 classes:
+  the 9 categories, royal flush split from straight flush);
+- ``qw[c]``: dealer qualifies, player wins, player's pay class c;
+- ``tie``: dealer qualifies and ties; ``loss``: dealer qualifies and wins.
+
+Per situation they sum to C(47, 2) * C(45, 2) = 1,070,190 (turn-river pairs x dealer hands).
+Any paytable and any call/fold rule is then priced from these counts without re-enumerating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
+from gpusim.index import board_classes, hole_index, subsets
+
+__all__ = [
+    "CH_OUTCOMES",
+    "EVENT_COUNTS",
+    "N_PAY_CLASSES",
+    "ChCounts",
+    "pay_class",
+    "solve_counts",
+]
+
+N_PAY_CLASSES = 10
+"""Pay classes: category 0..8 (high card .. straight flush), 9 = royal flush."""
+EVENT_COUNTS = 2 * N_PAY_CLASSES + 2
+CH_OUTCOMES = 1081 * 990
+"""Outcomes per (hole, flop): C(47, 2) turn-river pairs x C(45, 2) dealer hands."""
+
+_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
+
+
+def pay_class(rank: np.ndarray) -> np.ndarray:
+    """Pay class 0..9 of uint32 ranks: the category, with a royal flush as class 9."""
+    r = np.asarray(rank, dtype=np.uint32)
+    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
+
+
+@dataclass(frozen=True)
+class ChCounts:
+    """Counts for every canonical flop and every hole.
+
+    flops: (1755, 3) int32 canonical flop of each class; weights: (1755,) raw flops per class.
+    counts: (1755, 1326, 22) int32 outcome counts (zero rows where the hole meets the flop).
+    valid: (1755, 1326) bool, the hole avoids the flop.
+    bonus_rank: (1755, 1326) uint32 rank of the 5-card hand hole + flop (0 if invalid).
+    qualifier: the qualifying 7-card rank used.
+    """
+
+    flops: np.ndarray
+    weights: np.ndarray
+    counts: np.ndarray
+    valid: np.ndarray
+    bonus_rank: np.ndarray
+    qualifier: int
+
+
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
+    i, j = np.triu_indices(n, 1)
+    return i, j
+
+
+def solve_counts(
+    qualifier: int,
+    *,
+    flop_ids: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ChCounts:
+    """Enumerate every board; see the module docstring.
+
+    qualifier: lowest qualifying dealer rank. flop_ids: restrict to these flop classes (tests);
+    the other rows stay zero. progress(done, total) is called after each flop class.
+    """
+    from gpusim.evaluate import evaluate_np
+
+    bcls = board_classes(3)
+    n_cls = bcls.n_classes
+    ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
+    counts = np.zeros((n_cls, 1326, EVENT_COUNTS), dtype=np.int32)
+    holes = subsets(2).astype(np.int32)  # row = hole_index
+    valid = np.zeros((n_cls, 1326), dtype=bool)
+    bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
+    ti, ri = _pairs_of(49)
+    for n_done, f in enumerate(ids):
+        flop = bcls.reps[f]
+        live = np.setdiff1d(np.arange(52), flop)
+        boards = np.concatenate(
+            [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
+        )
+        bc = board_counts(boards, qualifier)
+        h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])
+        pc = pay_class(bc.rank)
+        below, equal, nq = bc.below, bc.equal, bc.not_qualified
+        qw = np.maximum(below - nq, 0)
+        qualified_player = bc.rank >= np.uint32(qualifier)
+        tie = np.where(qualified_player, equal, 0)
+        loss = 990 - np.maximum(nq, below + equal)
+        hc = (h * N_PAY_CLASSES + pc).ravel()
+        size = 1326 * N_PAY_CLASSES
+        row = counts[f]
+        row[:, :N_PAY_CLASSES] = np.bincount(hc, weights=nq.ravel(), minlength=size).reshape(
+            1326, N_PAY_CLASSES
+        )
+        row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = np.bincount(
+            hc, weights=qw.ravel(), minlength=size
+        ).reshape(1326, N_PAY_CLASSES)
+        row[:, -2] = np.bincount(h.ravel(), weights=tie.ravel(), minlength=1326)
+        row[:, -1] = np.bincount(h.ravel(), weights=loss.ravel(), minlength=1326)
+        ok = ~np.isin(holes, flop).any(axis=1)
+        valid[f] = ok
+        five = np.concatenate([holes[ok], np.broadcast_to(flop, (int(ok.sum()), 3))], axis=1)
+        bonus[f, ok] = evaluate_np(five, check=False)
+        if progress is not None:
+            progress(n_done + 1, len(ids))
+    return ChCounts(
+        flops=bcls.reps,
+        weights=bcls.weights,
+        counts=counts,
+        valid=valid,
+        bonus_rank=bonus,
+        qualifier=int(qualifier),
+    )
+
+
+# --- pricing -----------------------------------------------------------------------------------
+
+_ANTE_LINE_OF_CLASS = (
+    "straight_or_less",
+    "straight_or_less",
+    "straight_or_less",
+    "straight_or_less",
+    "straight_or_less",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+_AA_LINES_BY_CLASS = (
+    None,
+    None,  # a pair below aces; pair of aces is class 10
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+    "pair_of_aces",
+)
+AA_HANDS = (
+    "high_card",
+    "pair_below_aces",
+    "pair_of_aces",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+"""AA Bonus return-table rows (the game engine's event names), low to high."""
+_AA_CLASS_ORDER = (0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9)
+CLASS_NAMES = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+TOTAL_DEALS = 1326 * 19600 * CH_OUTCOMES
+"""Every deal: hole (C(52,2)) x flop (C(50,3)) x turn-river (C(47,2)) x dealer (C(45,2))."""
+
+
+def qualifier_rank(rules) -> int:
+    """Lowest 7-card rank that meets the dealer qualifier (the game engine's own threshold,
+    so that the exact figures and settlement agree by construction)."""
+    from gpusim.games.casino_holdem import qualifier_threshold
+
+    return int(qualifier_threshold(rules.dealer_qualifier))
+
+
+def ante_pays(rules) -> np.ndarray:
+    """(10,) int64 Ante pay (X of X:1) by the player's pay class."""
+    return np.array([rules.ante_paytable[line] for line in _ANTE_LINE_OF_CLASS], dtype=np.int64)
+
+
+def aa_bonus_class(rank5: np.ndarray) -> np.ndarray:
+    """AA Bonus class of 5-card ranks: pay class, with a pair of aces as class 10."""
+    pc = pay_class(rank5)
+    aces = (pc == 1) & (((np.asarray(rank5, np.uint32) >> np.uint32(13)) & 0x1FFF) == (1 << 12))
+    return np.where(aces, 10, pc)
+
+
+def aa_bonus_pays(rules) -> np.ndarray:
+    """(11,) int64 AA Bonus pay by AA Bonus class; -1 = the bet loses."""
+    table = rules.aa_bonus_paytable
+    out = np.full(11, -1, dtype=np.int64)
+    if table is None:
+        return out
+    for c, line in enumerate(_AA_LINES_BY_CLASS):
+        if line is not None:
+            out[c] = table[line]
+    return out
+
+
+def call_margin(counts: ChCounts, rules, *, with_side_bet: bool) -> np.ndarray:
+    """(1755, 1326) int64: (EV(call) - EV(fold)) x CH_OUTCOMES in money units.
+
+    With ``with_side_bet`` and ``fold_forfeits_bonus``, a fold also gives up the AA Bonus win
+    (stake x (pay + 1): the win and the stake that calling would have returned).
+    """
+    a = ante_pays(rules)
+    c = counts.counts
+    call = (
+        c[..., :N_PAY_CLASSES].astype(np.int64) @ a
+        + c[..., N_PAY_CLASSES : 2 * N_PAY_CLASSES].astype(np.int64) @ (a + 2)
+        - 3 * c[..., -1].astype(np.int64)
+    )
+    margin = (call + CH_OUTCOMES) * rules.stakes.ante
+    stake = rules.stakes["aa_bonus"]
+    if with_side_bet and rules.fold_forfeits_bonus and stake > 0:
+        pays = aa_bonus_pays(rules)[aa_bonus_class(counts.bonus_rank)]
+        margin = margin + np.where(pays >= 0, stake * (pays + 1) * CH_OUTCOMES, 0)
+    return np.where(counts.valid, margin, 0)
+
+
+def optimal_decisions(counts: ChCounts, rules, *, with_side_bet: bool) -> np.ndarray:
+    """(1755, 1326) bool: call where it is strictly better than folding."""
+    return (call_margin(counts, rules, with_side_bet=with_side_bet) > 0) & counts.valid
+
+
+def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> dict:
+    """The exact report (JSON-able dict, see docs/exact.md) for a call/fold table.
+
+    decisions: (1755, 1326) bool call flags per (flop class, hole in the class's suits).
+    """
+    from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+
+    w = counts.weights.astype(np.int64)[:, None]
+    call_w = np.where(decisions & counts.valid, w, 0)
+    fold_w = np.where(~decisions & counts.valid, w, 0)
+    n_call_sit = int(call_w.sum())
+    n_fold_sit = int(fold_w.sum())
+    assert n_call_sit + n_fold_sit == 1326 * 19600
+    ev = np.einsum("fh,fhe->e", call_w, counts.counts.astype(np.int64))
+    nq, qw, tie, loss = ev[:N_PAY_CLASSES], ev[N_PAY_CLASSES:-2], int(ev[-2]), int(ev[-1])
+    folds = n_fold_sit * CH_OUTCOMES
+    calls = n_call_sit * CH_OUTCOMES
+    a = ante_pays(rules)
+
+    ante = BetTable(placed=TOTAL_DEALS)
+    ante.add("fold", -1, folds)
+    for i in range(N_PAY_CLASSES):
+        ante.add(f"dealer_not_qualified:{CLASS_NAMES[i]}", int(a[i]), int(nq[i]))
+    for i in range(N_PAY_CLASSES):
+        ante.add(f"win:{CLASS_NAMES[i]}", int(a[i]), int(qw[i]))
+    ante.add("tie", 0, tie)
+    ante.add("loss", -1, loss)
+
+    call = BetTable(placed=calls)
+    call.add("fold", 0, folds)
+    call.add("dealer_not_qualified", 0, int(nq.sum()))
+    call.add("win", 1, int(qw.sum()))
+    call.add("tie", 0, tie)
+    call.add("loss", -1, loss)
+
+    main = MainOutcomes()
+    main.add(-1, 1, folds)
+    for i in range(N_PAY_CLASSES):
+        main.add(int(a[i]), 3, int(nq[i]))
+        main.add(int(a[i]) + 2, 3, int(qw[i]))
+    main.add(0, 3, tie)
+    main.add(-3, 3, loss)
+
+    bets = {"ante": bet_json(ante, TOTAL_DEALS), "call": bet_json(call, TOTAL_DEALS)}
+    out_side = {}
+    if rules.aa_bonus_paytable is not None:
+        cls = aa_bonus_class(counts.bonus_rank)
+        pays = aa_bonus_pays(rules)
+        valid_w = np.where(counts.valid, w, 0)
+        for mode in ("always_settled", "under_strategy"):
+            table = BetTable(placed=TOTAL_DEALS)
+            forfeit = mode == "under_strategy" and rules.fold_forfeits_bonus
+            kept = call_w if forfeit else valid_w
+            for c, hand in zip(_AA_CLASS_ORDER, AA_HANDS, strict=True):
+                n = int(np.where(cls == c, kept, 0).sum()) * CH_OUTCOMES
+                table.add(hand, int(pays[c]), n)
+            if forfeit:
+                for c, hand in zip(_AA_CLASS_ORDER, AA_HANDS, strict=True):
+                    n = int(np.where(cls == c, fold_w, 0).sum()) * CH_OUTCOMES
+                    table.add(f"fold:{hand}", -1, n)
+            out_side[mode] = bet_json(table, TOTAL_DEALS)
+        bets["aa_bonus"] = out_side["under_strategy"]
+        bets["aa_bonus_always_settled"] = out_side["always_settled"]
+    return {
+        "game": "casino_holdem",
+        "config": rules.name,
+        "strategy": strategy,
+        "deals_counted": TOTAL_DEALS,
+        "main": main_json(main),
+        "bets": bets,
+        "decisions": {"call": {"call": calls / TOTAL_DEALS, "fold": folds / TOTAL_DEALS}},
+    }

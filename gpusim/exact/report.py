@@ -1,0 +1,87 @@
+"""Exact figures from integer counts: return tables, main-game statistics, JSON shape.
+
+All inputs are integer counts over the same denominator (every deal of the game counted once);
+ratios are taken once, at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+__all__ = ["BetTable", "MainOutcomes", "bet_json", "main_json"]
+
+
+@dataclass
+class BetTable:
+    """One bet's return table.
+
+    events: (event name, pays = net result per unit of this bet's stake, deals) rows.
+    placed: deals in which the bet is placed (its stake is at risk).
+    """
+
+    events: list[tuple[str, Fraction | int, int]] = field(default_factory=list)
+    placed: int = 0
+
+    def add(self, event: str, pays, count: int) -> None:
+        self.events.append((event, pays, int(count)))
+
+
+def bet_json(table: BetTable, total: int) -> dict:
+    """``{"rtp", "events": [{"event", "pays", "probability", "return"}]}``.
+
+    probability = deals with the event / all deals; return = the event's contribution to the
+    bet's RTP (pays x deals / deals where the bet is placed); rtp = 1 + sum of the returns.
+    """
+    rows = []
+    net = Fraction(0)
+    for event, pays, count in table.events:
+        contrib = Fraction(pays) * count / table.placed if table.placed else Fraction(0)
+        net += contrib
+        rows.append(
+            {
+                "event": event,
+                "pays": float(pays) if not float(pays).is_integer() else int(pays),
+                "probability": count / total,
+                "return": float(contrib),
+            }
+        )
+    return {"rtp": float(1 + net) if table.placed else None, "events": rows}
+
+
+@dataclass
+class MainOutcomes:
+    """Distribution of the main game's result per deal, in ante units.
+
+    rows: (net, total wagered, deals) with integer net and wager (units of the ante).
+    """
+
+    rows: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def add(self, net: int, wager: int, count: int) -> None:
+        if count:
+            self.rows.append((int(net), int(wager), int(count)))
+
+    def totals(self) -> tuple[int, int, int, int]:
+        n = sum(c for _, _, c in self.rows)
+        s = sum(v * c for v, _, c in self.rows)
+        s2 = sum(v * v * c for v, _, c in self.rows)
+        w = sum(wg * c for _, wg, c in self.rows)
+        return n, s, s2, w
+
+
+def main_json(outcomes: MainOutcomes) -> dict:
+    """House edge per ante, average total wager, element of risk, total-bet RTP, SD, Ante RTP."""
+    n, s, s2, w = outcomes.totals()
+    mean = Fraction(s, n)
+    var = Fraction(s2, n) - mean * mean
+    eor = -Fraction(s, w)
+    return {
+        "house_edge_per_ante": float(-mean),
+        "avg_total_wager": float(Fraction(w, n)),
+        "element_of_risk": float(eor),
+        "total_bet_rtp": float(1 - eor),
+        "sd_per_round": math.sqrt(float(var)),
+        "ante_rtp": float(1 + mean),
+    }

@@ -1,0 +1,113 @@
+"""Round-by-round records for ``gpusim play``: deal, decide, settle, describe.
+
+One record per round (the JSON Lines format of ``gpusim play --json``, docs/play-jsonl.md)::
+
+    {"round": 7, "player": ["As", "Kd"], "dealer": ["7c", "7d"],
+     "board": ["Qh", "Jh", "Tc", "2s", "9d"],
+     "decisions": {"call": true},
+     "player_category": "straight", "dealer_category": "pair",
+     "bets": {"ante": {"stake": 1, "net": 1, "event": "win:straight"}, ...},
+     "net": 3}
+
+A bet that was not placed this round (the Call after a fold, a checked Turn, a side bet the
+config does not offer) is absent from ``bets``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gpusim.cards import format_card
+from gpusim.config import CATEGORY_KEYS
+from gpusim.games import decision_names, settle
+
+__all__ = ["format_record", "play_records", "round_records"]
+
+
+def round_records(
+    cards, rules, strategy, *, first_round: int = 0, jackpot_meter=None
+) -> list[dict[str, Any]]:
+    """Records of already-dealt rounds. cards: (N, 9) int32; round numbers count from
+    ``first_round``."""
+    c = np.asarray(cards, dtype=np.int32)
+    decisions = strategy.decide(c)
+    keys = decision_names(rules)
+    dec = {k: np.asarray(decisions[k], dtype=bool) for k in keys}
+    s = settle(c, dec, rules, jackpot_meter=jackpot_meter)
+    stakes = {b: np.asarray(v) for b, v in s.stakes.items()}
+    nets = {b: np.asarray(v) for b, v in s.nets.items()}
+    events = {b: np.asarray(v) for b, v in s.events.items()}
+    names = s.event_names
+    pcat = np.asarray(s.player_category)
+    dcat = np.asarray(s.dealer_category)
+    out = []
+    for i in range(len(c)):
+        bets = {
+            b: {
+                "stake": int(stakes[b][i]),
+                "net": int(nets[b][i]),
+                "event": names[b][int(events[b][i])],
+            }
+            for b in stakes
+            if stakes[b][i] > 0
+        }
+        out.append(
+            {
+                "round": first_round + i,
+                "player": [format_card(x) for x in c[i, 0:2]],
+                "dealer": [format_card(x) for x in c[i, 2:4]],
+                "board": [format_card(x) for x in c[i, 4:9]],
+                "decisions": {k: bool(dec[k][i]) for k in keys},
+                "player_category": CATEGORY_KEYS[int(pcat[i])],
+                "dealer_category": CATEGORY_KEYS[int(dcat[i])],
+                "bets": bets,
+                "net": sum(v["net"] for v in bets.values()),
+            }
+        )
+    return out
+
+
+def play_records(
+    rules, strategy, *, seed: int, first_round: int, n_rounds: int, jackpot_meter=None
+) -> list[dict[str, Any]]:
+    """Deal rounds ``first_round .. first_round + n_rounds - 1`` of ``seed`` and describe them."""
+    from gpusim.deal import deal
+
+    cards = deal(seed, first_round, n_rounds, 9)
+    return round_records(
+        cards, rules, strategy, first_round=first_round, jackpot_meter=jackpot_meter
+    )
+
+
+_WORDS = {
+    "call": ("call", "fold"),
+    "flop": ("bet", "fold"),
+    "turn": ("bet", "check"),
+    "river": ("bet", "check"),
+}
+
+
+def format_record(rec: dict[str, Any]) -> str:
+    """A few human-readable lines for one record."""
+    board = rec["board"]
+    lines = [
+        f"round {rec['round']}: player {' '.join(rec['player'])}  dealer {' '.join(rec['dealer'])}"
+        f"  board {' '.join(board[:3])} {board[3]} {board[4]}"
+    ]
+    decided = []
+    folded = False
+    for k, v in rec["decisions"].items():
+        if folded:
+            break
+        yes, no = _WORDS.get(k, ("yes", "no"))
+        word = yes if v else no
+        decided.append(word if k == "call" else f"{k}: {word}")
+        folded = k == "flop" and not v
+    lines.append("  decisions: " + ", ".join(decided))
+    lines.append(f"  hands:     player {rec['player_category']}, dealer {rec['dealer_category']}")
+    for bet, b in rec["bets"].items():
+        lines.append(f"  {bet:<9} stake {b['stake']:>4}  net {b['net']:>+6}  {b['event']}")
+    lines.append(f"  {'total':<9} {'':>10}  net {rec['net']:>+6}")
+    return "\n".join(lines)

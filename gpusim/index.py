@@ -1,0 +1,154 @@
+"""Combinatorial indices of card sets and suit-isomorphic (canonical) boards.
+
+Decisions in both games depend on the cards only up to a relabelling of the suits. The
+decision tables are therefore indexed by *board class*: a board (a set of 3 or 4 community
+cards) is mapped to its canonical representative by sorting its four suits by their 13-bit
+rank masks (largest mask first), and the player's hole cards are relabelled with the same
+suit permutation. A table row is then ``(canonical board id, hole index under the
+relabelling)``: 1,755 flop classes and 16,432 four-card classes instead of 22,100 and
+270,725 raw boards. When two suits of a board have equal masks the board is symmetric in
+them, so either tie-break gives the same table entry.
+
+Indices:
+
+- ``set_index(cards)``: colexicographic rank of a k-subset of 0..51, ``sum C(c_i, i + 1)`` over
+  the cards sorted ascending; dense in ``0 .. C(52, k) - 1``.
+- ``hole_index(c1, c2)``: the 2-subset index, 0..1325.
+
+Everything is vectorised over leading axes (numpy int arrays).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations, permutations
+from math import comb
+
+import numpy as np
+
+__all__ = [
+    "PERMUTATIONS",
+    "BoardClasses",
+    "board_classes",
+    "canonical_board",
+    "hole_index",
+    "permute_cards",
+    "set_index",
+    "subsets",
+]
+
+PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int8)
+"""(24, 4): PERMUTATIONS[p][s] = new suit of old suit s under permutation p."""
+
+_BINOM = np.array([[comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
+
+
+def set_index(cards) -> np.ndarray:
+    """Colex index of each card set. cards: (..., k) int, distinct within a set -> (...,) int64."""
+    c = np.sort(np.asarray(cards, dtype=np.int64), axis=-1)
+    k = c.shape[-1]
+    out = np.zeros(c.shape[:-1], dtype=np.int64)
+    for i in range(k):
+        out += _BINOM[c[..., i], i + 1]
+    return out
+
+
+def hole_index(c1, c2) -> np.ndarray:
+    """Index 0..1325 of the unordered pair {c1, c2} (distinct codes); vectorised, int64."""
+    a = np.asarray(c1, dtype=np.int64)
+    b = np.asarray(c2, dtype=np.int64)
+    hi, lo = np.maximum(a, b), np.minimum(a, b)
+    return hi * (hi - 1) // 2 + lo
+
+
+def subsets(k: int) -> np.ndarray:
+    """All k-subsets of 0..51 in colex order: row i has set_index i. (C(52, k), k) int8."""
+    return np.array([c[::-1] for c in combinations(range(51, -1, -1), k)][::-1], dtype=np.int8)
+
+
+def permute_cards(cards, perm_ids) -> np.ndarray:
+    """Relabel suits: cards (..., k) int, perm_ids (...,) int -> (..., k) int32."""
+    c = np.asarray(cards, dtype=np.int32)
+    p = PERMUTATIONS[np.asarray(perm_ids)][..., None, :]  # (..., 1, 4)
+    new_suit = np.take_along_axis(
+        np.broadcast_to(p, c.shape + (4,)), (c & 3)[..., None], axis=-1
+    )[..., 0]
+    return ((c >> 2) << 2) | new_suit.astype(np.int32)
+
+
+def canonical_board(cards) -> tuple[np.ndarray, np.ndarray]:
+    """Canonical form of each board set and the suit permutation that produces it.
+
+    cards: (..., k) int. Returns (canonical cards (..., k) int32 sorted ascending,
+    perm_id (...,) int64 into :data:`PERMUTATIONS`). Suits are ordered by rank mask,
+    largest first; equal masks keep their original order (stable sort).
+    """
+    c = np.asarray(cards, dtype=np.int64)
+    bits = np.int64(1) << (c >> 2)
+    masks = np.stack([np.where((c & 3) == s, bits, 0).sum(-1) for s in range(4)], axis=-1)
+    # the stable order of -mask gives the old suit that becomes new suit 0, 1, 2, 3
+    order = np.argsort(-masks, axis=-1, kind="stable")
+    inv = np.argsort(order, axis=-1, kind="stable")  # inv[old suit] = new suit
+    perm_id = _perm_lookup(inv)
+    canon = np.sort(permute_cards(c, perm_id), axis=-1)
+    return canon, perm_id
+
+
+def _perm_lookup(inv: np.ndarray) -> np.ndarray:
+    code = inv[..., 0] * 64 + inv[..., 1] * 16 + inv[..., 2] * 4 + inv[..., 3]
+    table = np.full(256, -1, dtype=np.int64)
+    for i, p in enumerate(PERMUTATIONS.astype(np.int64)):
+        table[p[0] * 64 + p[1] * 16 + p[2] * 4 + p[3]] = i
+    return table[code]
+
+
+class BoardClasses:
+    """The suit classes of all k-card boards.
+
+    Attributes:
+      k: board size.
+      reps: (n_classes, k) int32 canonical representative of each class (sorted cards).
+      weights: (n_classes,) int64 number of raw boards in each class (sum = C(52, k)).
+      raw_class: (C(52, k),) int32 class id of each raw board, by set_index.
+      raw_perm: (C(52, k),) int8 permutation id taking the raw board to its representative.
+    """
+
+    def __init__(self, k: int):
+        self.k = k
+        raw = subsets(k)
+        canon, perm = canonical_board(raw)
+        key = set_index(canon)
+        uniq, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+        self.reps = subsets_from_index(uniq, k)
+        self.weights = counts.astype(np.int64)
+        self.raw_class = inverse.astype(np.int32).reshape(-1)
+        self.raw_perm = perm.astype(np.int8)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.weights)
+
+    def lookup(self, board) -> tuple[np.ndarray, np.ndarray]:
+        """(class id, perm id) of each raw board. board: (..., k) int."""
+        idx = set_index(board)
+        return self.raw_class[idx], self.raw_perm[idx]
+
+
+def subsets_from_index(index, k: int) -> np.ndarray:
+    """Inverse of :func:`set_index` for k-subsets: (n,) int -> (n, k) int32 ascending."""
+    idx = np.asarray(index, dtype=np.int64).copy()
+    out = np.zeros(idx.shape + (k,), dtype=np.int32)
+    for i in range(k, 0, -1):
+        # largest c with C(c, i) <= idx
+        col = _BINOM[:, i]
+        c = np.searchsorted(col, idx, side="right") - 1
+        out[..., i - 1] = c
+        idx -= col[c]
+    return out
+
+
+@lru_cache(maxsize=4)
+def board_classes(k: int) -> BoardClasses:
+    """Cached :class:`BoardClasses` for k-card boards (k = 3: 1,755 classes; k = 4: 16,432)."""
+    return BoardClasses(k)
+

@@ -1,0 +1,246 @@
+"""The run folder: manifest, atomically written Parquet parts, and resume bookkeeping.
+
+Layout of a run folder::
+
+    manifest.json            resolved config + hash, seed, rounds, chunk plan, backend, status,
+                             and one record per completed chunk (round range, files, sha256)
+    outcomes/part-NNNNNN.parquet   chunk, bet, net, count
+    events/part-NNNNNN.parquet     chunk, bet, event, count
+    decisions/part-NNNNNN.parquet  chunk, point, action, count
+    wagers/part-NNNNNN.parquet     chunk, bet, placed, wagered, returned, sum_stake_sq,
+                                   sum_stake_net
+    moments/part-NNNNNN.parquet    chunk, bet_a, bet_b, sum_product
+    jackpot/part-NNNNNN.parquet    chunk, round, meter  (one row per royal hit)
+    summary.json             written at the end; `gpusim summary` recomputes it from the parts
+
+Crash safety: a part is written under a temporary name and renamed into place, and a chunk counts
+only once the manifest (itself replaced atomically) lists it with the sha256 of each of its parts.
+So a crash at any instant loses at most the chunk in flight, and finished parts are never rewritten.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+__all__ = ["MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"]
+
+MANIFEST = "manifest.json"
+FORMAT = "gpusim-run/1"
+PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot")
+
+
+class RunFolderError(ValueError):
+    """A run folder that cannot be created, opened or resumed; the message is one line."""
+
+
+def part_name(chunk: int) -> str:
+    return f"part-{chunk:06d}.parquet"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w") as f:
+        json.dump(obj, f, indent=2, sort_keys=False)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+class RunFolder:
+    """One run's folder on disk. Create with :meth:`create`, reopen with :meth:`open`."""
+
+    def __init__(self, path: Path, manifest: dict):
+        self.path = Path(path)
+        self.manifest = manifest
+
+    # -- creation and opening -------------------------------------------------------------
+
+    @staticmethod
+    def check_writable(path: str | Path, *, resume: bool, force: bool) -> Path:
+        """Validate ``--out`` before anything is written; returns the resolved path.
+
+        An existing non-empty folder is refused unless ``resume`` or ``force`` is given.
+        """
+        p = Path(path).expanduser()
+        if p.exists() and not p.is_dir():
+            raise RunFolderError(f"--out: {str(p)!r} exists and is not a folder")
+        if p.is_dir() and any(p.iterdir()) and not (resume or force):
+            raise RunFolderError(
+                f"--out: run folder {str(p)!r} already exists; pass --resume to continue it "
+                "or --force to replace it"
+            )
+        if resume and not (p / MANIFEST).is_file():
+            if p.is_dir() and any(p.iterdir()):
+                raise RunFolderError(
+                    f"--out: {str(p)!r} has no {MANIFEST}; it is not a gpusim run to resume"
+                )
+        _probe_writable(p)
+        return p
+
+    @classmethod
+    def create(cls, path: Path, manifest: dict, *, force: bool) -> RunFolder:
+        path = Path(path)
+        if force and path.exists():
+            _clear_run(path)
+        path.mkdir(parents=True, exist_ok=True)
+        for table in PART_TABLES:
+            (path / table).mkdir(exist_ok=True)
+        manifest = {"format": FORMAT, **manifest, "status": "running", "chunks_done": []}
+        manifest["created"] = now_iso()
+        folder = cls(path, manifest)
+        folder.save_manifest()
+        return folder
+
+    @classmethod
+    def open(cls, path: str | Path) -> RunFolder:
+        p = Path(path).expanduser()
+        mf = p / MANIFEST
+        if not mf.is_file():
+            raise RunFolderError(f"run: {str(p)!r} is not a gpusim run folder (no {MANIFEST})")
+        try:
+            manifest = json.loads(mf.read_text())
+        except json.JSONDecodeError as exc:
+            raise RunFolderError(f"run: {str(mf)!r} is not valid JSON ({exc.msg})") from None
+        if manifest.get("format") != FORMAT:
+            raise RunFolderError(
+                f"run: {str(mf)!r} has format {manifest.get('format')!r}; expected {FORMAT!r}"
+            )
+        return cls(p, manifest)
+
+    # -- parts ----------------------------------------------------------------------------
+
+    def write_parts(self, chunk: int, tables: dict[str, pl.DataFrame]) -> dict[str, dict]:
+        """Write one chunk's parts atomically; returns {table: {file, sha256, rows}}."""
+        files = {}
+        for table, df in tables.items():
+            final = self.path / table / part_name(chunk)
+            tmp = final.with_name(f".{final.name}.tmp")
+            df.write_parquet(tmp, compression="zstd", statistics=True)
+            with tmp.open("rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, final)
+            files[table] = {
+                "file": f"{table}/{final.name}",
+                "sha256": _sha256(final),
+                "rows": df.height,
+            }
+        return files
+
+    def commit_chunk(self, record: dict) -> None:
+        self.manifest["chunks_done"].append(record)
+        self.manifest["chunks_done"].sort(key=lambda r: r["chunk"])
+        self.save_manifest()
+
+    def save_manifest(self) -> None:
+        self.manifest["updated"] = now_iso()
+        _write_json_atomic(self.path / MANIFEST, self.manifest)
+
+    def completed(self) -> dict[int, dict]:
+        return {r["chunk"]: r for r in self.manifest.get("chunks_done", [])}
+
+    def discard_unfinished(self) -> list[str]:
+        """Remove temporary files and parts of chunks the manifest does not list.
+
+        Such files are what a crash leaves behind mid-chunk; the chunk will be recomputed.
+        """
+        done = {rec["files"][t]["file"] for rec in self.completed().values() for t in rec["files"]}
+        removed = []
+        for table in PART_TABLES:
+            d = self.path / table
+            if not d.is_dir():
+                continue
+            for f in d.iterdir():
+                rel = f"{table}/{f.name}"
+                if rel not in done:
+                    f.unlink()
+                    removed.append(rel)
+        return removed
+
+    def verify(self) -> list[str]:
+        """Files whose sha256 no longer matches the manifest (empty list when intact)."""
+        bad = []
+        for rec in self.completed().values():
+            for info in rec["files"].values():
+                f = self.path / info["file"]
+                if not f.is_file() or _sha256(f) != info["sha256"]:
+                    bad.append(info["file"])
+        return bad
+
+    def part_files(self, table: str) -> list[str]:
+        """Paths of the completed chunks' parts of one table, in chunk order."""
+        if table not in PART_TABLES:
+            raise RunFolderError(f"table: {table!r} is not one of {', '.join(PART_TABLES)}")
+        out = []
+        for _, rec in sorted(self.completed().items()):
+            info = rec["files"].get(table)
+            if info is not None:
+                out.append(str(self.path / info["file"]))
+        return out
+
+    def scan(self, table: str, schema: dict) -> pl.LazyFrame:
+        files = self.part_files(table)
+        if not files:
+            return pl.DataFrame(schema=schema).lazy()
+        return pl.scan_parquet(files)
+
+
+def _probe_writable(p: Path) -> None:
+    """Create the folder and a probe file for real, then undo it; OS refusals become one line."""
+    existing = p
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise RunFolderError(f"--out: {str(p)!r} is not writable ({str(existing)!r} is a file)")
+    created = []
+    try:
+        for d in reversed([p, *p.parents]):
+            if not d.exists():
+                d.mkdir()
+                created.append(d)
+        probe = p / ".gpusim-write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise RunFolderError(
+            f"--out: {str(p)!r} is not writable ({exc.strerror or exc})"
+        ) from None
+    finally:
+        for d in reversed(created):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+
+
+def _clear_run(path: Path) -> None:
+    """Delete what a previous run wrote (only gpusim's own files), for --force."""
+    for table in PART_TABLES:
+        d = path / table
+        if d.is_dir():
+            for f in d.iterdir():
+                f.unlink()
+            d.rmdir()
+    for name in (MANIFEST, "summary.json", f".{MANIFEST}.tmp"):
+        f = path / name
+        if f.exists():
+            f.unlink()

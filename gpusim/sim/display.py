@@ -1,0 +1,102 @@
+"""Terminal rendering of simulation progress and summaries (rich)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from gpusim.sim.runner import Progress as RunnerProgress
+
+__all__ = ["print_summary", "rich_progress"]
+
+
+class _RoundsPerSecond(ProgressColumn):
+    def render(self, task):
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} rounds/s" if speed else "- rounds/s", style="cyan")
+
+
+def rich_progress(console: Console) -> tuple[Progress, RunnerProgress]:
+    """A rich progress bar (rounds done, rounds/s, ETA) and the runner callbacks driving it."""
+    bar = Progress(
+        TextColumn("[bold]simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        _RoundsPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
+    state = {}
+
+    def start(total: int, done: int) -> None:
+        # the live display starts only once the run is validated and under way, so an input
+        # error prints its one line and nothing else
+        bar.start()
+        state["task"] = bar.add_task("rounds", total=total, completed=done)
+
+    def advance(n: int) -> None:
+        bar.advance(state["task"], n)
+
+    def note(text: str) -> None:
+        console.print(f"[yellow]{text}")
+
+    return bar, RunnerProgress(start=start, advance=advance, note=note)
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.4f} %"
+
+
+def print_summary(summary: dict, console: Console) -> None:
+    """The end-of-run table: per bet RTP with its 95 % CI, then the main-game figures."""
+    title = (
+        f"{summary['config']} | strategy {summary['strategy']} | seed {summary['seed']} | "
+        f"{summary['rounds']:,} rounds"
+    )
+    if not summary.get("complete"):
+        title += f" (partial: {summary['rounds']:,} of {summary['rounds_planned']:,})"
+    t = Table(title=title)
+    for col in ("bet", "placed", "wagered", "returned", "RTP", "95 % CI", "SD/round"):
+        t.add_column(col, justify="right" if col != "bet" else "left")
+    for bet, b in summary["bets"].items():
+        lo, hi = b["rtp_ci95"]
+        ci = "-" if lo is None else f"{100 * lo:.3f} .. {100 * hi:.3f} %"
+        t.add_row(
+            bet, f"{b['placed']:,}", f"{b['wagered']:,}", f"{b['returned']:,}", _pct(b["rtp"]),
+            ci, "-" if b["sd_per_round"] is None else f"{b['sd_per_round']:.4f}",
+        )
+    console.print(t)
+    m = summary.get("main") or {}
+    if m:
+        console.print(
+            f"house edge per ante {_pct(m['house_edge_per_ante'])}   "
+            f"element of risk {_pct(m['element_of_risk'])}   "
+            f"total-bet RTP {_pct(m['total_bet_rtp'])}   "
+            f"avg total wager {m['avg_total_wager']:.4f} antes   "
+            f"SD/round {m['sd_per_round']:.4f} antes"
+        )
+    decisions = summary.get("decisions") or {}
+    if decisions:
+        parts = [
+            f"{point}: " + ", ".join(f"{a} {_pct(f)}" for a, f in acts.items())
+            for point, acts in decisions.items()
+        ]
+        console.print("decisions  " + " | ".join(parts))
+    rate = summary.get("rounds_per_s")
+    if rate:
+        console.print(f"speed {rate:,.0f} rounds/s on {summary['backend']} ({summary['device']})")

@@ -1,0 +1,147 @@
+"""The Python face of a run folder: ``gpusim.simulate(...)`` and ``gpusim.open_run(path)``."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+
+from gpusim.io.runfolder import RunFolder
+from gpusim.sim.runner import Progress, run_simulation
+from gpusim.sim.summary import compute_summary
+
+__all__ = ["Run", "open_run", "simulate"]
+
+_SCHEMAS = {
+    "outcomes": {"chunk": pl.Int64, "bet": pl.String, "net": pl.Int64, "count": pl.Int64},
+    "events": {"chunk": pl.Int64, "bet": pl.String, "event": pl.String, "count": pl.Int64},
+    "decisions": {"chunk": pl.Int64, "point": pl.String, "action": pl.String, "count": pl.Int64},
+    "wagers": {
+        "chunk": pl.Int64, "bet": pl.String, "placed": pl.Int64, "wagered": pl.Int64,
+        "returned": pl.Int64, "sum_stake_sq": pl.Int64, "sum_stake_net": pl.Int64,
+    },
+    "moments": {"chunk": pl.Int64, "bet_a": pl.String, "bet_b": pl.String,
+                "sum_product": pl.Int64},
+    "jackpot": {"chunk": pl.Int64, "round": pl.Int64, "meter": pl.Int64},
+}
+
+
+def _json_safe(obj):
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_json_safe(v) for v in obj]
+    return obj
+
+
+class Run:
+    """A finished or partial run. Tables are polars LazyFrames over the completed chunks only.
+
+    - ``outcomes()``: chunk, bet, net, count (bets plus ``main`` and ``total``)
+    - ``events()``: chunk, bet, event, count
+    - ``decisions()``: chunk, point, action, count
+    - ``wagers()``, ``moments()``, ``jackpot()``: see :mod:`gpusim.io.runfolder`
+    """
+
+    def __init__(self, path: str | Path):
+        self._folder = RunFolder.open(path)
+
+    @property
+    def path(self) -> Path:
+        return self._folder.path
+
+    @property
+    def manifest(self) -> dict:
+        return self._folder.manifest
+
+    @property
+    def complete(self) -> bool:
+        done = sum(r["n_rounds"] for r in self._folder.completed().values())
+        return done == self.manifest["rounds"]
+
+    @property
+    def rounds_done(self) -> int:
+        return sum(r["n_rounds"] for r in self._folder.completed().values())
+
+    def _scan(self, table: str) -> pl.LazyFrame:
+        return self._folder.scan(table, _SCHEMAS[table])
+
+    def outcomes(self) -> pl.LazyFrame:
+        return self._scan("outcomes")
+
+    def events(self) -> pl.LazyFrame:
+        return self._scan("events")
+
+    def decisions(self) -> pl.LazyFrame:
+        return self._scan("decisions")
+
+    def wagers(self) -> pl.LazyFrame:
+        return self._scan("wagers")
+
+    def moments(self) -> pl.LazyFrame:
+        return self._scan("moments")
+
+    def jackpot(self) -> pl.LazyFrame:
+        return self._scan("jackpot")
+
+    def summary(self) -> dict:
+        """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None)."""
+        return _json_safe(
+            compute_summary(
+                self.manifest,
+                self.outcomes().collect(),
+                self.events().collect(),
+                self.decisions().collect(),
+                self.wagers().collect(),
+            )
+        )
+
+    def write_summary(self) -> dict:
+        s = self.summary()
+        tmp = self.path / ".summary.json.tmp"
+        tmp.write_text(json.dumps(s, indent=2) + "\n")
+        tmp.replace(self.path / "summary.json")
+        return s
+
+    def __repr__(self) -> str:
+        m = self.manifest
+        return (
+            f"Run({str(self.path)!r}, {m.get('config_name')}, strategy={m.get('strategy')}, "
+            f"{self.rounds_done:,}/{m.get('rounds'):,} rounds)"
+        )
+
+
+def open_run(path: str | Path) -> Run:
+    """Reopen a finished or partial run folder."""
+    return Run(path)
+
+
+def simulate(
+    config="casino_holdem",
+    *,
+    rounds: int | str,
+    seed: int,
+    out: str | Path,
+    strategy: str | None = None,
+    backend: str = "auto",
+    chunk: int | str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> Run:
+    """Simulate ``rounds`` rounds of ``config`` into the folder ``out`` and return the Run.
+
+    ``config`` is a shipped config name (``"casino_holdem"``), a TOML path or a rules object;
+    ``seed`` is required: the same seed gives the same counts whatever ``chunk`` or backend.
+    """
+    path = run_simulation(
+        config, rounds=rounds, seed=seed, out=out, strategy=strategy, backend=backend,
+        chunk=chunk, resume=resume, force=force, progress=progress,
+    )
+    run = Run(path)
+    run.write_summary()
+    return run

@@ -1,0 +1,427 @@
+"""The Monte Carlo batch runner: deal, decide, settle and count, chunk by chunk, into a run folder.
+
+Determinism: round r's cards depend only on (seed, r) (see :mod:`gpusim.deal`), decisions and
+settlement are pure functions of the cards, and every stored statistic is an integer sum. So the
+totals of a run do not depend on the chunk size, on resuming, or on the backend. The one piece of
+state carried from round to round is the progressive Jackpot meter; it is advanced in round order
+and saved with every chunk, so a resumed run continues it exactly.
+
+Jackpot meter arithmetic is exact: the meter is kept in 1/10,000ths of the money unit
+(contribution rates are whole basis points). Each Jackpot wager adds its contribution when it is
+placed, before the round is dealt, so a round that hits the royal includes its own contribution.
+A hit pays the meter rounded down to whole money units (the remainder stays in the house) and the
+meter restarts from the configured reset value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+import gpusim
+from gpusim.io.runfolder import RunFolder, RunFolderError
+from gpusim.sim.aggregate import ChunkCounts, histogram
+
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_ROUNDS",
+    "SimulationError",
+    "parse_rounds",
+    "plan_chunks",
+    "resolve_backend",
+    "run_simulation",
+]
+
+BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
+DEFAULT_ROUNDS = 2_000_000
+DEFAULT_CHUNK = 1 << 20
+BP = 10_000  # meter sub-units per money unit
+
+MAIN_BETS = {"casino_holdem": ("ante", "call"), "holdem_bonus": ("ante", "flop", "turn", "river")}
+
+
+class SimulationError(ValueError):
+    """Bad simulation input; the message is one line naming the field, value and what is allowed."""
+
+
+def parse_rounds(text: str | int, field: str = "--rounds") -> int:
+    """Parse a positive round count: ``2000000``, ``2_000_000``, ``2e6`` or ``1e9``."""
+    if isinstance(text, bool):
+        raise SimulationError(f"{field}: got {text!r}; expected a positive whole number")
+    bad = f"{field}: got {text!r}; expected a positive whole number like 2_000_000 or 1e9"
+    if isinstance(text, int):
+        value = text
+    else:
+        s = str(text).strip().replace("_", "")
+        if not re.fullmatch(r"[+-]?\d+(\.\d+)?([eE][+]?\d+)?", s):
+            raise SimulationError(bad)
+        d = Decimal(s)
+        if d != d.to_integral_value():
+            raise SimulationError(bad)
+        value = int(d)
+    if value <= 0:
+        raise SimulationError(f"{field}: got {text!r}; must be at least 1")
+    return value
+
+
+def plan_chunks(rounds: int, chunk: int) -> list[tuple[int, int]]:
+    """[(first_round, n_rounds)] covering 0..rounds-1 in order; the last chunk may be short."""
+    return [(s, min(chunk, rounds - s)) for s in range(0, rounds, chunk)]
+
+
+def _gpu_available() -> bool:
+    try:
+        import cupy  # noqa: F401
+
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+def resolve_backend(backend: str) -> tuple[str, str, str | None]:
+    """(backend, device name, note). ``auto`` picks the fastest present and says so."""
+    import jax
+
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
+    jax_gpus = [d for d in jax.devices() if d.platform == "gpu"] if _jax_has_gpu() else []
+    if backend == "cupy":
+        raise SimulationError(
+            "--backend: got 'cupy'; the CuPy kernels are not built in this version "
+            + ("" if _gpu_available() else "and no NVIDIA GPU with CuPy was found ")
+            + "(use jax-cpu, jax-gpu or auto)"
+        )
+    if backend == "jax-gpu":
+        if not jax_gpus:
+            raise SimulationError(
+                "--backend: got 'jax-gpu' but JAX sees no GPU; install gpusim[cuda12] or "
+                "gpusim[cuda13] on a GPU machine, or use jax-cpu or auto"
+            )
+        return "jax-gpu", jax_gpus[0].device_kind, None
+    cpu = jax.devices("cpu")[0]
+    name = f"cpu ({cpu.device_kind})"
+    if backend == "auto":
+        if jax_gpus:
+            return "jax-gpu", jax_gpus[0].device_kind, "auto: using jax-gpu"
+        return "jax-cpu", name, "auto: no GPU backend available, using jax-cpu"
+    return "jax-cpu", name, None
+
+
+def _jax_has_gpu() -> bool:
+    import jax
+
+    try:
+        return len(jax.devices("gpu")) > 0
+    except RuntimeError:
+        return False
+
+
+# ------------------------------------------------------------------------------------------------
+# one chunk
+
+
+def _make_step(rules, strategy) -> Callable:
+    """jit-compiled (cards (N,9)) -> (decisions, settlement) for this config and strategy."""
+    import jax
+
+    from gpusim.games import settle
+
+    def step(cards):
+        decisions = strategy.decide(cards)
+        return decisions, settle(cards, decisions, rules)
+
+    try:
+        return jax.jit(step)
+    except Exception:  # pragma: no cover - strategies that cannot be traced run eagerly
+        return step
+
+
+def _decision_counts(game: str, decisions: dict[str, np.ndarray]) -> dict[str, dict[str, int]]:
+    if game == "casino_holdem":
+        call = decisions["call"]
+        n_call = int(call.sum())
+        return {"call": {"call": n_call, "fold": int(call.size - n_call)}}
+    flop, turn, river = decisions["flop"], decisions["turn"], decisions["river"]
+    n = flop.size
+    played = int(flop.sum())
+    n_turn = int((turn & flop).sum())
+    n_river = int((river & flop).sum())
+    return {
+        "flop": {"bet": played, "fold": n - played},
+        "turn": {"bet": n_turn, "check": played - n_turn},
+        "river": {"bet": n_river, "check": played - n_river},
+    }
+
+
+def _apply_jackpot(
+    rules, first_round: int, nets_jp: np.ndarray, stakes_jp: np.ndarray, royal: np.ndarray, meter: int
+) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
+    """Advance the meter over one chunk in round order; pay royal hits the meter.
+
+    ``meter`` is in 1/10,000 money units. Returns (adjusted nets, meter after, [(round, paid)]).
+    """
+    jp = rules.jackpot
+    contrib = stakes_jp.astype(np.int64) * jp.contribution_bp  # per round, in 1/10,000 units
+    hits = np.flatnonzero(royal)
+    nets = nets_jp.astype(np.int64)
+    paid_hits = []
+    start = 0
+    for i in hits:
+        meter += int(contrib[start : i + 1].sum())
+        prize = meter // BP
+        nets[i] = prize - int(stakes_jp[i])
+        paid_hits.append((first_round + int(i), prize))
+        meter = jp.reset * BP
+        start = i + 1
+    meter += int(contrib[start:].sum())
+    return nets, meter, paid_hits
+
+
+def run_chunk(rules, strategy, step, seed: int, first_round: int, n_rounds: int, meter: int):
+    """Play rounds [first_round, first_round + n_rounds) and count them exactly.
+
+    Returns (ChunkCounts, meter after the chunk).
+    """
+    from gpusim.deal import deal
+
+    cards = deal(seed, first_round, n_rounds, 9)
+    decisions_j, s = step(cards)
+    decisions = {k: np.asarray(v) for k, v in decisions_j.items()}
+    names = s.event_names
+    nets = {b: np.asarray(v).astype(np.int64) for b, v in s.nets.items()}
+    stakes = {b: np.asarray(v).astype(np.int64) for b, v in s.stakes.items()}
+    events = {b: np.asarray(v) for b, v in s.events.items()}
+    hits: list[tuple[int, int]] = []
+    if "jackpot" in nets and rules.jackpot is not None:
+        royal_code = names["jackpot"].index("royal_flush")
+        nets["jackpot"], meter, hits = _apply_jackpot(
+            rules, first_round, nets["jackpot"], stakes["jackpot"], events["jackpot"] == royal_code,
+            meter,
+        )
+    out = ChunkCounts(rounds=n_rounds, jackpot_hits=hits)
+    main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
+    nets["main"] = sum(nets[b] for b in main_bets)
+    nets["total"] = sum(nets[b] for b in nets if b not in ("main",))
+    stakes["main"] = sum(stakes[b] for b in main_bets)
+    stakes["total"] = sum(stakes[b] for b in stakes if b not in ("main",))
+    for bet, v in nets.items():
+        vals, counts = histogram(v)
+        out.outcomes[bet] = dict(zip(vals.tolist(), counts.tolist(), strict=True))
+        st = stakes[bet]
+        wagered = int(st.sum())
+        out.wagers[bet] = (
+            int((st > 0).sum()), wagered, wagered + int(v.sum()), int(np.dot(st, st)),
+            int(np.dot(st, v)),
+        )
+    for bet, codes in events.items():
+        # events of rounds where the bet was not placed are not return-table rows
+        placed_codes = codes[stakes[bet] > 0]
+        c = np.bincount(placed_codes, minlength=len(names[bet]))
+        out.events[bet] = {names[bet][i]: int(c[i]) for i in np.flatnonzero(c)}
+    out.decisions = _decision_counts(rules.game, decisions)
+    bet_list = list(nets)
+    for i, a in enumerate(bet_list):
+        for b in bet_list[i:]:
+            out.moments[(a, b)] = int(np.dot(nets[a], nets[b]))
+    return out, meter
+
+
+def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
+    """The Parquet parts of one chunk, with the schemas the run folder documents."""
+    i64 = pl.Int64
+    outcomes = pl.DataFrame(
+        [(chunk, bet, net, n) for bet, d in c.outcomes.items() for net, n in sorted(d.items())],
+        schema={"chunk": i64, "bet": pl.String, "net": i64, "count": i64},
+        orient="row",
+    )
+    events = pl.DataFrame(
+        [(chunk, bet, ev, n) for bet, d in c.events.items() for ev, n in d.items()],
+        schema={"chunk": i64, "bet": pl.String, "event": pl.String, "count": i64},
+        orient="row",
+    )
+    decisions = pl.DataFrame(
+        [(chunk, p, a, n) for p, d in c.decisions.items() for a, n in d.items()],
+        schema={"chunk": i64, "point": pl.String, "action": pl.String, "count": i64},
+        orient="row",
+    )
+    wagers = pl.DataFrame(
+        [(chunk, bet, *w) for bet, w in c.wagers.items()],
+        schema={
+            "chunk": i64, "bet": pl.String, "placed": i64, "wagered": i64, "returned": i64,
+            "sum_stake_sq": i64, "sum_stake_net": i64,
+        },
+        orient="row",
+    )
+    moments = pl.DataFrame(
+        [(chunk, a, b, v) for (a, b), v in c.moments.items()],
+        schema={"chunk": i64, "bet_a": pl.String, "bet_b": pl.String, "sum_product": i64},
+        orient="row",
+    )
+    jackpot = pl.DataFrame(
+        [(chunk, r, m) for r, m in c.jackpot_hits],
+        schema={"chunk": i64, "round": i64, "meter": i64},
+        orient="row",
+    )
+    return {
+        "outcomes": outcomes,
+        "events": events,
+        "decisions": decisions,
+        "wagers": wagers,
+        "moments": moments,
+        "jackpot": jackpot,
+    }
+
+
+# ------------------------------------------------------------------------------------------------
+# the whole run
+
+
+@dataclasses.dataclass
+class Progress:
+    """Callbacks the CLI uses for its progress bar; the library stays silent by default."""
+
+    start: Callable[[int, int], None] = lambda total, done: None
+    advance: Callable[[int], None] = lambda n: None
+    note: Callable[[str], None] = lambda text: None
+
+
+def run_simulation(
+    config,
+    *,
+    rounds: int | str,
+    seed: int,
+    out: str | Path,
+    strategy: str | None = None,
+    backend: str = "auto",
+    chunk: int | str | None = None,
+    resume: bool = False,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> Path:
+    """Run (or resume) a simulation into the folder ``out``; returns the folder path.
+
+    All input is validated before anything is written: a bad value raises SimulationError,
+    ConfigError, StrategyError or RunFolderError with a one-line message and leaves no files.
+    """
+    from gpusim.config import load_config
+    from gpusim.strategy import get_strategy
+
+    progress = progress or Progress()
+    rules = load_config(config)
+    n_rounds = parse_rounds(rounds)
+    chunk_rounds = DEFAULT_CHUNK if chunk is None else parse_rounds(chunk, "--chunk")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
+    if resume and force:
+        raise SimulationError("--resume and --force: give at most one of them")
+    strategy_name = strategy or rules.default_strategy
+    strat = get_strategy(strategy_name, rules)
+    backend_name, device, note = resolve_backend(backend)
+    path = RunFolder.check_writable(out, resume=resume, force=force)
+    if note:
+        progress.note(note)
+
+    plan = plan_chunks(n_rounds, chunk_rounds)
+    identity = {
+        "config_name": rules.name,
+        "game": rules.game,
+        "config": rules.to_dict(),
+        "config_hash": rules.config_hash,
+        "strategy": strategy_name,
+        "seed": seed,
+        "rounds": n_rounds,
+        "chunk_rounds": chunk_rounds,
+        "n_chunks": len(plan),
+    }
+    if resume and (path / "manifest.json").is_file():
+        folder = RunFolder.open(path)
+        mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
+        if mismatch:
+            k = mismatch[0]
+            raise RunFolderError(
+                f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
+                f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
+            )
+        bad = folder.verify()
+        if bad:
+            raise RunFolderError(
+                f"--resume: part {bad[0]!r} does not match its sha256 in the manifest; "
+                "the run folder was modified, use --force to start again"
+            )
+        folder.discard_unfinished()
+        folder.manifest["status"] = "running"
+    else:
+        meter0 = rules.jackpot.reset * BP if getattr(rules, "jackpot", None) else 0
+        folder = RunFolder.create(
+            path,
+            {
+                "gpusim_version": gpusim.__version__,
+                **identity,
+                "chunk_plan": {"first_round": 0, "chunk_rounds": chunk_rounds,
+                               "last_chunk_rounds": plan[-1][1]},
+                "backend": backend_name,
+                "device": device,
+                "jackpot_meter_start_bp": meter0,
+            },
+            force=force,
+        )
+    folder.manifest["backend"] = backend_name
+    folder.manifest["device"] = device
+    folder.save_manifest()
+
+    done = folder.completed()
+    meter = folder.manifest.get("jackpot_meter_start_bp", 0)
+    if done:
+        meter = done[max(done)]["jackpot_meter_end_bp"]
+        if sorted(done) != list(range(len(done))):
+            raise RunFolderError(
+                f"--resume: run in {str(path)!r} has non-contiguous chunks; use --force"
+            )
+    step = _make_step(rules, strat)
+    progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
+    t_run = time.perf_counter()
+    rounds_this_session = 0
+    for k, (first, n) in enumerate(plan):
+        if k in done:
+            continue
+        t0 = time.perf_counter()
+        counts, meter_after = run_chunk(rules, strat, step, seed, first, n, meter)
+        files = folder.write_parts(k, chunk_tables(k, counts))
+        elapsed = time.perf_counter() - t0
+        folder.commit_chunk(
+            {
+                "chunk": k,
+                "first_round": first,
+                "n_rounds": n,
+                "files": files,
+                "jackpot_meter_end_bp": meter_after,
+                "elapsed_s": round(elapsed, 6),
+            }
+        )
+        meter = meter_after
+        rounds_this_session += n
+        progress.advance(n)
+    wall = time.perf_counter() - t_run
+    folder.manifest["status"] = "complete"
+    folder.manifest["rounds_per_s"] = _rate(folder)
+    folder.manifest["last_session"] = {
+        "rounds": rounds_this_session,
+        "wall_s": round(wall, 3),
+        "rounds_per_s": rounds_this_session / wall if wall > 0 and rounds_this_session else None,
+    }
+    folder.save_manifest()
+    return path
+
+
+def _rate(folder: RunFolder) -> float | None:
+    recs = folder.completed().values()
+    t = sum(r["elapsed_s"] for r in recs)
+    n = sum(r["n_rounds"] for r in recs)
+    return n / t if t > 0 else None

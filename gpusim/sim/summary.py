@@ -1,0 +1,134 @@
+"""Summaries of a run, recomputed from its Parquet parts (never from summary.json).
+
+Per bet: rounds placed, wagered, returned, RTP with a 95 % confidence interval. The interval is
+the delta-method interval of the ratio (sum of returns / sum of wagers) over independent rounds:
+with per-round net y and stake x, r = mean(y) / mean(x) and
+Var(r) ~ (Var(y) - 2 r Cov(x, y) + r^2 Var(x)) / (N mean(x)^2); every moment it needs is stored
+as an exact integer sum.
+
+Main game (``main`` = the sum of the main-game bets): house edge per ante, element of risk,
+total-bet RTP, SD per round in antes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+__all__ = ["Z95", "compute_summary"]
+
+Z95 = 1.959963984540054
+
+
+def _ratio_ci(n: int, sy: int, syy: int, sx: int, sxx: int, sxy: int) -> tuple[float, float, float]:
+    """(r, lo, hi) for r = sy / sx with a 95 % delta-method interval."""
+    if sx == 0 or n == 0:
+        return math.nan, math.nan, math.nan
+    r = sy / sx
+    my, mx = sy / n, sx / n
+    var_y = syy / n - my * my
+    var_x = sxx / n - mx * mx
+    cov = sxy / n - mx * my
+    var_r = max(0.0, (var_y - 2 * r * cov + r * r * var_x) / (n * mx * mx))
+    half = Z95 * math.sqrt(var_r)
+    return r, r - half, r + half
+
+
+def compute_summary(
+    manifest: dict,
+    outcomes: pl.DataFrame,
+    events: pl.DataFrame,
+    decisions: pl.DataFrame,
+    wagers: pl.DataFrame,
+) -> dict:
+    """The summary dict of ``summary.json`` and ``gpusim summary --json`` from the parts."""
+    chunks = {r["chunk"]: r for r in manifest.get("chunks_done", [])}
+    rounds = sum(r["n_rounds"] for r in chunks.values())
+    ante = int(manifest["config"]["stakes"]["ante"])
+
+    dist = outcomes.group_by(["bet", "net"]).agg(pl.col("count").sum()).sort(["bet", "net"])
+    # exact Python integers: squared nets times counts can pass 2^63 on long runs
+    sums: dict[str, list[int]] = {}
+    for bet, net, count in dist.iter_rows():
+        acc = sums.setdefault(bet, [0, 0])
+        acc[0] += net * count
+        acc[1] += net * net * count
+    w = wagers.group_by("bet").agg(pl.exclude("chunk").sum()).sort("bet")
+
+    bets: dict[str, dict] = {}
+    for row in w.iter_rows(named=True):
+        n = rounds
+        sum_net, sum_net_sq = sums.get(row["bet"], [0, 0])
+        r, lo, hi = _ratio_ci(
+            n, sum_net, sum_net_sq, row["wagered"], row["sum_stake_sq"], row["sum_stake_net"]
+        )
+        mean = sum_net / n if n else math.nan
+        var = sum_net_sq / n - mean * mean if n else math.nan
+        bets[row["bet"]] = {
+            "placed": row["placed"],
+            "wagered": row["wagered"],
+            "returned": row["returned"],
+            "net": row["returned"] - row["wagered"],
+            "rtp": 1 + r,
+            "rtp_ci95": [1 + lo, 1 + hi],
+            "mean_net_per_round": mean,
+            "sd_per_round": math.sqrt(max(var, 0.0)),
+        }
+    order = [b for b in manifest["config"].get("bets", []) if b in bets]
+    order += sorted(b for b in bets if b not in order and b not in ("main", "total"))
+    order += [b for b in ("main", "total") if b in bets]
+    bets = {b: bets[b] for b in order}
+
+    main = bets.get("main")
+    main_summary = {}
+    if main and rounds:
+        eor = -main["net"] / main["wagered"] if main["wagered"] else math.nan
+        main_summary = {
+            "house_edge_per_ante": -main["mean_net_per_round"] / ante,
+            "house_edge_per_ante_ci95": [
+                -(main["mean_net_per_round"] + Z95 * main["sd_per_round"] / math.sqrt(rounds))
+                / ante,
+                -(main["mean_net_per_round"] - Z95 * main["sd_per_round"] / math.sqrt(rounds))
+                / ante,
+            ],
+            "avg_total_wager": main["wagered"] / rounds / ante,
+            "element_of_risk": eor,
+            "total_bet_rtp": 1 - eor,
+            "total_bet_rtp_ci95": main["rtp_ci95"],
+            "sd_per_round": main["sd_per_round"] / ante,
+            "ante_rtp": bets["ante"]["rtp"] if "ante" in bets else math.nan,
+        }
+
+    dec = decisions.group_by(["point", "action"]).agg(pl.col("count").sum())
+    dec_out: dict[str, dict[str, float]] = {}
+    for point in dec["point"].unique().sort().to_list():
+        sub = dec.filter(pl.col("point") == point).sort("action")
+        total = int(sub["count"].sum())
+        dec_out[point] = {
+            a: (c / total if total else math.nan)
+            for a, c in zip(sub["action"].to_list(), sub["count"].to_list(), strict=True)
+        }
+
+    ev = events.group_by(["bet", "event"]).agg(pl.col("count").sum()).sort(["bet", "event"])
+    ev_out: dict[str, dict[str, int]] = {}
+    for row in ev.iter_rows(named=True):
+        ev_out.setdefault(row["bet"], {})[row["event"]] = row["count"]
+
+    rate = manifest.get("rounds_per_s")
+    return {
+        "config": manifest.get("config_name"),
+        "game": manifest.get("game"),
+        "strategy": manifest.get("strategy"),
+        "seed": manifest.get("seed"),
+        "rounds": rounds,
+        "rounds_planned": manifest.get("rounds"),
+        "complete": rounds == manifest.get("rounds"),
+        "bets": bets,
+        "main": main_summary,
+        "decisions": dec_out,
+        "events": ev_out,
+        "backend": manifest.get("backend"),
+        "device": manifest.get("device"),
+        "rounds_per_s": rate,
+    }

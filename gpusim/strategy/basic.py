@@ -1,0 +1,268 @@
+"""Rule-list strategies a person can follow, plus ``always-play`` and seed 000's rule text.
+
+All of them honour the information contract of :mod:`gpusim.strategy`: every decision reads
+only the cards seen at that point. "With a hole card" below means the hole card is one of the
+cards that make the feature (its rank is in the pair or the run, its suit is the flush suit).
+
+Casino Hold'em ``basic`` (call or fold, seeing hole cards + flop). Call with any of:
+
+1. a pair or better made with a hole card (a pocket pair, or a hole card paired on the flop);
+2. four or more cards to a flush, with a hole card;
+3. four consecutive ranks with a hole card (A-2-3-4 and J-Q-K-A count), or a made straight;
+4. a ten or higher in the hole;
+5. otherwise fold (both hole cards 9 or lower, no pair with them, no four-card draw).
+
+Casino Hold'em ``side-bet-optimal`` (seed 002): call on every AA Bonus win (a pair of aces or
+better in hole cards + flop), else play ``basic``.
+
+Texas Hold'em Bonus ``basic``:
+
+- Flop bet (seeing the hole cards): bet everything except 2-3 to 2-7 offsuit.
+- Turn bet (seeing hole cards + flop): bet with a pair or better made with a hole card, four
+  to a flush with a hole card, or four consecutive ranks (or a straight) with a hole card.
+- River bet (seeing hole cards + flop + turn): bet with a pair of sixes or better made with a
+  hole card, two pair or better made with a hole card, four to a straight flush with a hole
+  card, or a straight or flush with a hole card.
+
+Texas Hold'em Bonus ``win-over-half`` (seed 000's rule text, taken literally): Flop bet as
+``basic`` (the fold list 2-3 .. 2-7 offsuit; seed 000's "EV higher than folding" rule is left to
+the exact-analysis ``optimal`` strategy); Turn and River bets when the exact probability of
+winning, given the cards seen, is greater than 1/2 (ties count as not winning). See
+:mod:`gpusim.strategy.equity`; this counts every completion per round, so it is meant for
+``gpusim play`` and tests, not for billions of rounds.
+
+``always-play`` calls / bets every street (a reference point, not a good strategy).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpusim.strategy import RuleStrategy, register_strategy
+
+__all__ = [
+    "ch_always_play",
+    "ch_basic",
+    "ch_side_bet_optimal",
+    "thb_always_play",
+    "thb_basic",
+    "thb_preflop_play",
+    "thb_win_over_half",
+]
+
+_U = jnp.uint32
+
+
+def _ranks_suits(seen: jax.Array):
+    seen = seen.astype(jnp.int32)
+    return seen >> 2, seen & 3
+
+
+def _rank_mask(ranks: jax.Array) -> jax.Array:
+    """(N, k) distinct-or-not ranks -> (N,) uint32 presence mask, bit r = rank r."""
+    bits = _U(1) << ranks.astype(_U)
+    out = jnp.zeros(ranks.shape[:-1], _U)
+    for j in range(ranks.shape[-1]):
+        out = out | bits[..., j]
+    return out
+
+
+def _ace_low(mask: jax.Array) -> jax.Array:
+    """Shift a rank mask up one bit and copy the ace to bit 0, so runs see A-2-3-4-5."""
+    return (mask << _U(1)) | (mask >> _U(12))
+
+
+def _runs(e: jax.Array, length: int) -> jax.Array:
+    """Bit i set where ace-low mask ``e`` holds bits i .. i+length-1."""
+    run = e
+    for k in range(1, length):
+        run = run & (e >> _U(k))
+    return run
+
+
+def _hole_in_run(run: jax.Array, hole_e: jax.Array, length: int, starts) -> jax.Array:
+    """True where a run of ``length`` starting at an allowed bit contains a hole bit."""
+    window = _U((1 << length) - 1)
+    hit = jnp.zeros(run.shape, bool)
+    for i in starts:
+        has = ((run >> _U(i)) & _U(1)) == _U(1)
+        hit = hit | (has & (((hole_e >> _U(i)) & window) != _U(0)))
+    return hit
+
+
+def _hole_e(hole_ranks: jax.Array) -> jax.Array:
+    return _ace_low(_rank_mask(hole_ranks))
+
+
+def _features(seen: jax.Array) -> dict[str, jax.Array]:
+    """Hand features of the seen cards (N, k), hole cards first (columns 0 and 1)."""
+    ranks, suits = _ranks_suits(seen)
+    hole_r, hole_s = ranks[:, :2], suits[:, :2]
+    counts = jnp.sum(ranks[:, None, :] == hole_r[:, :, None], axis=-1)  # (N, 2)
+    suit_counts = jnp.sum(suits[:, None, :] == hole_s[:, :, None], axis=-1)  # (N, 2)
+    n_ranks = jnp.stack([jnp.sum(ranks == r, axis=-1) for r in range(13)], axis=-1)  # (N, 13)
+    e = _ace_low(_rank_mask(ranks))
+    hole_e = _hole_e(hole_r)
+    # Ranks seen at least twice, and whether a hole rank is among them.
+    paired = jnp.sum(n_ranks >= 2, axis=-1)
+    hole_pair_rank = jnp.max(jnp.where(counts >= 2, hole_r, -1), axis=-1)
+    # Four to a straight flush with a hole card: per hole card, runs of its suit.
+    sf4 = jnp.zeros(seen.shape[:1], bool)
+    sf5 = jnp.zeros(seen.shape[:1], bool)
+    for h in range(2):
+        same = suits == hole_s[:, h : h + 1]
+        suit_e = _ace_low(_rank_mask(jnp.where(same, ranks, ranks[:, h : h + 1])))
+        own_e = _ace_low(_U(1) << hole_r[:, h].astype(_U))
+        sf4 = sf4 | _hole_in_run(_runs(suit_e, 4), own_e, 4, range(11))
+        sf5 = sf5 | _hole_in_run(_runs(suit_e, 5), own_e, 5, range(10))
+    return {
+        "hole_pair": jnp.any(counts >= 2, axis=-1),
+        "hole_pair_rank": hole_pair_rank,
+        "hole_trips": jnp.any(counts >= 3, axis=-1),
+        "two_pair_with_hole": (paired >= 2) & jnp.any(counts >= 2, axis=-1),
+        "flush4": jnp.any(suit_counts >= 4, axis=-1),
+        "flush5": jnp.any(suit_counts >= 5, axis=-1),
+        "run4": _hole_in_run(_runs(e, 4), hole_e, 4, range(11)),
+        "open_ended4": _hole_in_run(_runs(e, 4), hole_e, 4, range(1, 10)),
+        "straight": _hole_in_run(_runs(e, 5), hole_e, 5, range(10)),
+        "sf4": sf4,
+        "sf5": sf5,
+        "hole_high": jnp.max(hole_r, axis=-1),
+        "hole_low": jnp.min(hole_r, axis=-1),
+        "hole_suited": hole_s[:, 0] == hole_s[:, 1],
+    }
+
+
+# --- Casino Hold'em ----------------------------------------------------------------------------
+
+_CH_SEEN = (0, 1, 4, 5, 6)
+
+
+@jax.jit
+def _ch_basic(cards: jax.Array) -> jax.Array:
+    f = _features(cards[:, list(_CH_SEEN)])
+    # Rank 8 is the ten.
+    return f["hole_pair"] | f["flush4"] | f["run4"] | f["straight"] | (f["hole_high"] >= 8)
+
+
+@jax.jit
+def _aa_bonus_win(cards: jax.Array) -> jax.Array:
+    """Pair of aces or better in hole cards + flop (every AA Bonus line of seeds 002/004)."""
+    from gpusim.evaluate import PAIR, evaluate, hand_category
+
+    five = cards[:, list(_CH_SEEN)]
+    cat = hand_category(evaluate(five))
+    aces = jnp.sum((five >> 2) == 12, axis=-1)
+    return (cat > PAIR) | ((cat == PAIR) & (aces >= 2))
+
+
+def ch_basic(cards) -> dict[str, jax.Array]:
+    """Casino Hold'em basic strategy (module docstring). cards: (N, 9) int32."""
+    return {"call": _ch_basic(jnp.asarray(cards, jnp.int32))}
+
+
+def ch_side_bet_optimal(cards) -> dict[str, jax.Array]:
+    """Call on every AA Bonus win, else basic."""
+    c = jnp.asarray(cards, jnp.int32)
+    return {"call": _aa_bonus_win(c) | _ch_basic(c)}
+
+
+def ch_always_play(cards) -> dict[str, jax.Array]:
+    return {"call": jnp.ones(np.shape(cards)[0], bool)}
+
+
+# --- Texas Hold'em Bonus -----------------------------------------------------------------------
+
+
+@jax.jit
+def thb_preflop_play(cards: jax.Array) -> jax.Array:
+    """Flop-bet decision from the hole cards: fold 2-3 .. 2-7 offsuit, play the rest."""
+    r, s = _ranks_suits(cards[:, :2])
+    hi, lo = jnp.max(r, axis=-1), jnp.min(r, axis=-1)
+    fold = (lo == 0) & (hi >= 1) & (hi <= 5) & (s[:, 0] != s[:, 1])
+    return ~fold
+
+
+@jax.jit
+def _thb_basic(cards: jax.Array):
+    flop = thb_preflop_play(cards)
+    f4 = _features(cards[:, [0, 1, 4, 5, 6]])
+    turn = f4["hole_pair"] | f4["flush4"] | f4["run4"]
+    f5 = _features(cards[:, [0, 1, 4, 5, 6, 7]])
+    river = (
+        (f5["hole_pair_rank"] >= 4)  # a pair of sixes (rank 4) or better with a hole card
+        | f5["two_pair_with_hole"]
+        | f5["hole_trips"]
+        | f5["sf4"]
+        | f5["straight"]
+        | f5["flush5"]
+    )
+    return flop, flop & turn, flop & river
+
+
+def thb_basic(cards) -> dict[str, jax.Array]:
+    """Texas Hold'em Bonus basic strategy (module docstring). cards: (N, 9) int32."""
+    flop, turn, river = _thb_basic(jnp.asarray(cards, jnp.int32))
+    return {"flop": flop, "turn": turn, "river": river}
+
+
+def thb_always_play(cards) -> dict[str, jax.Array]:
+    ones = jnp.ones(np.shape(cards)[0], bool)
+    return {"flop": ones, "turn": ones, "river": ones}
+
+
+def thb_win_over_half(cards) -> dict[str, jax.Array]:
+    """Seed 000's rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""
+    from gpusim.strategy.equity import showdown_counts
+
+    c = np.asarray(cards, dtype=np.int32)
+    flop = np.asarray(thb_preflop_play(jnp.asarray(c)))
+    turn = np.zeros(len(c), bool)
+    river = np.zeros(len(c), bool)
+    for i in np.flatnonzero(flop):
+        win, _tie, _loss, total = showdown_counts(c[i, 0:2], c[i, 4:7])
+        turn[i] = 2 * win > total
+        win, _tie, _loss, total = showdown_counts(c[i, 0:2], c[i, 4:8])
+        river[i] = 2 * win > total
+    return {"flop": jnp.asarray(flop), "turn": jnp.asarray(turn), "river": jnp.asarray(river)}
+
+
+def _rule(game: str, name: str, fn, description: str):
+    register_strategy(game, name, partial(_make, game, name, fn, description), description)
+
+
+def _make(game, name, fn, description, rules):
+    del rules
+    return RuleStrategy(name=name, game=game, fn=fn, description=description)
+
+
+_rule("casino_holdem", "always-play", ch_always_play, "call every hand")
+_rule(
+    "casino_holdem",
+    "basic",
+    ch_basic,
+    "call with a pair using a hole card, 4-flush, 4-straight, or a ten or higher in the hole",
+)
+_rule(
+    "casino_holdem",
+    "side-bet-optimal",
+    ch_side_bet_optimal,
+    "call on every AA Bonus win (pair of aces or better after the flop), else basic",
+)
+_rule("holdem_bonus", "always-play", thb_always_play, "bet the Flop, Turn and River every hand")
+_rule(
+    "holdem_bonus",
+    "basic",
+    thb_basic,
+    "fold 23o-27o; Turn/River bets on made hands and draws that use a hole card",
+)
+_rule(
+    "holdem_bonus",
+    "win-over-half",
+    thb_win_over_half,
+    "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (slow: per round)",
+)
