@@ -42,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         f"7-card evaluation, {res['batch']:,} hands per gpusim call, median of "
         f"{res['repeats']} ({res['backend']}: {res['device']})"
     )
-    print(f"  {'gpusim':12s} {res['evals_per_s'] / 1e6:10.2f} M evals/s")
+    print(
+        f"  {'gpusim':12s} {res['evals_per_s'] / 1e6:10.2f} M evals/s   "
+        f"({res['evals_per_cpu_s'] / 1e6:.2f} M per CPU-second, {res['cpu_count']} CPUs)"
+    )
     for name, rate in res["peers"].items():
         print(
             f"  {name:12s} {rate / 1e6:10.2f} M evals/s   gpusim is {res['ratios'][name]:,.0f}x "

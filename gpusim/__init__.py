@@ -38,19 +38,31 @@ _LAZY = {
     "simulate": "gpusim.sim.run",
 }
 
-__all__ = sorted(
-    [
-        "HAND_CLASSES",
-        "CardError",
-        "__version__",
-        "format_card",
-        "format_cards",
-        "hand_class",
-        "parse_card",
-        "parse_cards",
-        *_LAZY,
-    ]
-)
+__all__ = [
+    "CATEGORY_NAMES",
+    "CardError",
+    "ConfigError",
+    "HAND_CLASSES",
+    "Run",
+    "__version__",
+    "best_five",
+    "deal",
+    "describe",
+    "evaluate",
+    "format_card",
+    "format_cards",
+    "get_strategy",
+    "hand_category",
+    "hand_class",
+    "is_royal",
+    "load_config",
+    "open_run",
+    "parse_card",
+    "parse_cards",
+    "settle",
+    "simulate",
+    "threefry2x32",
+]
 
 
 def __getattr__(name: str):

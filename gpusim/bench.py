@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -77,13 +78,15 @@ def _peer_runner(name: str, hands: np.ndarray) -> Callable[[], object]:
     raise ValueError(f"peer: {name!r} is not allowed; choose from {', '.join(PEER_EVALUATORS)}")
 
 
-def _median_seconds(fn: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
-    samples = []
+def _time(fn: Callable[[], object], repeats: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and process CPU seconds of each of `repeats` calls."""
+    wall, cpu = [], []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples), samples
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return wall, cpu
 
 
 def bench_evaluator(
@@ -98,9 +101,10 @@ def bench_evaluator(
 
     n_hands: hands per gpusim call (the batch); repeats: timed calls, after one warm-up
     call that also compiles; peer_hands: the first that many hands are given to each peer.
-    Returns ``{"evals_per_s": gpusim median, "peers": {name: evals/s}, "ratios":
-    {name: gpusim / peer}, "batch", "repeats", "peer_hands", "seed", "backend", "device",
-    "seconds": [gpusim samples], "peer_errors": {name: message}}``; rates use medians.
+    Returns ``{"evals_per_s": gpusim median, "evals_per_cpu_s", "peers": {name: evals/s},
+    "ratios": {name: gpusim / peer}, "batch", "repeats", "peer_hands", "seed", "backend",
+    "device", "cpu_count", "seconds": [gpusim wall samples], "peer_errors": {name: msg}}``;
+    rates use medians. Peers get min(repeats, 3) timed calls.
     """
     if n_hands < 1:
         raise ValueError(f"n_hands: {n_hands} is not allowed; use a positive number of hands")
@@ -111,9 +115,12 @@ def bench_evaluator(
     hands = random_hands(n_hands, 7, seed)
     on_device = jax.device_put(hands)
     evaluate(on_device).block_until_ready()
-    median, samples = _median_seconds(lambda: evaluate(on_device).block_until_ready(), repeats)
+    wall, cpu = _time(lambda: evaluate(on_device).block_until_ready(), repeats)
     result: dict = {
-        "evals_per_s": n_hands / median,
+        "evals_per_s": n_hands / statistics.median(wall),
+        # Per CPU-second of this process, all threads: steadier than wall time on a
+        # shared machine; times the core count it estimates an idle machine's rate.
+        "evals_per_cpu_s": n_hands / max(statistics.median(cpu), 1e-9),
         "peers": {},
         "ratios": {},
         "batch": n_hands,
@@ -122,7 +129,8 @@ def bench_evaluator(
         "seed": seed,
         "backend": jax.default_backend(),
         "device": str(on_device.devices().pop()),
-        "seconds": samples,
+        "cpu_count": os.cpu_count(),
+        "seconds": wall,
         "peer_errors": {},
     }
     if not peers:
@@ -134,11 +142,11 @@ def bench_evaluator(
         try:
             run = _peer_runner(name, subset)
             run()  # warm-up: imports, lazy tables
-            peer_median, _ = _median_seconds(run, max(1, min(repeats, 3)))
+            peer_wall, _ = _time(run, max(1, min(repeats, 3)))
         except Exception as exc:  # a broken peer must not stop the benchmark
             result["peer_errors"][name] = f"{type(exc).__name__}: {exc}"
             continue
-        rate = len(subset) / peer_median
+        rate = len(subset) / statistics.median(peer_wall)
         result["peers"][name] = rate
         result["ratios"][name] = result["evals_per_s"] / rate
     return result

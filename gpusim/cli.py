@@ -162,9 +162,11 @@ def _parse_range(text: str) -> tuple[int, int]:
         a, b = (int(p) for p in parts)
     except ValueError:
         a, b = -1, -1
-    if len(parts) != 2 or not 0 <= a < b or b - a > 1_000_000:
+    from gpusim.deal import MAX_ROUND
+
+    if len(parts) != 2 or not 0 <= a < b <= MAX_ROUND or b - a > 1_000_000:
         fail(
-            f"--rounds: got {text!r}; expected A:B with whole numbers 0 <= A < B "
+            f"--rounds: got {text!r}; expected A:B with whole numbers 0 <= A < B <= 2**48 "
             "(rounds A .. B-1, at most 1,000,000 of them)"
         )
     return a, b
@@ -222,6 +224,50 @@ def play_cmd(
 
 # --- exact (exact analysis) --------------------------------------------------------------------
 
+
+@app.command("exact")
+def exact_cmd(
+    config: Annotated[str, typer.Argument(help="Config name (e.g. casino_holdem) or TOML path.")],
+    strategy: Annotated[
+        str | None, typer.Option(help="Strategy (default: the config's default strategy).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/exact.md).")] = False,
+    out: Annotated[str | None, typer.Option(help="Also write the JSON report here.")] = None,
+    write_tables: Annotated[
+        bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
+    ] = False,
+) -> None:
+    """Count every deal: optimal strategy, return table of every bet, house edge, SD."""
+    from gpusim.config import ConfigError, load_config
+    from gpusim.exact.report import render_text
+    from gpusim.exact.tables import exact_report, write_shipped_tables
+    from gpusim.strategy import StrategyError, strategy_names
+
+    try:
+        rules = load_config(config)
+    except ConfigError as exc:
+        fail(str(exc))
+    name = strategy or rules.default_strategy
+    if name not in strategy_names(rules.game):
+        fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "
+             + ", ".join(strategy_names(rules.game)))
+    if write_tables:
+        entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables")
+        typer.echo(f"wrote {entry['file']} sha256 {entry['sha256']}", err=True)
+    try:
+        report = exact_report(rules, name)
+    except StrategyError as exc:
+        fail(str(exc))
+    if out is not None:
+        from pathlib import Path
+
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    if as_json:
+        echo_json(report)
+    else:
+        typer.echo(render_text(report))
+
+
 # --- simulate and summary (Monte Carlo runner) -------------------------------------------------
 
 DEFAULT_SIM_CONFIG = "casino_holdem"
@@ -234,16 +280,20 @@ def simulate_cmd(
         typer.Argument(help="Shipped config name or TOML path. Default: casino_holdem, optimal."),
     ] = None,
     rounds: Annotated[str | None, typer.Option(help="Rounds to play: 2_000_000, 1e9.")] = None,
-    seed: Annotated[int, typer.Option(help="Run seed (0..2^64-1).", min=0)] = 2026,
+    seed: Annotated[int, typer.Option(help="Run seed (0..2^64-1).")] = 2026,
     out: Annotated[str, typer.Option(help="Run folder to write.")] = "runs/default",
-    strategy: Annotated[str | None, typer.Option(help="Strategy name (see `gpusim games`).")] = None,
+    strategy: Annotated[
+        str | None, typer.Option(help="Strategy name (see `gpusim games`).")
+    ] = None,
     backend: Annotated[str, typer.Option(help="auto | jax-cpu | jax-gpu | cupy.")] = "auto",
-    chunk: Annotated[str | None, typer.Option(help="Rounds per chunk (one Parquet part each).")] = None,
+    chunk: Annotated[
+        str | None, typer.Option(help="Rounds per chunk (one Parquet part each).")
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing run folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or table.")] = False,
 ) -> None:
-    """Monte Carlo run streaming per-bet outcome distributions to Parquet (deterministic, resumable)."""
+    """Monte Carlo run: per-bet outcome distributions to Parquet (deterministic, resumable)."""
     from rich.console import Console
 
     from gpusim.config import ConfigError

@@ -44,7 +44,8 @@ Schema (keys not listed are errors)::
     [paytables.jackpot]           # JACKPOT_LINES ("X for 1"); the royal flush wins the meter
 
 ``config_hash`` is the sha256 of the canonical JSON of :meth:`to_dict` without ``name``,
-``description`` and ``source``: two configs with the same rules share it.
+``description``, ``source`` and ``default_strategy``: two configs with the same game rules,
+paytables and stakes share it (exact-analysis tables are keyed by it).
 """
 
 from __future__ import annotations
@@ -338,7 +339,7 @@ Rules = CasinoHoldemRules | HoldemBonusRules
 
 def _hash(rules: Rules) -> str:
     d = rules.to_dict()
-    for key in ("name", "description", "source"):
+    for key in ("name", "description", "source", "default_strategy"):
         d.pop(key, None)
     blob = json.dumps(d, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -485,6 +486,7 @@ def _paytable(
     *,
     optional: tuple[str, ...] = (),
     pay_text: str = "a whole number X >= 0 meaning X:1",
+    note: str = "",
 ) -> Paytable:
     where = f"paytables.{name}"
     table = r.table(parent, "paytables", name, required=True)
@@ -492,7 +494,7 @@ def _paytable(
         if k not in lines:
             raise r.fail(
                 f"{where}.{k}",
-                f"unknown hand name {k!r}; allowed lines in [{where}]: {', '.join(lines)}",
+                f"unknown hand name {k!r}; allowed lines in [{where}]: {', '.join(lines)}{note}",
             )
     out = []
     for line in lines:
@@ -657,7 +659,12 @@ def _holdem_bonus(r: _Reader, doc: dict, default_name: str) -> HoldemBonusRules:
     jp_t = r.table(doc, "", "jackpot", required=stakes["jackpot"] > 0)
     if stakes["jackpot"] > 0 or "jackpot" in pays or jp_t is not None:
         prizes = _paytable(
-            r, pays, "jackpot", JACKPOT_LINES, pay_text="a whole number X >= 0 meaning X for 1"
+            r,
+            pays,
+            "jackpot",
+            JACKPOT_LINES,
+            pay_text="a whole number X >= 0 meaning X for 1",
+            note=" (a royal flush always wins the meter)",
         )
         if jp_t is None:
             raise r.fail("jackpot", "missing; [paytables.jackpot] needs a [jackpot] table")

@@ -144,14 +144,27 @@ def _check_args(seed, first_round, n_rounds, n_cards) -> tuple[int, int, int, in
 
 # ---------------------------------------------------------------------------------------
 # JAX path
+#
+# XLA on CPU computes each output of a fusion in its own loop, recomputing everything the
+# outputs share: nine (N,) card outputs would run Threefry nine times. So a deal of up to
+# PACKED_MAX_CARDS cards leaves its fused pass packed into a single array (5 cards of 6
+# bits per uint32 word, two words per complex64 element, each word bit-cast to a finite
+# normal float32 so that no backend can alter it); a ``while_loop`` boundary keeps the
+# pass materialised, and unpacking is a cheap copy. Larger deals (rare) build a digit
+# matrix and shuffle a dense (N, 52) deck in a ``fori_loop``, which compiles fast.
+
+PACKED_MAX_CARDS = 10
+_REJECTED = 63  # first-card field of a row whose first word was rejected (not final)
 
 
 def _block_digits_jax(key0, key1, lo, hi, block: DealBlock, attempt, force_reject: int):
     """One block's digits and reject flags for uint32 round words ``lo, hi: (N,)``.
 
-    Returns ``(digits, reject)``: a list of ``(N,) int32`` (one per range) and ``(N,) bool``.
+    ``attempt``: uint32 scalar or ``(N,)``. Returns ``(digits, reject)``: a list of
+    ``(N,) int32`` (one per range) and ``(N,) bool``.
     """
     u32 = jnp.uint32
+    attempt = jnp.asarray(attempt, u32)
     ctr1 = hi | u32(block.index << 16) | (attempt << u32(19))
     y0, y1 = threefry2x32(key0, key1, lo, ctr1)
     # x = y0 * 2**32 + y1 as 21/21/22-bit limbs: limb * 52 + carry fits in uint32.
@@ -174,6 +187,39 @@ def _block_digits_jax(key0, key1, lo, hi, block: DealBlock, attempt, force_rejec
         reject = reject | ((attempt < u32(force_reject)) & ((lo & u32(3)) == 0))
     reject = reject & (attempt < u32(MAX_ATTEMPTS - 1))
     return digits, reject
+
+
+def _row_digits_jax(key0, key1, lo, hi, plan, force_reject: int, attempts=None):
+    """All digits ``k x (N,) int32`` and ``(N,) bool`` (some block rejected); ``attempts``:
+    one attempt number (scalar or ``(N,)``) per block, default all 0."""
+    digits = []
+    rejected = jnp.zeros(lo.shape, bool)
+    for block in plan:
+        attempt = 0 if attempts is None else attempts[block.index]
+        ds, rej = _block_digits_jax(key0, key1, lo, hi, block, attempt, force_reject)
+        digits.extend(ds)
+        rejected = rejected | rej
+    return digits, rejected
+
+
+def _accepted_attempts_jax(key0, key1, lo, hi, plan, force_reject: int):
+    """Per block, each row's first accepted attempt: list of ``(M,) uint32``."""
+    out = []
+    for block in plan:
+        # One output per loop step (-1 while pending), so nothing is computed twice.
+        def cond(state):
+            return jnp.any(state[1] < 0)
+
+        def body(state, block=block):
+            a, status = state
+            _, rej = _block_digits_jax(key0, key1, lo, hi, block, a, force_reject)
+            return a + jnp.uint32(1), jnp.where((status < 0) & ~rej, a.astype(jnp.int32), status)
+
+        _, rej0 = _block_digits_jax(key0, key1, lo, hi, block, 0, force_reject)
+        status = jnp.where(rej0, -1, 0).astype(jnp.int32)
+        _, status = jax.lax.while_loop(cond, body, (jnp.uint32(1), status))
+        out.append(status.astype(jnp.uint32))
+    return out
 
 
 def _fisher_yates_jax(digits):
@@ -199,42 +245,97 @@ def _fisher_yates_jax(digits):
     return cards
 
 
-def _deal_rows_jax(key0, key1, lo, hi, plan, force_reject: int, resolve: bool):
-    """Cards ``(N, k) int32`` for rounds ``(hi, lo)``; with ``resolve`` False also the rows
-    whose first attempt was rejected (their cards are then not final)."""
+def _fisher_yates_dense_jax(digits):
+    """Partial Fisher-Yates on a dense deck: ``digits: (N, k) int32`` -> ``(N, k) int32``."""
+    n_rows, k = digits.shape
+    lanes = jnp.arange(52, dtype=jnp.int32)[None, :]
+
+    def draw(i, deck):
+        t = i + jax.lax.dynamic_index_in_dim(digits, i, axis=1)  # (N, 1)
+        at_i = jax.lax.dynamic_index_in_dim(deck, i, axis=1)
+        picked = jnp.take_along_axis(deck, t, axis=1)
+        deck = jnp.where(lanes == t, at_i, deck)
+        return jnp.where(lanes == i, picked, deck)
+
+    deck = jnp.broadcast_to(lanes, (n_rows, 52))
+    return jax.lax.fori_loop(0, k, draw, deck)[:, :k]
+
+
+def _to_float(word):
+    # 30 payload bits -> float32 bits with exponent 0b01xxxxxx: finite, normal, never NaN.
+    bits = (word & jnp.uint32(0x1FFFFFFF)) | jnp.uint32(0x20000000)
+    bits = bits | ((word >> jnp.uint32(29)) << jnp.uint32(31))
+    return jax.lax.bitcast_convert_type(bits, jnp.float32)
+
+
+def _from_float(value):
+    bits = jax.lax.bitcast_convert_type(value, jnp.uint32)
+    return (bits & jnp.uint32(0x1FFFFFFF)) | ((bits >> jnp.uint32(31)) << jnp.uint32(29))
+
+
+def _pack(cards, rejected):
+    """``cards``: k <= 10 arrays ``(N,)``; ``rejected: (N,) bool`` -> ``(N,) complex64``."""
     u32 = jnp.uint32
-    digits = []
-    rejected = jnp.zeros(lo.shape, bool)
-    for block in plan:
-        ds, rej = _block_digits_jax(key0, key1, lo, hi, block, u32(0), force_reject)
-        if resolve:
-            ds = _resolve_block_jax(key0, key1, lo, hi, block, force_reject, ds, rej)
-        else:
-            rejected = rejected | rej
-        digits.extend(ds)
-    return jnp.stack(_fisher_yates_jax(digits), axis=1), rejected
+    words = [u32(0), u32(0)]
+    for i, card in enumerate(cards):
+        if i == 0 and rejected is not None:
+            card = jnp.where(rejected, _REJECTED, card)
+        words[i // 5] = words[i // 5] | (card.astype(u32) << u32(6 * (i % 5)))
+    words = [jnp.broadcast_to(w, cards[0].shape) for w in words]
+    return jax.lax.complex(_to_float(words[0]), _to_float(words[1]))
 
 
-def _resolve_block_jax(key0, key1, lo, hi, block, force_reject, ds, rej):
-    # Every pending row has tried attempts 0..a-1, so one scalar attempt serves all rows.
+def _packed_rejected(packed):
+    return (_from_float(jnp.real(packed)) & jnp.uint32(63)) == _REJECTED
+
+
+def _unpack(packed, n_cards: int):
+    """``(N,) complex64`` -> ``(N, n_cards) int32``."""
+    u32 = jnp.uint32
+    col = jnp.arange(n_cards, dtype=jnp.int32)[None, :]
+    word = jnp.where(
+        col < 5, _from_float(jnp.real(packed))[:, None], _from_float(jnp.imag(packed))[:, None]
+    )
+    shift = (col % 5).astype(u32) * u32(6)
+    return ((word >> shift) & u32(63)).astype(jnp.int32)
+
+
+def _redraw_tiles(n_rows: int, plan) -> tuple[int, int]:
+    """``(tile, n_tiles)`` for the redraw pass: rows are revisited a tile at a time.
+
+    Finding rejected rows one by one (``nonzero`` over all N) costs as much as dealing;
+    an ``any`` per tile of 32 rows is a cheap reduction. Each loop iteration redeals up to
+    ``n_tiles`` tiles (the expected number of hit tiles, times 4, plus 16), so the loop
+    almost always runs once; further iterations, when needed, keep the result exact.
+    """
+    p_row = 1.0 - float(np.prod([1.0 - b.threshold / 2**64 for b in plan]))
+    tile = 32
+    n_all = -(-n_rows // tile)
+    return tile, min(n_all, 16 + int(4 * n_rows * p_row))
+
+
+def _redraw_rejected(state, rejected_of, redeal, lo, hi, plan):
+    """Loop until ``rejected_of(state)`` is all False; ``redeal(state, idx, lo, hi)``
+    redeals rows ``idx`` completely (indices >= N are padding, to be dropped)."""
+    n_rows = lo.shape[0]
+    tile, n_tiles = _redraw_tiles(n_rows, plan)
+    n_pad = -n_rows % tile
+    lanes = jnp.arange(tile, dtype=jnp.int32)
+
     def cond(state):
-        return jnp.any(state[2])
+        return jnp.any(rejected_of(state))
 
     def body(state):
-        a, cur, pending = state
-        new, again = _block_digits_jax(key0, key1, lo, hi, block, a, force_reject)
-        take = pending & ~again
-        cur = tuple(jnp.where(take, n, c) for n, c in zip(new, cur, strict=True))
-        return a + jnp.uint32(1), cur, pending & again
+        hit = jnp.pad(rejected_of(state), (0, n_pad)).reshape(-1, tile).any(axis=1)
+        (tiles,) = jnp.nonzero(hit, size=n_tiles, fill_value=hit.shape[0])
+        # Rows past the end (padding tiles, the ragged last tile) are clipped when read
+        # and dropped when written; whole tiles are redealt, which changes no accepted row.
+        idx = (tiles[:, None] * tile + lanes[None, :]).reshape(-1)
+        sub_lo = jnp.take(lo, idx, mode="clip")
+        sub_hi = jnp.take(hi, idx, mode="clip")
+        return redeal(state, idx, sub_lo, sub_hi)
 
-    _, ds, _ = jax.lax.while_loop(cond, body, (jnp.uint32(1), tuple(ds), rej))
-    return list(ds)
-
-
-def _redraw_cap(n_rows: int) -> int:
-    # Expected rejected rows are < n / 4096 (9-card deals: n / 100000); this leaves ample
-    # room so that the loop below almost always runs once.
-    return min(n_rows, 64 + n_rows // 256)
+    return jax.lax.while_loop(cond, body, state)
 
 
 def deal_rounds(key0, key1, round_lo, round_hi, n_cards: int, *, _force_reject: int = 0):
@@ -245,54 +346,75 @@ def deal_rounds(key0, key1, round_lo, round_hi, n_cards: int, *, _force_reject: 
     Returns ``(N, n_cards) int32``. ``_force_reject`` is a test hook: rounds with
     ``round_lo % 4 == 0`` have their first ``_force_reject`` attempts of every block rejected.
     """
+    return _deal_rounds(key0, key1, round_lo, round_hi, n_cards, _force_reject, None)
+
+
+def _deal_rounds(key0, key1, round_lo, round_hi, n_cards, force_reject, packed):
     plan = deal_plan(n_cards)
     u32 = jnp.uint32
     key0, key1 = jnp.asarray(key0, u32), jnp.asarray(key1, u32)
     lo, hi = jnp.asarray(round_lo, u32), jnp.asarray(round_hi, u32)
-    n_rows = lo.shape[0]
-    cards, rejected = _deal_rows_jax(key0, key1, lo, hi, plan, _force_reject, resolve=False)
-    if n_rows == 0:
-        return cards
-    cap = _redraw_cap(n_rows)
+    if lo.shape[0] == 0:
+        return jnp.zeros((0, n_cards), jnp.int32)
+    if packed is None:
+        packed = n_cards <= PACKED_MAX_CARDS
 
-    def cond(state):
-        return jnp.any(state[1])
+    def digits_of(sub_lo, sub_hi):
+        attempts = _accepted_attempts_jax(key0, key1, sub_lo, sub_hi, plan, force_reject)
+        return _row_digits_jax(key0, key1, sub_lo, sub_hi, plan, force_reject, attempts)[0]
 
-    def body(state):
-        cards, rejected = state
-        (idx,) = jnp.nonzero(rejected, size=cap, fill_value=n_rows)
-        sub_lo = jnp.take(lo, idx, mode="clip")
-        sub_hi = jnp.take(hi, idx, mode="clip")
-        sub, _ = _deal_rows_jax(key0, key1, sub_lo, sub_hi, plan, _force_reject, resolve=True)
-        # Padding entries point past the end and are dropped.
-        cards = cards.at[idx].set(sub, mode="drop")
-        rejected = rejected.at[idx].set(False, mode="drop")
-        return cards, rejected
+    if packed:
 
-    cards, _ = jax.lax.while_loop(cond, body, (cards, rejected))
-    return cards
+        def redeal(cards, idx, sub_lo, sub_hi):
+            sub = _pack(_fisher_yates_jax(digits_of(sub_lo, sub_hi)), None)
+            return cards.at[idx].set(sub, mode="drop")
+
+        digits, rejected = _row_digits_jax(key0, key1, lo, hi, plan, force_reject)
+        cards = _pack(_fisher_yates_jax(digits), rejected)
+        cards = _redraw_rejected(cards, _packed_rejected, redeal, lo, hi, plan)
+        return _unpack(cards, n_cards)
+
+    def redeal_digits(state, idx, sub_lo, sub_hi):
+        digits, rejected = state
+        sub = jnp.stack(digits_of(sub_lo, sub_hi), axis=1)
+        return digits.at[idx].set(sub, mode="drop"), rejected.at[idx].set(False, mode="drop")
+
+    digits, rejected = _row_digits_jax(key0, key1, lo, hi, plan, force_reject)
+    state = (jnp.stack(digits, axis=1), rejected)
+    digits, _ = _redraw_rejected(state, lambda s: s[1], redeal_digits, lo, hi, plan)
+    return _fisher_yates_dense_jax(digits)
 
 
-@partial(jax.jit, static_argnames=("n_rounds", "n_cards", "force_reject"))
-def _deal_range_jit(key0, key1, first_lo, first_hi, *, n_rounds, n_cards, force_reject):
+@partial(jax.jit, static_argnames=("n_rounds", "n_cards", "force_reject", "packed"))
+def _deal_range_jit(key0, key1, first_lo, first_hi, *, n_rounds, n_cards, force_reject, packed):
     lo = first_lo + jnp.arange(n_rounds, dtype=jnp.uint32)
     hi = first_hi + (lo < first_lo).astype(jnp.uint32)
-    return deal_rounds(key0, key1, lo, hi, n_cards, _force_reject=force_reject)
+    return _deal_rounds(key0, key1, lo, hi, n_cards, force_reject, packed)
 
 
-def deal(seed: int, first_round: int, n_rounds: int, n_cards: int, *, _force_reject: int = 0):
+def deal(
+    seed: int,
+    first_round: int,
+    n_rounds: int,
+    n_cards: int,
+    *,
+    _force_reject: int = 0,
+    _packed: bool | None = None,
+):
     """Cards of rounds ``first_round .. first_round + n_rounds - 1``.
 
     ``seed``: 0..2**64-1; ``first_round >= 0``, ``n_rounds >= 0`` with
     ``first_round + n_rounds <= 2**48``; ``n_cards``: 1..52.
     Returns ``jax.Array (n_rounds, n_cards) int32`` of distinct cards 0..51 per row.
     Compiles once per ``(n_rounds, n_cards)``; seed and offset are runtime values.
+    ``_force_reject`` and ``_packed`` (choose the <= 10-card or the general path) are
+    test hooks.
     """
     k0, k1, first, n, k = _check_args(seed, first_round, n_rounds, n_cards)
     u32 = np.uint32
     return _deal_range_jit(
         u32(k0), u32(k1), u32(first & _M32), u32(first >> 32),
-        n_rounds=n, n_cards=k, force_reject=int(_force_reject),
+        n_rounds=n, n_cards=k, force_reject=int(_force_reject), packed=_packed,
     )  # fmt: skip
 
 

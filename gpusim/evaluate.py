@@ -309,10 +309,17 @@ def describe(rank: int) -> str:
     """Human text for one rank, e.g. "Two pair, kings and fives, seven kicker"."""
     value = int(rank)
     cat = value >> _CAT_SHIFT
+    bad = f"rank: {value} is not allowed; it is not a rank from evaluate()"
     if not 0 <= value < (1 << 32) or cat > STRAIGHT_FLUSH:
-        raise ValueError(f"rank: {value} is not allowed; it is not a rank from evaluate()")
-    pri = _ranks_desc((value >> _PRI_SHIFT) & _MASK13)
-    kick = _ranks_desc(value & _MASK13)
+        raise ValueError(bad)
+    pri, kick = _ranks_desc(value >> _PRI_SHIFT & _MASK13), _ranks_desc(value & _MASK13)
+    try:
+        return _describe(cat, pri, kick)
+    except IndexError:  # a mask lacks a rank the category needs
+        raise ValueError(bad) from None
+
+
+def _describe(cat: int, pri: list[int], kick: list[int]) -> str:
     if cat == STRAIGHT_FLUSH:
         top = pri[0]
         extra = " (royal flush)" if top == 12 else " (steel wheel)" if top == 3 else ""
@@ -329,8 +336,8 @@ def describe(rank: int) -> str:
     if cat == THREE_OF_A_KIND:
         return f"Three of a kind, {_RANK_PLURALS[pri[0]]}, {_kicker_text(kick)}"
     if cat == TWO_PAIR:
-        hi, lo = pri
-        return f"Two pair, {_RANK_PLURALS[hi]} and {_RANK_PLURALS[lo]}, {_kicker_text(kick)}"
+        hi, lo = _RANK_PLURALS[pri[0]], _RANK_PLURALS[pri[1]]
+        return f"Two pair, {hi} and {lo}, {_kicker_text(kick)}"
     if cat == PAIR:
         return f"Pair of {_RANK_PLURALS[pri[0]]}, {_kicker_text(kick)}"
     return "High card, " + ", ".join(_RANK_WORDS[r] for r in kick)

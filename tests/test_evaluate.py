@@ -10,13 +10,18 @@ the documented packing ``category << 27 | primary << 13 | kickers``.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import runpy
+from pathlib import Path
 
 import eval7
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from gpusim.bench import bench_evaluator, random_hands
 from gpusim.cards import format_cards, parse_cards
 from gpusim.evaluate import (
     CATEGORY_NAMES,
@@ -452,9 +457,9 @@ def test_best_five_scripted(hand, five):
 def test_best_five_random_hands_reproduce_the_rank():
     rng = np.random.default_rng(9)
     for k in (5, 6, 7):
-        hands = deal_distinct(rng, 50_000, k)
+        hands = deal_distinct(rng, 20_000, k)
         five = np.asarray(best_five(hands))
-        assert five.shape == (50_000, 5)
+        assert five.shape == (20_000, 5)
         # The five cards come from the hand, are distinct, and score the hand's rank.
         assert np.all((five[:, :, None] == hands[:, None, :]).any(axis=2))
         srt = np.sort(five, axis=1)
@@ -487,3 +492,49 @@ def test_describe_rejects_non_ranks():
         describe(9 << 27)
     with pytest.raises(ValueError, match="rank: -1"):
         describe(-1)
+    with pytest.raises(ValueError, match="rank: "):
+        describe(TWO_PAIR << 27 | 1 << 13)  # two pair with one pair rank
+
+
+def test_evaluate_composes_with_user_jit_and_vmap():
+    hands = deal_distinct(np.random.default_rng(12), 64, 7)
+    direct = np.asarray(evaluate(hands))
+    assert np.array_equal(np.asarray(jax.jit(evaluate)(jnp.asarray(hands))), direct)
+    assert np.array_equal(np.asarray(jax.vmap(evaluate)(jnp.asarray(hands))), direct)
+
+
+# --------------------------------------------------------------------------------------
+# Benchmark plumbing (no timing asserts: only that it runs and reports)
+
+
+def test_random_hands_are_distinct_and_seeded():
+    a = random_hands(20_000, 9, seed=4)
+    assert a.shape == (20_000, 9) and a.dtype == np.int32
+    assert a.min() == 0 and a.max() == 51
+    srt = np.sort(a, axis=1)
+    assert np.all(srt[:, 1:] != srt[:, :-1])
+    assert np.array_equal(a, random_hands(20_000, 9, seed=4))
+    assert not np.array_equal(a, random_hands(20_000, 9, seed=5))
+    with pytest.raises(ValueError, match="random_hands"):
+        random_hands(0)
+
+
+def test_bench_evaluator_reports_gpusim_and_peers():
+    res = bench_evaluator(n_hands=4096, repeats=2, seed=1, peer_hands=300)
+    assert res["batch"] == 4096 and res["repeats"] == 2 and res["peer_hands"] == 300
+    assert res["evals_per_s"] > 0 and res["evals_per_cpu_s"] > 0 and len(res["seconds"]) == 2
+    assert res["peers"]["eval7"] > 0 and res["ratios"]["eval7"] > 0
+    assert res["peer_errors"] == {}
+    json.dumps(res)
+    with pytest.raises(ValueError, match="n_hands: 0"):
+        bench_evaluator(n_hands=0)
+
+
+def test_benchmark_script_prints_json(capsys):
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "evaluator.py"
+    module = runpy.run_path(str(path))
+    args = ["--json", "--n-hands", "2048", "--repeats", "1", "--peer-hands", "100"]
+    assert module["main"](args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"evals_per_s", "peers", "batch", "repeats"} <= set(out)
+    assert out["batch"] == 2048 and "eval7" in out["peers"]

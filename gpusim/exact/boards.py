@@ -9,10 +9,10 @@ one of the 990 pairs that avoid a and b; by inclusion-exclusion
     equal(a, b) = equal_all - equal_row_a - equal_row_b + 1  ({a, b} is counted in all three)
 
 where ``*_all`` counts over all 1,081 pairs and ``*_row_x`` over the 46 pairs that hold card x.
-The counts come from sorted orders, not from pairwise comparisons: the 1,081 ranks are sorted
-once per board (giving each hand its dense position = number of hands strictly below it), and
-each of the 47 rows of the pair matrix is sorted by that position. All counts are exact
-integers.
+The counts come from one sort per board, not from pairwise comparisons: the 1,081 ranks are
+sorted (giving each hand its dense position = number of hands strictly below it), and a running
+count over the sorted order of the hands holding each card gives the per-card counts at any
+position. All counts are exact integers.
 """
 
 from __future__ import annotations
@@ -31,16 +31,12 @@ N_DEALER = 990
 PAIR_I, PAIR_J = (a.astype(np.int32) for a in np.triu_indices(47, 1))
 """(1081,) local indices (i < j) into the 47 unseen cards of a board: the two-card hands."""
 
-_COLS = np.arange(47, dtype=np.int32)
-_PAIR_OF = np.full((47, 47), -1, dtype=np.int32)
-_PAIR_OF[PAIR_I, PAIR_J] = np.arange(1081)
-_PAIR_OF[PAIR_J, PAIR_I] = np.arange(1081)
-_DIAG = np.arange(47)
 
 
 @dataclass(frozen=True)
 class BoardCounts:
-    """Counts for nb boards x 1,081 player holes (hole k = rem[:, PAIR_I[k]], rem[:, PAIR_J[k]]).
+    """Counts for nb boards x 1,081 player holes (hole k = rem[:, PAIR_I[k]], rem[:, PAIR_J[k]]);
+    shapes for a 5-card board (a k-card board has 52 - k unseen cards and C(52 - k, 2) holes).
 
     rem: (nb, 47) int32 unseen cards, ascending.
     rank: (nb, 1081) uint32 the player's 7-card rank.
@@ -78,63 +74,70 @@ def _run_bounds(sorted_vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return start.astype(np.int32), stop.astype(np.int32)
 
 
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    i, j = np.triu_indices(n, 1)
+    return i.astype(np.int32), j.astype(np.int32)
+
+
 def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:
     """Showdown counts of every player hole on each board.
 
-    boards: (nb, 5) int distinct cards. qualifier: the lowest dealer rank that qualifies
-    (a 7-card rank from :func:`gpusim.evaluate.evaluate`), or None for no qualification.
+    boards: (nb, k) int distinct cards, k in 3..5 (k < 5: the hands as they stand, no more
+    cards to come; n = 52 - k unseen cards, C(n, 2) holes, C(n - 2, 2) dealer hands).
+    qualifier: the lowest dealer rank that qualifies (a rank from
+    :func:`gpusim.evaluate.evaluate`), or None for no qualification.
     """
     b = np.asarray(boards, dtype=np.int32)
-    nb = b.shape[0]
+    nb, k = b.shape
+    n = 52 - k
+    pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
+    npairs = len(pi)
     rem = remaining_cards(b)
-    hands = np.empty((nb, 1081, 7), dtype=np.int32)
-    hands[:, :, :5] = b[:, None, :]
-    hands[:, :, 5] = rem[:, PAIR_I]
-    hands[:, :, 6] = rem[:, PAIR_J]
+    hands = np.empty((nb, npairs, k + 2), dtype=np.int32)
+    hands[:, :, :k] = b[:, None, :]
+    hands[:, :, k] = rem[:, pi]
+    hands[:, :, k + 1] = rem[:, pj]
     rank = np.asarray(evaluate(hands))
 
     # dense position of every hand on its board (number of hands strictly below it)
-    key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(1081, dtype=np.uint64)
+    key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
     key.sort(axis=1)
     start, stop = _run_bounds(key >> np.uint64(11))
-    order = (key & np.uint64(2047)).astype(np.int64)
-    below_all = np.empty((nb, 1081), dtype=np.int32)
-    atmost_all = np.empty((nb, 1081), dtype=np.int32)
-    np.put_along_axis(below_all, order, start, axis=1)
-    np.put_along_axis(atmost_all, order, stop, axis=1)
+    order = (key & np.uint64(2047)).astype(np.intp)
+    flat = ((np.arange(nb, dtype=np.intp) * npairs)[:, None] + order).ravel()
+    below_all = np.empty(nb * npairs, dtype=np.int32)
+    atmost_all = np.empty(nb * npairs, dtype=np.int32)
+    below_all[flat] = start.ravel()
+    atmost_all[flat] = stop.ravel()
+    below_all = below_all.reshape(nb, npairs)
+    atmost_all = atmost_all.reshape(nb, npairs)
 
-    # rows of the pair matrix, by dense position; the diagonal sorts last and never counts
-    mat = np.full((nb, 47, 47), 2047, dtype=np.int32)
-    mat[:, PAIR_I, PAIR_J] = below_all
-    mat[:, PAIR_J, PAIR_I] = below_all
-    rkey = (mat << 6) | _COLS
-    rkey.sort(axis=2)
-    rstart, rstop = _run_bounds(rkey >> 6)
-    rcol = (rkey & 63).astype(np.int64)
-    row_below = np.empty((nb, 47, 47), dtype=np.int32)
-    row_atmost = np.empty((nb, 47, 47), dtype=np.int32)
-    np.put_along_axis(row_below, rcol, rstart, axis=2)
-    np.put_along_axis(row_atmost, rcol, rstop, axis=2)
+    # held[k, n, x]: of the k lowest hands on board n (in sorted order), those holding card x.
+    # A position below a hand's dense position is a hand strictly below it, so a row count
+    # is one lookup. The running sum runs over k with whole (nb, 47) slices (numpy's
+    # accumulate along a non-contiguous axis is ten times slower).
+    step = np.zeros((npairs + 1, nb, n), dtype=np.int8)
+    nn = np.arange(nb)[None, :]
+    kk = np.arange(1, npairs + 1)[:, None]
+    step[kk, nn, pi[order].T] = 1
+    step[kk, nn, pj[order].T] = 1
+    for pos in range(1, npairs + 1):
+        np.add(step[pos - 1], step[pos], out=step[pos])
+    held = step.reshape(-1)
+    col = np.arange(nb, dtype=np.intp)[:, None] * n
 
-    bi = row_below[:, PAIR_I, PAIR_J]
-    bj = row_below[:, PAIR_J, PAIR_I]
+    def at(pos: np.ndarray, card: np.ndarray) -> np.ndarray:
+        return held[pos.astype(np.intp) * (nb * n) + col + card].astype(np.int32)
+
+    bi, bj = at(below_all, pi), at(below_all, pj)
+    ai, aj = at(atmost_all, pi), at(atmost_all, pj)
     below = below_all - bi - bj
-    equal = (
-        (atmost_all - below_all)
-        - (row_atmost[:, PAIR_I, PAIR_J] - bi)
-        - (row_atmost[:, PAIR_J, PAIR_I] - bj)
-        + 1
-    )
+    equal = (atmost_all - below_all) - (ai - bi) - (aj - bj) + 1
     nq = None
     if qualifier is not None:
-        # a hand is below the qualifier iff its dense position is below the count of such hands
-        nq_all = (rank < np.uint32(qualifier)).sum(axis=1, dtype=np.int32)
-        low = mat < nq_all[:, None, None]
-        nq_row = low.sum(axis=2, dtype=np.int32)
-        nq = (
-            nq_all[:, None]
-            - nq_row[:, PAIR_I]
-            - nq_row[:, PAIR_J]
-            + (rank < np.uint32(qualifier)).astype(np.int32)
-        )
+        low = rank < np.uint32(qualifier)
+        nq_all = low.sum(axis=1, dtype=np.int32)
+        cols = np.arange(n, dtype=np.int32)[None, :]
+        nq_row = at(np.broadcast_to(nq_all[:, None], (nb, n)), cols)
+        nq = nq_all[:, None] - nq_row[:, pi] - nq_row[:, pj] + low.astype(np.int32)
     return BoardCounts(rem=rem, rank=rank, below=below, equal=equal, not_qualified=nq)

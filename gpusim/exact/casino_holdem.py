@@ -25,11 +25,21 @@ from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
 from gpusim.index import board_classes, hole_index, subsets
 
 __all__ = [
+    "AA_HANDS",
     "CH_OUTCOMES",
+    "CLASS_NAMES",
     "EVENT_COUNTS",
     "N_PAY_CLASSES",
+    "TOTAL_DEALS",
     "ChCounts",
+    "aa_bonus_class",
+    "aa_bonus_pays",
+    "analyse",
+    "ante_pays",
+    "call_margin",
+    "optimal_decisions",
     "pay_class",
+    "qualifier_rank",
     "solve_counts",
 ]
 

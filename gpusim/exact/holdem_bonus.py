@@ -30,13 +30,22 @@ from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
 from gpusim.index import board_classes, hole_index, permute_cards, subsets
 
 __all__ = [
+    "OUTCOMES_PER_HOLE",
     "RIVER_OUTCOMES",
     "THB_TOTAL_DEALS",
     "TURN_OUTCOMES",
     "RiverCounts",
+    "TurnPass",
+    "analyse",
+    "bonus_table",
+    "five_card_class_counts",
     "hole_permutation_table",
+    "jackpot_table",
+    "preflop_ev",
+    "river_rule",
     "solve_river",
     "turn_counts",
+    "turn_pass",
 ]
 
 RIVER_OUTCOMES = 46 * 990
@@ -234,12 +243,16 @@ class TurnPass:
 def turn_pass(
     river: RiverCounts,
     river_bet: np.ndarray,
-    turn_rule: str | np.ndarray,
+    turn_rule: str | np.ndarray | Callable[[np.ndarray, np.ndarray], np.ndarray],
     *,
     progress: Callable[[int, int], None] | None = None,
 ) -> TurnPass:
-    """Stage 2: the Turn-bet table (``optimal``, ``over_half`` or a given (1755, 1326) table)
-    and the joint counts under it and ``river_bet`` ((16432, 1326) bool)."""
+    """Stage 2: the Turn-bet table and the joint counts under it and ``river_bet``
+    ((16432, 1326) bool).
+
+    turn_rule: ``optimal``, ``over_half``, a (1755, 1326) bool table, or a function of the
+    turn-level (wins, losses) arrays (of TURN_OUTCOMES each) returning bet flags.
+    """
     b3 = board_classes(3)
     n3 = b3.n_classes
     turn = np.zeros((n3, 1326), dtype=bool)
@@ -251,7 +264,9 @@ def turn_pass(
             tb = turn_rule[f]
         else:
             tw, tl = W.sum(axis=0), L.sum(axis=0)
-            if turn_rule == "optimal":
+            if callable(turn_rule):
+                tb = np.asarray(turn_rule(tw, tl), dtype=bool)
+            elif turn_rule == "optimal":
                 tb = tw > tl
             elif turn_rule == "over_half":
                 tb = 2 * tw > TURN_OUTCOMES
@@ -449,16 +464,29 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
         fixed += Fraction(x * int(counts[c]), total)
         paid += int(counts[c])
     t.add("no_win", -1, total - paid)
+    fixed_rtp = float(fixed)
+    per_meter = p_royal / stake  # RTP added per money unit on the meter
     info = {
         "cards": jp.cards,
-        "fixed_prize_rtp": float(fixed),
+        "fixed_prize_rtp": fixed_rtp,
         "p_royal": float(p_royal),
         "contribution_rate": float(contribution),
         "reset": jp.reset,
         "stake": stake,
-        "rtp_at_meter": "fixed_prize_rtp + p_royal * meter / stake",
-        "rtp_at_reset_meter": float(fixed + p_royal * Fraction(jp.reset, stake)),
-        "long_run_rtp": float(fixed + p_royal * Fraction(jp.reset, stake) + contribution),
+        "rtp_per_meter_unit": float(per_meter),
+        "rtp_at_reset_meter": float(fixed + per_meter * jp.reset),
+        "long_run_rtp": float(fixed + per_meter * jp.reset + contribution),
+        "break_even_meter": float((1 - fixed) / per_meter),
+        "rtp_at_meter": [
+            {"meter": m, "rtp": float(fixed + per_meter * m)}
+            for m in sorted({jp.reset, *(stake * x for x in (10_000, 50_000, 100_000, 200_000,
+                                                              500_000, 1_000_000))})
+        ],
+        "long_run_rtp_by_contribution": [
+            {"contribution_rate": c / 100, "long_run_rtp": float(
+                fixed + per_meter * jp.reset + Fraction(c, 100))}
+            for c in range(0, 75, 5)
+        ],
         "_total": total,
     }
     return t, info

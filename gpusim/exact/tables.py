@@ -46,7 +46,7 @@ __all__ = [
 
 TABLE_DIR = Path(__file__).resolve().parent.parent / "data" / "tables"
 CH_STRATEGIES = ("optimal", "optimal-main")
-THB_STRATEGIES = ("optimal", "win-over-half")
+THB_STRATEGIES = ("optimal", "win-over-half-ev")
 _FORMAT = 1
 
 
@@ -160,7 +160,7 @@ def _solve_tables(rules, progress: bool) -> dict[str, np.ndarray]:
 
     river = thb_river_counts(rules, progress=progress)
     out = {}
-    for name, rule in (("optimal", "optimal"), ("win-over-half", "over_half")):
+    for name, rule in (("optimal", "optimal"), ("win-over-half-ev", "over_half")):
         rb = river_rule(river, rule)
         tp = turn_pass(river, rb, rule)
         num, den = preflop_ev(tp.joint)
@@ -320,9 +320,15 @@ def thb_strategy_tables(rules, strategy: str, river):
     reps = np.array([class_members(c)[0] for c in HAND_CLASSES], dtype=np.int32)
     filler = _dummy_round(reps, np.zeros((169, 0), dtype=np.int32), n_board=0)
     pre = np.asarray(strat.decide(filler)["flop"], dtype=bool)
+    if strategy == "win-over-half":
+        # the game engine's seed-000 rule counts P(win) per round (too slow to apply to every
+        # class); its Turn/River rule is exactly the over-half tables, its flop rule its own
+        t = decision_tables(rules)
+        return pre, t["turn/win-over-half-ev"], t["river/win-over-half-ev"]
     holes = subsets(2).astype(np.int32)
     b3 = board_classes(3)
-    rows, hs = np.nonzero(~np.isin(holes[None, :, :], b3.reps[:, None, :]).any(axis=2))
+    meets = (holes[None, :, :, None] == b3.reps[:, None, None, :]).any(axis=(2, 3))
+    rows, hs = np.nonzero(~meets)
     d = strat.decide(_dummy_round(holes[hs], b3.reps[rows], n_board=3))
     turn = np.zeros((b3.n_classes, 1326), dtype=bool)
     turn[rows, hs] = np.asarray(d["turn"], dtype=bool)

@@ -26,12 +26,26 @@ from gpusim.games import decision_names, settle
 __all__ = ["format_record", "play_records", "round_records"]
 
 
+CHUNK = 512
+"""Rounds per settle call; rows are padded to it so that every call has one shape (one jit
+compilation per process however many rounds are shown)."""
+
+
 def round_records(
     cards, rules, strategy, *, first_round: int = 0, jackpot_meter=None
 ) -> list[dict[str, Any]]:
     """Records of already-dealt rounds. cards: (N, 9) int32; round numbers count from
     ``first_round``."""
-    c = np.asarray(cards, dtype=np.int32)
+    c = np.asarray(cards, dtype=np.int32).reshape(-1, 9)
+    out: list[dict[str, Any]] = []
+    for lo in range(0, len(c), CHUNK):
+        part = c[lo : lo + CHUNK]
+        padded = np.concatenate([part, np.repeat(part[:1], CHUNK - len(part), axis=0)])
+        out += _records(padded, len(part), rules, strategy, first_round + lo, jackpot_meter)
+    return out
+
+
+def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str, Any]]:
     decisions = strategy.decide(c)
     keys = decision_names(rules)
     dec = {k: np.asarray(decisions[k], dtype=bool) for k in keys}
@@ -43,7 +57,7 @@ def round_records(
     pcat = np.asarray(s.player_category)
     dcat = np.asarray(s.dealer_category)
     out = []
-    for i in range(len(c)):
+    for i in range(n):
         bets = {
             b: {
                 "stake": int(stakes[b][i]),
@@ -73,9 +87,15 @@ def play_records(
     rules, strategy, *, seed: int, first_round: int, n_rounds: int, jackpot_meter=None
 ) -> list[dict[str, Any]]:
     """Deal rounds ``first_round .. first_round + n_rounds - 1`` of ``seed`` and describe them."""
-    from gpusim.deal import deal
+    from gpusim.deal import MAX_ROUND, deal
 
-    cards = deal(seed, first_round, n_rounds, 9)
+    stop = first_round + n_rounds
+    parts = []
+    for lo in range(first_round, stop, CHUNK):
+        # Deal whole chunks (one compiled shape) unless that would pass the last round index.
+        k = CHUNK if lo + CHUNK <= MAX_ROUND else min(CHUNK, stop - lo)
+        parts.append(np.asarray(deal(seed, lo, k, 9)))
+    cards = np.concatenate(parts)[:n_rounds]
     return round_records(
         cards, rules, strategy, first_round=first_round, jackpot_meter=jackpot_meter
     )

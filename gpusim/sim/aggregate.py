@@ -37,9 +37,12 @@ def histogram(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class ChunkCounts:
     """One chunk's integer statistics.
 
-    outcomes: {bet: {net: count}}; events: {bet: {event: count}}; decisions: {point: {action:
-    count}}; wagers: {bet: (placed, wagered, returned, sum of stake^2, sum of stake*net)}; moments: {(bet_a, bet_b): sum of
-    net_a * net_b over rounds}; jackpot_hits: [(round, meter)].
+    - outcomes: {bet: {net: count}}
+    - events: {bet: {event: count}}
+    - decisions: {point: {action: count}}
+    - wagers: {bet: (placed, wagered, returned, sum of stake^2, sum of stake * net)}
+    - moments: {(bet_a, bet_b): sum of net_a * net_b over the rounds}
+    - jackpot_hits: [(round, meter paid)]
     """
 
     rounds: int = 0

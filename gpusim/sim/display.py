@@ -71,11 +71,11 @@ def print_summary(summary: dict, console: Console) -> None:
     if not summary.get("complete"):
         title += f" (partial: {summary['rounds']:,} of {summary['rounds_planned']:,})"
     t = Table(title=title)
-    for col in ("bet", "placed", "wagered", "returned", "RTP", "95 % CI", "SD/round"):
+    for col in ("bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "SD/round"):
         t.add_column(col, justify="right" if col != "bet" else "left")
     for bet, b in summary["bets"].items():
         lo, hi = b["rtp_ci95"]
-        ci = "-" if lo is None else f"{100 * lo:.3f} .. {100 * hi:.3f} %"
+        ci = "-" if lo is None else f"{50 * (hi - lo):.3f} %"
         t.add_row(
             bet, f"{b['placed']:,}", f"{b['wagered']:,}", f"{b['returned']:,}", _pct(b["rtp"]),
             ci, "-" if b["sd_per_round"] is None else f"{b['sd_per_round']:.4f}",

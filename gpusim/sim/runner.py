@@ -137,10 +137,23 @@ def _make_step(rules, strategy) -> Callable:
         decisions = strategy.decide(cards)
         return decisions, settle(cards, decisions, rules)
 
-    try:
-        return jax.jit(step)
-    except Exception:  # pragma: no cover - strategies that cannot be traced run eagerly
-        return step
+    fused = jax.jit(step)
+    settle_jit = jax.jit(lambda cards, decisions: settle(cards, decisions, rules))
+    state = {"fused": True}
+
+    def run(cards):
+        if state["fused"]:
+            try:
+                return fused(cards)
+            except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError,
+                    jax.errors.TracerBoolConversionError, jax.errors.TracerIntegerConversionError):
+                # a strategy that computes on the host (exact per-round counting) cannot be
+                # traced; run it eagerly and keep the settlement compiled
+                state["fused"] = False
+        decisions = strategy.decide(cards)
+        return decisions, settle_jit(cards, decisions)
+
+    return run
 
 
 def _decision_counts(game: str, decisions: dict[str, np.ndarray]) -> dict[str, dict[str, int]]:
@@ -161,7 +174,12 @@ def _decision_counts(game: str, decisions: dict[str, np.ndarray]) -> dict[str, d
 
 
 def _apply_jackpot(
-    rules, first_round: int, nets_jp: np.ndarray, stakes_jp: np.ndarray, royal: np.ndarray, meter: int
+    rules,
+    first_round: int,
+    nets_jp: np.ndarray,
+    stakes_jp: np.ndarray,
+    royal: np.ndarray,
+    meter: int,
 ) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
     """Advance the meter over one chunk in round order; pay royal hits the meter.
 
@@ -329,11 +347,14 @@ def run_simulation(
         progress.note(note)
 
     plan = plan_chunks(n_rounds, chunk_rounds)
+    from gpusim.games import bets as game_bets
+
     identity = {
         "config_name": rules.name,
         "game": rules.game,
         "config": rules.to_dict(),
         "config_hash": rules.config_hash,
+        "bets": list(game_bets(rules)),
         "strategy": strategy_name,
         "seed": seed,
         "rounds": n_rounds,

@@ -75,7 +75,7 @@ def compute_summary(
             "mean_net_per_round": mean,
             "sd_per_round": math.sqrt(max(var, 0.0)),
         }
-    order = [b for b in manifest["config"].get("bets", []) if b in bets]
+    order = [b for b in manifest.get("bets", []) if b in bets]
     order += sorted(b for b in bets if b not in order and b not in ("main", "total"))
     order += [b for b in ("main", "total") if b in bets]
     bets = {b: bets[b] for b in order}

@@ -162,14 +162,15 @@ def compare_with_exact(event_counts: Mapping[str, int], exact: Mapping[str, obje
     dof = -1
     for r in sim.rows:
         pe = p[r.event]
+        dev = r.count - n * pe  # exact, so matching counts give exactly 0
         if pe == 0:
             z = 0.0 if r.count == 0 else math.inf
         elif pe == 1:
             z = 0.0
         else:
-            z = (r.count - n * float(pe)) / math.sqrt(n * float(pe) * float(1 - pe))
+            z = float(dev) / math.sqrt(float(n * pe * (1 - pe)))
         if pe > 0:
-            chi2 += (r.count - n * float(pe)) ** 2 / (n * float(pe))
+            chi2 += float(dev * dev / (n * pe))
             dof += 1
         elif r.count:
             chi2 = math.inf
@@ -183,6 +184,8 @@ def compare_with_exact(event_counts: Mapping[str, int], exact: Mapping[str, obje
     var_d = sum((p[r.event] * (r.stake * (r.pays - r_exact)) ** 2 for r in sim.rows),
                 Fraction(0))
     sum_d = sum((r.count * r.stake * (r.pays - r_exact) for r in sim.rows), Fraction(0))
-    z_rtp = 0.0 if var_d == 0 and sum_d == 0 else (
-        math.inf if var_d == 0 else float(sum_d) / math.sqrt(n * float(var_d)))
+    if var_d == 0:
+        z_rtp = 0.0 if sum_d == 0 else math.copysign(math.inf, sum_d)
+    else:
+        z_rtp = float(sum_d) / math.sqrt(n * float(var_d))
     return ExactComparison(n, tuple(comps), sim.rtp, 1 + r_exact, z_rtp, chi2, max(dof, 0))

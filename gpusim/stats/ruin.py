@@ -327,7 +327,10 @@ def wilson_interval(successes: int, trials: int, level: float = 0.95) -> tuple[f
     den = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / den
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the exact ends: no successes cannot exclude 0, all successes cannot exclude 1
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass(frozen=True)

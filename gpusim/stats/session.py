@@ -30,10 +30,8 @@ DEFAULT_PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
 
 def _check_rounds(rounds) -> int:
-    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)):
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or rounds < 0:
         raise ValueError(f"rounds must be an integer >= 0, got {rounds!r}")
-    if rounds < 0:
-        raise ValueError(f"rounds must be >= 0, got {rounds}")
     return int(rounds)
 
 

@@ -11,16 +11,12 @@ rounds after which the expected loss equals one standard deviation of the result
 
 Joint statistics for the covariance of bets played in the same round
 ---------------------------------------------------------------------
-Per-bet distributions do not give cross-moments. The runner keeps, per chunk, for the per-round
-vector y = (net of each bet, ..., amount wagered on the main game) of B named columns:
-
-* n = number of rounds,
-* S_a = sum_i y_a,i for each column a,
-* P_ab = sum_i y_a,i * y_b,i for each pair a <= b (B (B + 1) / 2 sums),
-
-all as int64 (|y_a y_b| <= 1e6 even with a 1000:1 line, so a chunk of up to 2**40 rounds fits).
-:class:`JointMoments` holds them, merges chunks exactly (Python ints) and writes/reads the long
-rows ``(chunk, bet_a, bet_b, value)``: ``("", "")`` = n, ``(a, "")`` = S_a, ``(a, b)`` = P_ab.
+Per-bet distributions do not give cross-moments. For the per-round vector y of B bets' nets
+the sufficient statistics are n (rounds), S_a = sum_i y_a,i and P_ab = sum_i y_a,i * y_b,i for
+a <= b (B (B + 1) / 2 sums, int64 per chunk: |y_a y_b| <= 1e6 even with a 1000:1 line). The run
+folder's ``outcomes`` rows give n and S_a; its ``moments`` rows (chunk, bet_a, bet_b,
+sum_product) give P_ab. :class:`JointMoments` merges chunks exactly (Python ints):
+``JointMoments.from_tables(moments, outcomes)``.
 """
 
 from __future__ import annotations
@@ -33,7 +29,12 @@ from statistics import NormalDist
 
 import numpy as np
 
-from gpusim.stats.distribution import NetDistribution, to_fraction
+from gpusim.stats.distribution import (
+    NetDistribution,
+    _column,
+    distributions_from_rows,
+    to_fraction,
+)
 
 __all__ = [
     "DEFAULT_HOLD_ROUNDS",
@@ -244,61 +245,58 @@ class JointMoments:
             return c / np.outer(d, d)
 
     def to_rows(self, chunk: int = 0) -> dict[str, list]:
-        """Long rows for Parquet: columns chunk, bet_a, bet_b, value (see module docstring)."""
-        rows: dict[str, list] = {"chunk": [], "bet_a": [], "bet_b": [], "value": []}
+        """The run folder's ``moments`` rows: chunk, bet_a, bet_b, sum_product for a <= b.
 
-        def add(a: str, b: str, v: int):
-            rows["chunk"].append(int(chunk))
-            rows["bet_a"].append(a)
-            rows["bet_b"].append(b)
-            rows["value"].append(int(v))
-
-        add("", "", self.rounds)
-        for i, a in enumerate(self.names):
-            add(a, "", self.sums[i])
+        (n and S_a are not repeated there: the ``outcomes`` rows give them.)
+        """
+        rows: dict[str, list] = {"chunk": [], "bet_a": [], "bet_b": [], "sum_product": []}
         for i, a in enumerate(self.names):
             for j in range(i, len(self.names)):
-                add(a, self.names[j], self.products[i][j])
+                rows["chunk"].append(int(chunk))
+                rows["bet_a"].append(a)
+                rows["bet_b"].append(self.names[j])
+                rows["sum_product"].append(int(self.products[i][j]))
         return rows
 
     @classmethod
-    def from_rows(cls, table, names: Sequence[str] | None = None) -> JointMoments:
-        """Merge long rows (any chunks) back into one JointMoments.
+    def from_tables(cls, moments, outcomes, names: Sequence[str] | None = None
+                    ) -> JointMoments:
+        """Merge a run's ``moments`` rows (chunk, bet_a, bet_b, sum_product) with the first
+        moments and round count from its ``outcomes`` rows (chunk, bet, net, count).
 
-        table: anything indexable by column name with columns bet_a, bet_b, value.
-        names: column order (default: order of first appearance).
+        moments, outcomes: anything indexable by column name (polars DataFrame, dict of lists).
+        names: column order (default: order of first appearance in ``moments``).
         """
-        from gpusim.stats.distribution import _column
-
-        col_a = [str(x) for x in _column(table, "bet_a").tolist()]
-        col_b = [str(x) for x in _column(table, "bet_b").tolist()]
-        vals = [int(x) for x in _column(table, "value").tolist()]
+        col_a = [str(x) for x in _column(moments, "bet_a").tolist()]
+        col_b = [str(x) for x in _column(moments, "bet_b").tolist()]
+        vals = [int(x) for x in _column(moments, "sum_product").tolist()]
         if names is None:
-            seen: dict[str, None] = {}
-            for a in col_a:
-                if a:
-                    seen.setdefault(a, None)
-            names = tuple(seen)
+            names = tuple(dict.fromkeys(x for pair in zip(col_a, col_b, strict=True)
+                                        for x in pair))
         names = tuple(names)
         pos = {n: i for i, n in enumerate(names)}
         b = len(names)
-        n = 0
-        sums = [0] * b
-        prods = [[0] * b for _ in range(b)]
+        prods: list[list[int | None]] = [[None] * b for _ in range(b)]
         for a, bb, v in zip(col_a, col_b, vals, strict=True):
-            if not a:
-                n += v
+            if a not in pos or bb not in pos:
                 continue
-            if a not in pos or (bb and bb not in pos):
-                raise ValueError(f"moment row names unknown column {a if a not in pos else bb!r}")
-            if not bb:
-                sums[pos[a]] += v
-            else:
-                i, j = pos[a], pos[bb]
-                prods[i][j] += v
-                if i != j:
-                    prods[j][i] += v
-        return cls(names, n, tuple(sums), tuple(tuple(r) for r in prods))
+            i, j = pos[a], pos[bb]
+            prods[i][j] = (prods[i][j] or 0) + v
+            if i != j:
+                prods[j][i] = prods[i][j]
+        missing = [(names[i], names[j]) for i in range(b) for j in range(b) if prods[i][j] is None]
+        if missing:
+            raise ValueError(f"moments rows lack the pair {missing[0]}")
+        dists = distributions_from_rows(outcomes)
+        absent = [n for n in names if n not in dists]
+        if absent:
+            raise ValueError(f"outcomes rows lack bet {absent[0]!r}")
+        rounds = {n: dists[n].rounds for n in names}
+        if len(set(rounds.values())) > 1:
+            raise ValueError(f"bets cover different numbers of rounds: {rounds}")
+        return cls(names, next(iter(rounds.values())) if names else 0,
+                   tuple(dists[n].total for n in names),
+                   tuple(tuple(int(v) for v in row) for row in prods))
 
 
 def joint_moments(values, names: Sequence[str]) -> JointMoments:

@@ -21,10 +21,13 @@ The dealer's cards are never seen. Strategies are looked up by game and name::
     register_strategy(game, name, factory)     # factory(rules) -> Strategy
     strategy_names(game) -> tuple[str, ...]
 
-Table-driven strategies (``optimal``, ``optimal-main``) live in ``gpusim.strategy.optimal`` and
-register themselves when that module is imported; the registry imports it lazily and, if it is
-missing or its tables are not built, :func:`get_strategy` says so in one line (and
-:func:`resolve_strategy` falls back to ``basic`` with a note).
+Rule-list strategies (``always-play``, ``basic``, ``side-bet-optimal``, ``win-over-half``) live
+in :mod:`gpusim.strategy.basic`. Table-driven strategies (``optimal``, ``optimal-main``) live in
+``gpusim.strategy.optimal`` and register themselves when that module is imported, after the rule
+lists, so a table version of a name (``win-over-half``) replaces the per-round one; the latter
+stays available as :func:`gpusim.strategy.basic.thb_win_over_half`. The registry imports the
+optional module lazily; if it is missing or its tables cannot be had, :func:`get_strategy` says
+so in one line (and :func:`resolve_strategy` falls back to ``basic`` with a note).
 """
 
 from __future__ import annotations

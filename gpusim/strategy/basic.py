@@ -221,13 +221,20 @@ def thb_win_over_half(cards) -> dict[str, jax.Array]:
 
     c = np.asarray(cards, dtype=np.int32)
     flop = np.asarray(thb_preflop_play(jnp.asarray(c)))
-    turn = np.zeros(len(c), bool)
-    river = np.zeros(len(c), bool)
-    for i in np.flatnonzero(flop):
-        win, _tie, _loss, total = showdown_counts(c[i, 0:2], c[i, 4:7])
-        turn[i] = 2 * win > total
-        win, _tie, _loss, total = showdown_counts(c[i, 0:2], c[i, 4:8])
-        river[i] = 2 * win > total
+    # Count each distinct seen situation once (padded batches repeat rows).
+    seen, inverse = np.unique(c[:, [0, 1, 4, 5, 6, 7]], axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    played = np.zeros(len(seen), bool)
+    played[inverse[flop]] = True
+    turn_u = np.zeros(len(seen), bool)
+    river_u = np.zeros(len(seen), bool)
+    for i in np.flatnonzero(played):
+        win, _tie, _loss, total = showdown_counts(seen[i, 0:2], seen[i, 2:5])
+        turn_u[i] = 2 * win > total
+        win, _tie, _loss, total = showdown_counts(seen[i, 0:2], seen[i, 2:6])
+        river_u[i] = 2 * win > total
+    turn = turn_u[inverse] & flop
+    river = river_u[inverse] & flop
     return {"flop": jnp.asarray(flop), "turn": jnp.asarray(turn), "river": jnp.asarray(river)}
 
 

@@ -1,0 +1,183 @@
+"""Simulation throughput: gpusim's JAX CPU path beside a plain Python peer, in one run.
+
+Usage::
+
+    python benchmarks/simulate.py [--rounds 1048576] [--repeats 5] [--peer-rounds 20000] [--json]
+
+For each game and strategy gpusim plays whole chunks exactly as ``gpusim simulate`` does (deal,
+decide, settle, count into the integer tables; Parquet writing excluded) and reports the median
+rounds/s over the repeats after a warm-up chunk (the warm-up pays for jit compilation).
+
+The peer is what a careful analyst would write without gpusim: plain Python dealing with
+``random.Random.sample`` and ranking each hand with eval7 (a C extension), always playing every
+bet, settling the same paytables. It is timed on the same machine in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+
+def _gpusim_rate(config: str, strategy: str, rounds: int, repeats: int) -> float:
+    from gpusim.config import load_config
+    from gpusim.sim.runner import _make_step, run_chunk
+    from gpusim.strategy import get_strategy
+
+    rules = load_config(config)
+    strat = get_strategy(strategy, rules)
+    step = _make_step(rules, strat)
+    meter = 0
+    run_chunk(rules, strat, step, 1, 0, rounds, meter)  # warm-up: compile
+    times = []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        run_chunk(rules, strat, step, 1, (k + 1) * rounds, rounds, meter)
+        times.append(time.perf_counter() - t0)
+    return rounds / statistics.median(times)
+
+
+# ---------------------------------------------------------------------------------------------
+# the plain Python peer
+
+
+def _peer_setup():
+    import eval7
+
+    deck = [eval7.Card(r + s) for r in "23456789TJQKA" for s in "cdhs"]
+    ev = eval7.evaluate
+    kinds = {
+        "High Card": 0, "Pair": 1, "Two Pair": 2, "Trips": 3, "Straight": 4, "Flush": 5,
+        "Full House": 6, "Quads": 7, "Straight Flush": 8,
+    }
+
+    def category(value: int) -> int:
+        return kinds[eval7.handtype(value)]
+
+    return deck, ev, category, eval7
+
+
+def peer_casino_holdem(rounds: int, seed: int) -> int:
+    """Always call; Ante 100/20/10/3/2/1, Call 1:1, AA Bonus 25 (flush+) / 7 (AA..straight)."""
+    deck, ev, category, eval7 = _peer_setup()
+    rng = random.Random(seed)
+    qual = ev([eval7.Card(c) for c in ("4c", "4d", "2h", "3s", "6c")])
+    aces = ev([eval7.Card(c) for c in ("Ac", "Ad", "2h", "3s", "4c")])
+    ante_pay = [1, 1, 1, 1, 1, 2, 3, 10, 20]
+    total = 0
+    for _ in range(rounds):
+        c = rng.sample(deck, 9)
+        board = c[4:9]
+        p = ev(c[0:2] + board)
+        d = ev(c[2:4] + board)
+        pc = category(p)
+        ante = ante_pay[pc] if pc < 8 else (100 if p == ev([eval7.Card(x) for x in
+                                                              ("As", "Ks", "Qs", "Js", "Ts")])
+                                           else 20)
+        if d < qual:
+            net = ante
+        elif p > d:
+            net = ante + 2
+        elif p == d:
+            net = 0
+        else:
+            net = -3
+        five = ev(c[0:2] + c[4:7])
+        bonus = 25 if category(five) >= 5 else (7 if five >= aces else -1)
+        total += net + bonus
+    return total
+
+
+def peer_holdem_bonus(rounds: int, seed: int) -> int:
+    """Bet every street; Ante pays on a straight or better; Bonus on the hole cards."""
+    deck, ev, category, _ = _peer_setup()
+    rng = random.Random(seed)
+    total = 0
+    for _ in range(rounds):
+        c = rng.sample(deck, 9)
+        board = c[4:9]
+        p = ev(c[0:2] + board)
+        d = ev(c[2:4] + board)
+        if p > d:
+            net = 4 + (1 if category(p) >= 4 else 0)
+        elif p == d:
+            net = 0
+        else:
+            net = -5
+        r1, r2 = sorted((c[0].rank, c[1].rank), reverse=True)
+        suited = c[0].suit == c[1].suit
+        if r1 == r2 == 12:
+            bonus = 1000 if c[2].rank == c[3].rank == 12 else 30
+        elif r1 == 12 and r2 == 11:
+            bonus = 25 if suited else 15
+        elif r1 == 12 and r2 in (10, 9):
+            bonus = 20 if suited else 5
+        elif r1 == r2 and r1 >= 9:
+            bonus = 10
+        elif r1 == r2:
+            bonus = 3
+        else:
+            bonus = -1
+        total += net + bonus
+    return total
+
+
+PEERS = {"casino_holdem": peer_casino_holdem, "holdem_bonus": peer_holdem_bonus}
+
+
+def _peer_rate(game: str, rounds: int, repeats: int) -> float:
+    fn = PEERS[game]
+    times = []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        fn(rounds, k)
+        times.append(time.perf_counter() - t0)
+    return rounds / statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=1 << 20, help="rounds per gpusim chunk")
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--peer-rounds", type=int, default=20_000)
+    ap.add_argument("--peer-repeats", type=int, default=3)
+    ap.add_argument("--configs", default="casino_holdem,holdem_bonus")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from gpusim.config import load_config
+    from gpusim.strategy import strategy_names
+
+    rows = []
+    for config in args.configs.split(","):
+        game = load_config(config).game
+        peer = _peer_rate(game, args.peer_rounds, args.peer_repeats)
+        for strategy in strategy_names(game):
+            try:
+                rate = _gpusim_rate(config, strategy, args.rounds, args.repeats)
+            except Exception as exc:  # a strategy whose tables are not available here
+                print(f"skip {config}/{strategy}: {exc}", file=sys.stderr)
+                continue
+            rows.append(
+                {"config": config, "strategy": strategy, "gpusim_rounds_per_s": rate,
+                 "peer_rounds_per_s": peer, "ratio": rate / peer}
+            )
+    if args.json:
+        print(json.dumps({"rounds": args.rounds, "repeats": args.repeats, "rows": rows}, indent=2))
+        return 0
+    print(f"gpusim: {args.rounds:,} rounds per chunk, median of {args.repeats}; "
+          f"peer (Python + eval7, always play): {args.peer_rounds:,} rounds, "
+          f"median of {args.peer_repeats}")
+    print(f"{'config':<24}{'strategy':<18}{'gpusim rounds/s':>18}{'peer rounds/s':>16}{'ratio':>9}")
+    for r in rows:
+        print(f"{r['config']:<24}{r['strategy']:<18}{r['gpusim_rounds_per_s']:>18,.0f}"
+              f"{r['peer_rounds_per_s']:>16,.0f}{r['ratio']:>8.0f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+// (seed, round index) -> the round's cards: the CUDA twin of gpusim/deal.py.
+//
+// Exactly unbiased partial Fisher-Yates. Draw i picks j_i uniform in 0 .. 51-i, swaps
+// deck positions i and i+j_i and deals position i. The j_i of consecutive draws come in
+// blocks whose range product P stays <= 2^52, one 64-bit Threefry word x = y0 << 32 | y1
+// per block: multiplying x by the ranges in turn yields the digits (x*n = j*2^64 + x'),
+// and a word whose final remainder is below 2^64 mod P is rejected and redrawn (Lemire),
+// which makes every ordered deal exactly equally likely. See gpusim/deal.py for the
+// argument and the counter layout:
+//   key = (seed mod 2^32, seed >> 32), ctr0 = round mod 2^32,
+//   ctr1 = (round >> 32) | block << 16 | attempt << 19,   round < 2^48.
+//
+// Plain C++, compiled by the test suite with g++ and checked bit for bit against the JAX
+// dealer. Call with a literal n_cards (e.g. 9) so that the loops unroll and the small
+// arrays stay in registers.
+#ifndef GPUSIM_DEAL_CUH
+#define GPUSIM_DEAL_CUH
+
+#include "rng.cuh"
+
+#define GPUSIM_DEAL_MAX_ATTEMPTS 8192u
+#define GPUSIM_DEAL_BLOCK_LIMIT (1ull << 52)
+#define GPUSIM_DEAL_MAX_ROUND (1ull << 48)
+
+// One past the last draw of the block that starts at draw `first`.
+GPUSIM_HD int gpusim_deal_block_end(int first, int n_cards) {
+  uint64_t product = 1;
+  int end = first;
+  while (end < n_cards && product * (uint64_t)(52 - end) <= GPUSIM_DEAL_BLOCK_LIMIT) {
+    product *= (uint64_t)(52 - end);
+    ++end;
+  }
+  return end;
+}
+
+// Deal round `round` (< 2^48) for key (k0, k1): cards[0 .. n_cards) get distinct cards
+// 0..51, n_cards in 1..52.
+GPUSIM_HD void gpusim_deal(uint32_t k0, uint32_t k1, uint64_t round, int n_cards,
+                           int* cards) {
+  int digit[52];
+  const uint32_t lo = (uint32_t)round;
+  const uint32_t hi = (uint32_t)(round >> 32);
+  uint32_t block = 0;
+GPUSIM_UNROLL
+  for (int first = 0; first < n_cards; ++block) {
+    const int end = gpusim_deal_block_end(first, n_cards);
+    uint64_t product = 1;
+    for (int m = first; m < end; ++m) product *= (uint64_t)(52 - m);
+    const uint64_t threshold = (0ull - product) % product;  // 2^64 mod product
+    for (uint32_t attempt = 0;; ++attempt) {
+      uint32_t y0, y1;
+      gpusim_threefry2x32(k0, k1, lo, hi | (block << 16) | (attempt << 19), &y0, &y1);
+      uint64_t x = ((uint64_t)y0 << 32) | (uint64_t)y1;
+GPUSIM_UNROLL
+      for (int m = first; m < end; ++m) {
+        // x * n = digit * 2^64 + x', in 32-bit halves (n <= 52, so nothing overflows).
+        const uint64_t n = (uint64_t)(52 - m);
+        const uint64_t low = (x & 0xFFFFFFFFull) * n;
+        const uint64_t high = (x >> 32) * n + (low >> 32);
+        digit[m] = (int)(high >> 32);
+        x = (high << 32) | (low & 0xFFFFFFFFull);
+      }
+      // The attempt cap bounds the loop; reaching it has probability below 2^-98000.
+      if (x >= threshold || attempt + 1u >= GPUSIM_DEAL_MAX_ATTEMPTS) break;
+    }
+    first = end;
+  }
+  // Sparse Fisher-Yates: after draw m, deck position pos[m] holds val[m] (later entries
+  // win); every other position p >= the current draw still holds card p.
+  int pos[52];
+  int val[52];
+GPUSIM_UNROLL
+  for (int d = 0; d < n_cards; ++d) {
+    const int t = d + digit[d];
+    int card = t;
+    int moved = d;
+    for (int m = 0; m < d; ++m) {
+      if (pos[m] == t) card = val[m];
+      if (pos[m] == d) moved = val[m];
+    }
+    cards[d] = card;
+    pos[d] = t;
+    val[d] = moved;
+  }
+}
+
+#endif  // GPUSIM_DEAL_CUH

@@ -1,0 +1,54 @@
+"""`gpusim exact` command line: bad values fail in one line; the JSON shape (slow)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from gpusim.cli import app
+
+runner = CliRunner()
+
+
+def _err_lines(result) -> list[str]:
+    text = result.stderr if result.stderr_bytes is not None else result.output
+    return [line for line in text.splitlines() if line.strip()]
+
+
+def test_unknown_strategy_is_one_line_exit_2():
+    result = runner.invoke(app, ["exact", "casino_holdem", "--strategy", "nope"])
+    assert result.exit_code == 2
+    lines = _err_lines(result)
+    assert len(lines) == 1
+    assert "--strategy" in lines[0] and "'nope'" in lines[0] and "optimal-main" in lines[0]
+
+
+def test_unknown_config_is_one_line_exit_2():
+    result = runner.invoke(app, ["exact", "no_such_config"])
+    assert result.exit_code == 2
+    assert len(_err_lines(result)) == 1
+
+
+def test_help():
+    result = runner.invoke(app, ["exact", "--help"])
+    assert result.exit_code == 0
+    assert "--strategy" in result.output
+
+
+@pytest.mark.slow
+def test_json_report_shape(tmp_path):
+    out = tmp_path / "r.json"
+    result = runner.invoke(
+        app, ["exact", "holdem_bonus", "--strategy", "optimal", "--json", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    rep = json.loads(out.read_text())
+    assert {"game", "config", "strategy", "deals_counted", "main", "bets", "decisions",
+            "preflop"} <= set(rep)
+    assert set(rep["main"]) == {"house_edge_per_ante", "avg_total_wager", "element_of_risk",
+                                "total_bet_rtp", "sd_per_round", "ante_rtp"}
+    assert len(rep["preflop"]) == 169
+    for bet in rep["bets"].values():
+        assert abs(sum(e["probability"] for e in bet["events"]) - 1) < 1e-12

@@ -1,0 +1,98 @@
+"""Shipped decision tables: checksums, and decisions against brute force per dealt round."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gpusim.config import load_config
+from gpusim.exact.tables import TABLE_DIR, file_sha256
+from gpusim.games import settle
+from gpusim.strategy import get_strategy
+
+SHIPPED = ("casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic")
+
+
+def _provenance() -> dict:
+    return json.loads((TABLE_DIR / "provenance.json").read_text())
+
+
+def test_every_shipped_config_has_tables_with_matching_checksums():
+    prov = _provenance()
+    total = 0
+    for name in SHIPPED:
+        entry = prov[name]
+        path = TABLE_DIR / entry["file"]
+        assert file_sha256(path) == entry["sha256"], name
+        assert entry["config_hash"] == load_config(name).config_hash, name
+        assert "--write-tables" in entry["command"]
+        total += path.stat().st_size
+    assert total <= 20 * 2**20
+
+
+def _all_completions(seen: np.ndarray, n_board: int, ordered: bool) -> np.ndarray:
+    hole, board = seen[:2], seen[2:]
+    unseen = np.setdiff1d(np.arange(52), seen)
+    if n_board == 3:
+        i, j = np.triu_indices(len(unseen), 1)
+        fills = np.stack([unseen[i], unseen[j]], 1)
+        if ordered:
+            fills = np.concatenate([fills, fills[:, ::-1]])
+    else:
+        fills = unseen[:, None]
+    out = []
+    for f in fills:
+        rest = np.setdiff1d(unseen, f)
+        a, b = np.triu_indices(len(rest), 1)
+        r = np.empty((len(a), 9), np.int32)
+        r[:, 0:2], r[:, 2], r[:, 3] = hole, rest[a], rest[b]
+        r[:, 4 : 4 + n_board] = board
+        r[:, 4 + n_board :] = f
+        out.append(r)
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_casino_holdem_optimal_main_call_matches_brute_force_ev(seed):
+    rules = load_config("casino_holdem")
+    strat = get_strategy("optimal-main", rules)
+    rng = np.random.default_rng(seed)
+    seen = rng.choice(52, 5, replace=False).astype(np.int32)
+    rounds = _all_completions(seen, 3, ordered=False)
+    s = settle(rounds, {"call": np.ones(len(rounds), bool)}, rules)
+    ev_call = int(np.asarray(s.nets["ante"]).sum() + np.asarray(s.nets["call"]).sum())
+    want = ev_call > -len(rounds) * rules.stakes.ante
+    got = strat.decide(rounds[:1])["call"][0]
+    assert bool(got) == want
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_holdem_bonus_optimal_river_matches_brute_force(seed):
+    rules = load_config("holdem_bonus")
+    strat = get_strategy("optimal", rules)
+    rng = np.random.default_rng(seed)
+    seen = rng.choice(52, 6, replace=False).astype(np.int32)
+    rounds = _all_completions(seen, 4, ordered=False)
+    ones = np.ones(len(rounds), bool)
+    net = np.asarray(settle(rounds, {"flop": ones, "turn": ones, "river": ones}, rules)
+                     .nets["river"])
+    d = strat.decide(rounds[:1])
+    if d["flop"][0]:
+        assert bool(d["river"][0]) == bool((net > 0).sum() > (net < 0).sum())
+
+
+def test_holdem_bonus_optimal_turn_matches_brute_force():
+    rules = load_config("holdem_bonus")
+    strat = get_strategy("optimal", rules)
+    rng = np.random.default_rng(8)
+    for _ in range(10):
+        seen = rng.choice(52, 5, replace=False).astype(np.int32)
+        if strat.decide(np.concatenate([seen[:2], [0, 0], seen[2:], [0, 0]])[None])["flop"][0]:
+            break
+    rounds = _all_completions(seen, 3, ordered=True)
+    ones = np.ones(len(rounds), bool)
+    net = np.asarray(settle(rounds, {"flop": ones, "turn": ones, "river": ones}, rules)
+                     .nets["turn"])
+    assert bool(strat.decide(rounds[:1])["turn"][0]) == bool((net > 0).sum() > (net < 0).sum())

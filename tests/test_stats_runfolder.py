@@ -1,0 +1,52 @@
+"""The stats library reads the run folder's tables as the runner writes them (schemas agree)."""
+
+import numpy as np
+import polars as pl
+
+from gpusim.sim.aggregate import ChunkCounts, histogram
+from gpusim.sim.runner import chunk_tables
+from gpusim.stats import (
+    JointMoments,
+    distributions_from_rows,
+    event_counts_from_rows,
+    joint_moments,
+    return_table,
+)
+
+
+def synthetic_chunk(rng: np.random.Generator, n: int) -> tuple[ChunkCounts, np.ndarray]:
+    """A chunk of a toy game filled the way run_chunk fills it; returns it and the (n, 3) nets."""
+    ante = rng.choice([-1, 0, 1], size=n, p=[0.5, 0.1, 0.4]).astype(np.int64)
+    bonus = rng.choice([-1, 3, 30], size=n, p=[0.9, 0.095, 0.005]).astype(np.int64)
+    nets = {"ante": ante, "bonus": bonus, "total": ante + bonus}
+    c = ChunkCounts(rounds=n)
+    for bet, v in nets.items():
+        vals, counts = histogram(v)
+        c.outcomes[bet] = dict(zip(vals.tolist(), counts.tolist(), strict=True))
+        c.wagers[bet] = (n, n, n + int(v.sum()), n, int(v.sum()))
+    names = {-1: "lose", 3: "pair", 30: "AA"}
+    c.events["bonus"] = {names[k]: int(x) for k, x in c.outcomes["bonus"].items()}
+    bets = list(nets)
+    for i, a in enumerate(bets):
+        for b in bets[i:]:
+            c.moments[(a, b)] = int(np.dot(nets[a], nets[b]))
+    return c, np.stack([ante, bonus, ante + bonus], axis=1)
+
+
+def test_stats_read_runner_tables():
+    rng = np.random.Generator(np.random.PCG64(8))
+    parts, ys = [], []
+    for chunk in range(3):
+        c, y = synthetic_chunk(rng, 5000)
+        parts.append(chunk_tables(chunk, c))
+        ys.append(y)
+    y = np.concatenate(ys)
+    tables = {k: pl.concat([p[k] for p in parts]) for k in parts[0]}
+    dists = distributions_from_rows(tables["outcomes"])
+    assert dists["total"].rounds == 15000
+    assert dists["bonus"].total == int(y[:, 1].sum())
+    m = JointMoments.from_tables(tables["moments"], tables["outcomes"])
+    assert m == joint_moments(y, ("ante", "bonus", "total"))
+    ev = event_counts_from_rows(tables["events"], "bonus")
+    t = return_table(ev, {"lose": -1, "pair": 3, "AA": 30})
+    assert t.expected_net * t.rounds == dists["bonus"].total

@@ -1,0 +1,260 @@
+"""Strategies: the registry, the information contract, the rule lists on hand-built hands,
+and the exact win counting behind ``win-over-half``."""
+
+import itertools
+
+import eval7
+import numpy as np
+import pytest
+
+import gpusim.strategy as registry
+from gpusim.cards import class_members, format_card, hand_class, parse_cards
+from gpusim.config import load_config
+from gpusim.strategy import (
+    RuleStrategy,
+    StrategyError,
+    get_strategy,
+    register_strategy,
+    resolve_strategy,
+    strategy_names,
+)
+from gpusim.strategy.basic import (
+    ch_basic,
+    ch_side_bet_optimal,
+    thb_basic,
+    thb_preflop_play,
+    thb_win_over_half,
+)
+from gpusim.strategy.equity import showdown_counts
+
+CH = load_config("casino_holdem")
+THB = load_config("holdem_bonus")
+
+
+def _round(text: str) -> np.ndarray:
+    """ "player | flop turn river" -> one (1, 9) round; dealer cards are the lowest unused."""
+    player, board = (parse_cards(p) for p in text.split("|"))
+    board = board + [c for c in range(52) if c not in player + board][: 5 - len(board)]
+    used = player + board
+    dealer = [c for c in range(52) if c not in used][:2]
+    return np.asarray([player + dealer + board], dtype=np.int32)
+
+
+# --- registry ------------------------------------------------------------------------------------
+
+
+def test_registry_lists_rule_strategies():
+    assert {"always-play", "basic", "side-bet-optimal"} <= set(strategy_names("casino_holdem"))
+    assert {"always-play", "basic", "win-over-half"} <= set(strategy_names("holdem_bonus"))
+    s = get_strategy("basic", CH)
+    assert (s.name, s.game) == ("basic", "casino_holdem")
+    assert isinstance(s, registry.Strategy)
+
+
+def test_unknown_strategy_is_one_line_error():
+    with pytest.raises(StrategyError) as e:
+        get_strategy("bogus", CH)
+    msg = str(e.value)
+    assert "\n" not in msg and "'bogus'" in msg and "basic" in msg
+
+
+def test_register_strategy_and_fallback(monkeypatch):
+    strategy_names("casino_holdem")  # load the registry before copying it
+    entries = dict(registry._REGISTRY["casino_holdem"])
+    monkeypatch.setitem(registry._REGISTRY, "casino_holdem", entries)
+
+    def never(cards):
+        return {"call": np.zeros(len(cards), bool)}
+
+    register_strategy(
+        "casino_holdem", "never", lambda rules: RuleStrategy("never", "casino_holdem", never)
+    )
+    s = get_strategy("never", CH)
+    assert not np.asarray(s.decide(_round("As Ad | Ah Kc 2d"))["call"]).any()
+    # The config's default ("optimal") unavailable: fall back to basic, and say so.
+    registry._REGISTRY["casino_holdem"].pop("optimal", None)
+    s, note = resolve_strategy(None, CH)
+    assert s.name == "basic" and "optimal" in note and "basic" in note
+    with pytest.raises(StrategyError, match="optimal"):
+        resolve_strategy("optimal", CH)
+
+
+# --- information contract ------------------------------------------------------------------------
+
+# Cards each decision may see (columns of the (N, 9) layout).
+SEEN = {
+    "call": (0, 1, 4, 5, 6),
+    "flop": (0, 1),
+    "turn": (0, 1, 4, 5, 6),
+    "river": (0, 1, 4, 5, 6, 7),
+}
+
+
+def _reshuffle_unseen(cards, seen, rng):
+    """Same seen cards, fresh unseen ones (still 9 distinct cards per round)."""
+    out = cards.copy()
+    unseen = [j for j in range(9) if j not in seen]
+    for i in range(len(out)):
+        pool = np.setdiff1d(np.arange(52), out[i, list(seen)])
+        out[i, unseen] = rng.choice(pool, size=len(unseen), replace=False)
+    return out
+
+
+def _deal(rng, n):
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :9].astype(np.int32)
+
+
+CONTRACT = [
+    (CH, "always-play", 400),
+    (CH, "basic", 400),
+    (CH, "side-bet-optimal", 400),
+    (THB, "always-play", 400),
+    (THB, "basic", 400),
+]
+
+
+@pytest.mark.parametrize("rules, name, n", CONTRACT, ids=[f"{r.game}-{n}" for r, n, _ in CONTRACT])
+def test_decisions_ignore_unseen_cards(rules, name, n):
+    rng = np.random.default_rng(11)
+    strategy = get_strategy(name, rules)
+    cards = _deal(rng, n)
+    base = {k: np.asarray(v) for k, v in strategy.decide(cards).items()}
+    assert set(base) == set(registry.DECISIONS[rules.game])
+    for key, decision in base.items():
+        other = _reshuffle_unseen(cards, SEEN[key], rng)
+        again = np.asarray(strategy.decide(other)[key])
+        assert (again == decision).all(), key
+    if rules.game == "holdem_bonus":
+        folded = ~base["flop"]
+        assert not base["turn"][folded].any() and not base["river"][folded].any()
+
+
+def test_win_over_half_ignores_unseen_cards():
+    rng = np.random.default_rng(12)
+    cards = _deal(rng, 6)
+    base = {k: np.asarray(v) for k, v in thb_win_over_half(cards).items()}
+    for key in ("turn", "river"):
+        other = _reshuffle_unseen(cards, SEEN[key], rng)
+        assert (np.asarray(thb_win_over_half(other)[key]) == base[key]).all(), key
+
+
+# --- rule lists on hand-built hands ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, call",
+    [
+        ("Th 2c | 8d 5s 3h", True),  # a ten in the hole
+        ("9h 2c | Kd 5s 3h", False),  # 9-high, nothing with the hole cards
+        ("9h 2c | 9d 5s 3h", True),  # a hole card paired
+        ("7h 2h | Kh 9h 4c", True),  # four hearts with two hole cards
+        ("7c 6d | 5h 4s Kc", True),  # 4-5-6-7
+        ("5c 2d | Ah 3s 4h", True),  # the wheel, made
+        ("8c 2d | Kh Ks 5h", False),  # only the board pairs
+        ("7c 2d | Ah As 9c", False),  # the board's aces: no call for basic...
+    ],
+)
+def test_ch_basic(text, call):
+    assert bool(np.asarray(ch_basic(_round(text))["call"])[0]) is call
+
+
+def test_ch_side_bet_optimal_calls_every_aa_bonus_win():
+    # ...but the pair of aces wins the AA Bonus, so side-bet-optimal calls.
+    assert bool(np.asarray(ch_side_bet_optimal(_round("7c 2d | Ah As 9c"))["call"])[0])
+    # Without an AA Bonus win it plays basic.
+    assert not bool(np.asarray(ch_side_bet_optimal(_round("9h 2c | Kd 5s 3h"))["call"])[0])
+
+
+def test_thb_preflop_fold_list_is_23o_to_27o():
+    holes = np.asarray(list(itertools.combinations(range(52), 2)), dtype=np.int32)
+    cards = np.concatenate([holes, np.zeros((len(holes), 7), np.int32)], axis=1)
+    play = np.asarray(thb_preflop_play(cards))
+    folded = {hand_class(a, b) for (a, b), p in zip(holes, play, strict=True) if not p}
+    assert folded == {"32o", "42o", "52o", "62o", "72o"}
+    assert (~play).sum() == 5 * len(class_members("72o"))
+
+
+@pytest.mark.parametrize(
+    "text, turn, river",
+    [
+        ("Kc 5d | Kh 9s 2c 3d", True, True),  # pair of kings with a hole card
+        ("Ac 5d | Kh 9s 2c 3d", False, False),  # ace high, no draw
+        ("Ah 5h | Kh 9h 2c 3d", True, False),  # four hearts: turn bet; no flush by the river
+        ("6c 5d | 7h 8s Kc 2d", True, False),  # 5-6-7-8: turn bet; no straight by the river
+        ("6c 5d | 7h 8s Kc 4d", True, True),  # ... the 4 makes the straight
+        ("5c 5d | Kh 9s 2c 3d", True, False),  # pair of fives: turn bet, river below sixes
+        ("6c 6d | Kh 9s 2c 3d", True, True),  # pair of sixes
+        ("Kc 2d | Kh 9s 2c 3d", True, True),  # two pair with the hole cards
+        ("Ah 5h | Kh 9h 3h 7h", True, True),  # flush by the turn
+    ],
+)
+def test_thb_basic(text, turn, river):
+    d = {k: bool(np.asarray(v)[0]) for k, v in thb_basic(_round(text)).items()}
+    assert d == {"flop": True, "turn": turn, "river": river}
+
+
+def test_thb_win_over_half_extremes():
+    # Royal flush made on the flop: no dealer hand beats or ties it (P(win) = 1): bet both.
+    d = thb_win_over_half(_round("Ah Kh | Qh Jh Th 2c 3d"))
+    assert bool(np.asarray(d["turn"])[0]) and bool(np.asarray(d["river"])[0])
+    # 7-2 offsuit against three aces on the board and a K-Q turn: every dealer card beats or
+    # ties it far more than half the time.
+    d = thb_win_over_half(_round("7c 2d | Ah Ad As Kc 3h"))
+    assert not bool(np.asarray(d["turn"])[0]) and not bool(np.asarray(d["river"])[0])
+    # 2-3 offsuit folds preflop: no bets at all.
+    d = thb_win_over_half(_round("3c 2d | Ah Ad As Kc 3h"))
+    assert not any(bool(np.asarray(v)[0]) for v in d.values())
+
+
+# --- exact win counting --------------------------------------------------------------------------
+
+
+def _eval7_counts(hole, board):
+    """Brute force with eval7 over every completion and dealer hand."""
+    seen = list(hole) + list(board)
+    rest = [c for c in range(52) if c not in seen]
+    cards = {c: eval7.Card(format_card(c)) for c in range(52)}
+    win = tie = total = 0
+    for extra in itertools.combinations(rest, 5 - len(board)):
+        full = [cards[c] for c in list(board) + list(extra)]
+        p = eval7.evaluate([cards[hole[0]], cards[hole[1]], *full])
+        left = [c for c in rest if c not in extra]
+        for d in itertools.combinations(left, 2):
+            v = eval7.evaluate([cards[d[0]], cards[d[1]], *full])
+            win += p > v
+            tie += p == v
+            total += 1
+    return win, tie, total - win - tie, total
+
+
+@pytest.mark.parametrize(
+    "hole, board",
+    [
+        ("Ah Kd", "Qs 7h 2c 9d 3s"),
+        ("7c 7d", "7h 2s 9c Jd"),
+        ("5h 4h", "6h 7c Kh 2d"),
+    ],
+)
+def test_showdown_counts_match_eval7(hole, board):
+    h, b = parse_cards(hole), parse_cards(board)
+    assert showdown_counts(h, b) == _eval7_counts(h, b)
+
+
+def test_showdown_counts_sizes_and_turn_sum():
+    h, f = parse_cards("Ah Kd"), parse_cards("Qs 7h 2c")
+    flop = showdown_counts(h, f)
+    assert flop[3] == 1_070_190  # C(47, 2) x C(45, 2)
+    assert showdown_counts(h, f + parse_cards("9d"))[3] == 45_540  # 46 x C(45, 2)
+    assert showdown_counts(h, f + parse_cards("9d 3s"))[3] == 990  # C(45, 2)
+    # Summing the turn counts over all 47 turn cards counts every flop outcome twice
+    # (turn a then river b, and turn b then river a).
+    rest = [c for c in range(52) if c not in h + f]
+    summed = np.sum([showdown_counts(h, f + [t]) for t in rest], axis=0)
+    assert tuple(int(x) for x in summed) == tuple(2 * x for x in flop)
+
+
+def test_showdown_counts_rejects_bad_cards():
+    with pytest.raises(ValueError, match="distinct"):
+        showdown_counts([0, 0], [1, 2, 3])
+    with pytest.raises(ValueError, match="board"):
+        showdown_counts([0, 1], [2, 3])
