@@ -25,18 +25,18 @@ import time
 
 def _gpusim_rate(config: str, strategy: str, rounds: int, repeats: int) -> float:
     from gpusim.config import load_config
-    from gpusim.sim.runner import _make_step, run_chunk
+    from gpusim.sim.runner import ChunkRunner
     from gpusim.strategy import get_strategy
 
     rules = load_config(config)
     strat = get_strategy(strategy, rules)
-    step = _make_step(rules, strat)
+    runner = ChunkRunner(rules, strat)
     meter = 0
-    run_chunk(rules, strat, step, 1, 0, rounds, meter)  # warm-up: compile
+    runner(1, 0, rounds, meter)  # warm-up: compile
     times = []
     for k in range(repeats):
         t0 = time.perf_counter()
-        run_chunk(rules, strat, step, 1, (k + 1) * rounds, rounds, meter)
+        runner(1, (k + 1) * rounds, rounds, meter)
         times.append(time.perf_counter() - t0)
     return rounds / statistics.median(times)
 

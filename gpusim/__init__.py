@@ -1,7 +1,9 @@
 """gpusim: batch simulator and exact analyser for casino poker table games.
 
-The public API is re-exported here (everything else is internal). Heavy modules (JAX) load on
-first use, so ``import gpusim`` and the CLI start fast.
+The public API is re-exported here (everything else is internal). ``deal`` and ``evaluate`` are
+both functions and submodules; they are imported eagerly so that the package attribute is the
+function whatever is imported later (a submodule imported first would otherwise shadow it).
+Other heavy names load on first use.
 """
 
 from __future__ import annotations
@@ -17,17 +19,19 @@ from gpusim.cards import (
     parse_card,
     parse_cards,
 )
+from gpusim.deal import deal
+from gpusim.evaluate import (
+    CATEGORY_NAMES,
+    best_five,
+    describe,
+    evaluate,
+    hand_category,
+    is_royal,
+)
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "CATEGORY_NAMES": "gpusim.evaluate",
-    "best_five": "gpusim.evaluate",
-    "describe": "gpusim.evaluate",
-    "evaluate": "gpusim.evaluate",
-    "hand_category": "gpusim.evaluate",
-    "is_royal": "gpusim.evaluate",
-    "deal": "gpusim.deal",
     "threefry2x32": "gpusim.rng",
     "ConfigError": "gpusim.config",
     "load_config": "gpusim.config",

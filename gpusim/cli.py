@@ -362,6 +362,229 @@ def summary_cmd(
         print_summary(s, Console())
 
 
+# --- report, risk and whatif (run analysis) ----------------------------------------------------
+
+
+def _run_data(run: str):
+    """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
+    from gpusim.analysis import AnalysisError, load_run_data
+    from gpusim.io.runfolder import RunFolderError
+    from gpusim.sim.run import open_run
+
+    try:
+        r = open_run(run)
+        if not r.complete and r.rounds_done:
+            typer.echo(
+                f"gpusim: warning: run is unfinished ({r.rounds_done:,} of "
+                f"{r.manifest['rounds']:,} rounds); using the completed chunks only",
+                err=True,
+            )
+        return load_run_data(r)
+    except (RunFolderError, AnalysisError) as exc:
+        fail(str(exc))
+
+
+def _check_risk_args(bankroll: int, rounds: int, targets: list[float]) -> None:
+    if bankroll <= 0:
+        fail(f"--bankroll: got {bankroll}; must be a whole number of money units >= 1")
+    if rounds <= 0:
+        fail(f"--rounds: got {rounds}; must be a whole number of rounds >= 1")
+    for t in targets:
+        if not 0 < t < 1:
+            fail(f"--target-ror: got {t}; must be a probability between 0 and 1, e.g. 0.01")
+
+
+_BANKROLL_HELP = "Starting bankroll in money units (the ante is usually 1)."
+_TARGET_HELP = "Target risk of ruin for the bankroll needed (repeatable; default 0.01 and 0.05)."
+
+
+@app.command("risk")
+def risk_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    bankroll: Annotated[int, typer.Option(help=_BANKROLL_HELP)] = 100,
+    rounds: Annotated[int, typer.Option(help="Session length / ruin horizon in rounds.")] = 1000,
+    target_ror: Annotated[
+        list[float] | None, typer.Option("--target-ror", help=_TARGET_HELP)
+    ] = None,
+    bet: Annotated[str, typer.Option(help="Whose net result: total, main or one bet.")] = "total",
+    paths: Annotated[int, typer.Option(help="Simulated bankroll paths (cross-check).")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated paths.")] = 1,
+    live_seats: Annotated[
+        int | None, typer.Option("--live-seats", help="Live-table exposure for M seats.")
+    ] = None,
+    rounds_per_day: Annotated[int, typer.Option("--rounds-per-day", help="Rounds a day.")] = 1000,
+    stake_dist: Annotated[
+        str | None,
+        typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Session distribution after N rounds and risk of ruin (exact, with a simulated check)."""
+    from gpusim.analysis import AnalysisError, live_figures, parse_stake_dist, risk_figures
+
+    targets = list(target_ror) if target_ror else [0.01, 0.05]
+    _check_risk_args(bankroll, rounds, targets)
+    if paths <= 0:
+        fail(f"--paths: got {paths}; must be a whole number >= 1")
+    data = _run_data(run)
+    try:
+        out = risk_figures(data, bankroll, rounds, bet=bet, targets=targets, paths=paths,
+                           seed=seed)
+        if live_seats is not None:
+            out["live"] = live_figures(data, live_seats, rounds_per_day,
+                                       parse_stake_dist(stake_dist), bet=bet)
+    except AnalysisError as exc:
+        fail(str(exc))
+    if as_json:
+        from gpusim.report.text import json_safe
+
+        echo_json(json_safe(out))
+        return
+    from gpusim.report.text import fmt_int, fmt_num, fmt_pct
+
+    s, r = out["session"], out["ruin"]
+    typer.echo(f"{data.rules.name} ({data.manifest.get('strategy')}), {data.rounds:,} rounds "
+               f"in the run; bet {bet}")
+    typer.echo(f"session of {rounds:,} rounds: mean {fmt_num(s['mean'], 2)}, SD "
+               f"{fmt_num(s['sd'], 2)}, P(ahead) {fmt_pct(s['p_ahead'])}, P(even) "
+               f"{fmt_pct(s['p_even'])}, P(behind) {fmt_pct(s['p_behind'])}")
+    typer.echo("  percentiles: " + ", ".join(f"{p}%: {fmt_int(v)}"
+                                             for p, v in s["percentiles"].items()))
+    f = r["finite"]
+    typer.echo(f"risk of ruin from {bankroll:,} within {rounds:,} rounds: "
+               f"{fmt_pct(f['estimate'])} (exact bracket {f['low']:.6g} .. {f['high']:.6g})")
+    sim = r["simulated"]
+    typer.echo(f"  simulated paths: {sim['ruined']:,} of {sim['paths']:,} ruined = "
+               f"{fmt_pct(sim['estimate'])}, {sim['level']:.0%} interval "
+               f"[{fmt_pct(sim['low'])}, {fmt_pct(sim['high'])}]: "
+               + ("agrees" if r["simulation_agrees"] else "DOES NOT AGREE"))
+    u = r["unlimited"]
+    typer.echo(f"risk of ruin, unlimited horizon: {fmt_pct(u['high'])}"
+               + (f" ({u['note']})" if u.get("note") else ""))
+    for b in r["bankroll_for_risk"]:
+        typer.echo(f"bankroll for {b['target']:.2%} risk within {rounds:,} rounds: "
+                   f"{b['bankroll']:,} (risk {b['ruin_high']:.6g})")
+    for b in r["bankroll_for_risk_unlimited"]:
+        typer.echo(f"bankroll for {b['target']:.2%} risk, unlimited horizon: {b['bankroll']:,}")
+    lv = out.get("live")
+    if lv:
+        typer.echo(f"live table, {lv['seats']} seats, {lv['rounds_per_day']:,} rounds a day "
+                   "(operator's result):")
+        for k in ("live_round", "independent_round", "live_day", "independent_day"):
+            e = lv[k]
+            typer.echo(f"  {k.replace('_', ' '):<18} mean {fmt_num(e['mean'], 2):>14}  SD "
+                       f"{fmt_num(e['sd'], 2):>14}  VaR99 {fmt_num(e['var'].get('0.99'), 0):>12}")
+        typer.echo(f"  daily SD live / independent: {fmt_num(lv['daily_sd_ratio'], 3)}")
+
+
+@app.command("report")
+def report_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    out: Annotated[str, typer.Option(help="File to write.")] = "report.html",
+    fmt: Annotated[str | None, typer.Option("--format", help="html | md | json.")] = None,
+    bankroll: Annotated[int, typer.Option(help=_BANKROLL_HELP)] = 100,
+    rounds: Annotated[int, typer.Option(help="Session length / ruin horizon in rounds.")] = 1000,
+    target_ror: Annotated[
+        list[float] | None, typer.Option("--target-ror", help=_TARGET_HELP)
+    ] = None,
+    bet: Annotated[str, typer.Option(help="Net result for sessions and ruin.")] = "total",
+    exact: Annotated[
+        str, typer.Option(help="auto (when the enumeration is cached) | always | never.")
+    ] = "auto",
+    paths: Annotated[int, typer.Option(help="Simulated bankroll paths (cross-check).")] = 20_000,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated paths.")] = 1,
+    live_seats: Annotated[
+        int | None, typer.Option("--live-seats", help="Add live-table exposure for M seats.")
+    ] = None,
+    rounds_per_day: Annotated[int, typer.Option("--rounds-per-day", help="Rounds a day.")] = 1000,
+    stake_dist: Annotated[
+        str | None,
+        typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
+    ] = None,
+) -> None:
+    """Write the risk report of a run: one self-contained HTML file (or Markdown / JSON)."""
+    from pathlib import Path
+
+    from gpusim.analysis import AnalysisError
+    from gpusim.report import FORMATS, build_report, write_report
+
+    if fmt is None:
+        suffix = Path(out).suffix.lower().lstrip(".")
+        fmt = {"md": "md", "markdown": "md", "json": "json"}.get(suffix, "html")
+    if fmt not in FORMATS:
+        fail(f"--format: got {fmt!r}; allowed: {', '.join(FORMATS)}")
+    if exact not in ("auto", "always", "never"):
+        fail(f"--exact: got {exact!r}; allowed: auto, always, never")
+    targets = list(target_ror) if target_ror else [0.01, 0.05]
+    _check_risk_args(bankroll, rounds, targets)
+    parent = Path(out).expanduser().resolve().parent
+    if not parent.is_dir():
+        fail(f"--out: folder {str(parent)!r} does not exist")
+    data = _run_data(run)
+    try:
+        rep = build_report(data, bankroll=bankroll, rounds=rounds, targets=targets, bet=bet,
+                           exact=exact, paths=paths, seed=seed, live_seats=live_seats,
+                           rounds_per_day=rounds_per_day, stake_dist=stake_dist)
+    except AnalysisError as exc:
+        fail(str(exc))
+    path = write_report(rep, out, fmt)
+    typer.echo(f"wrote {path} ({fmt})", err=True)
+
+
+@app.command("whatif")
+def whatif_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="BET.LINE=PAY, e.g. bonus.AKs=30 (repeatable)."),
+    ] = None,
+    target_rtp: Annotated[
+        str | None, typer.Option("--target-rtp", help="Solve --line's pay for this RTP (0.95).")
+    ] = None,
+    line: Annotated[str | None, typer.Option("--line", help="BET.LINE to solve for.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """RTP of a bet under another paytable, from the run's event counts; or solve a line's pay."""
+    from gpusim.analysis import AnalysisError, solve_line, whatif_figures
+
+    if (target_rtp is None) != (line is None):
+        fail("--target-rtp and --line go together: --target-rtp 0.95 --line bonus.AKs")
+    if target_rtp is None and not set_:
+        fail("whatif: give --set BET.LINE=PAY (repeatable) or --target-rtp X --line BET.LINE")
+    data = _run_data(run)
+    try:
+        out = {}
+        if set_:
+            out["whatif"] = whatif_figures(data, list(set_))
+        if line is not None:
+            out["solve"] = solve_line(data, line, target_rtp)
+    except AnalysisError as exc:
+        fail(" ".join(str(exc).split()))
+    if as_json:
+        echo_json(out)
+        return
+    from gpusim.report.text import fmt_pct
+
+    w = out.get("whatif")
+    if w:
+        for bet, b in w["bets"].items():
+            changed = ", ".join(f"{k}={v}" for k, v in w["changes"].items()
+                                if k.startswith(bet + "."))
+            typer.echo(f"{bet}: RTP {fmt_pct(b['rtp_old'])} -> {fmt_pct(b['rtp_new'])} "
+                       f"with {changed} (from {data.rounds:,} rounds' event counts)")
+            if b["note"]:
+                typer.echo(f"  note: {b['note']}")
+    s = out.get("solve")
+    if s:
+        typer.echo(f"{s['line']}: pay {s['exact_pay']:.6g} gives RTP {fmt_pct(s['target_rtp'])} "
+                   f"(exactly {s['exact_pay_fraction']}); current pay {s['current_pay']}")
+        typer.echo(f"  whole pays: {s['lower']['pay']} -> {fmt_pct(s['lower']['rtp'])}, "
+                   f"{s['upper']['pay']} -> {fmt_pct(s['upper']['rtp'])}; nearest "
+                   f"{s['nearest']['pay']}")
+        if s["note"]:
+            typer.echo(f"  note: {s['note']}")
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

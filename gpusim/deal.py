@@ -29,19 +29,23 @@ of ``U`` (``j_a`` most significant) and leaves ``L`` as the final remainder, so 
 draw costs one small multiply and no division. The rejection rate is
 ``(2**64 mod P_b) / 2**64 < 2**-12``; for a 9-card deal it is ``9.8e-6`` per round.
 
-Result: every ordered deal is exactly equally likely, with one theoretical exception: a
-block rejected :data:`MAX_ATTEMPTS` (8192) times in a row keeps its last draw, which
-happens with probability below ``2**-98000`` per block (never, in practice); it keeps
-the loop bounded on a GPU.
+Result: given uniform, independent Threefry words, every ordered deal is exactly equally
+likely, with one theoretical exception: a block rejected :data:`MAX_ATTEMPTS` (8192)
+times in a row keeps its last draw, which happens with probability below ``2**-98000``
+per block (never, in practice); the cap keeps the loop bounded on a GPU.
 
 Counter layout (64-bit round indices below :data:`MAX_ROUND` = ``2**48``):
 ``key = (seed mod 2**32, seed >> 32)``, ``ctr0 = round mod 2**32``,
 ``ctr1 = (round >> 32) | block << 16 | attempt << 19``.
 
-Performance: the common path (no rejection) is one fused elementwise pass: Threefry, the
-digit chain in 21/21/22-bit limbs (uint32 only, since JAX runs without x64) and a sparse
-Fisher-Yates that tracks only the swapped positions. Rejected rounds (about 10 per
-million) are gathered into a small buffer and redrawn inside the same ``jit``.
+Performance (JAX): a deal of up to 10 cards is one fused elementwise pass (Threefry, the
+digit chain in 21/21/22-bit limbs since JAX runs without x64, a sparse Fisher-Yates that
+tracks only the swapped positions) whose cards leave packed in one array, because XLA
+recomputes shared work once per output array. Rejected rounds (about 1 in 100,000) are
+found 32 rows at a time and redealt inside the same ``jit``. About 40-70 M nine-card
+deals/s on 2 CPU cores at 2**16..2**18 rounds per call (``benchmarks/deal.py``); bigger
+calls mostly pay for fresh output memory. Deals of 11..52 cards take a slower general
+path (a dense deck in a ``fori_loop``, about 1.5 M full-deck shuffles/s).
 """
 
 from __future__ import annotations
@@ -60,7 +64,9 @@ __all__ = [
     "BLOCK_LIMIT",
     "MAX_ATTEMPTS",
     "MAX_ROUND",
+    "PACKED_MAX_CARDS",
     "DealBlock",
+    "batch_bucket",
     "deal",
     "deal_numpy",
     "deal_plan",
@@ -104,6 +110,7 @@ def deal_plan(n_cards: int) -> tuple[DealBlock, ...]:
             i += 1
         ranges = tuple(range(52 - first, 52 - i, -1))
         blocks.append(DealBlock(len(blocks), first, ranges, product, 2**64 % product))
+    assert len(blocks) <= 8  # 3 counter bits; 52 cards need 5 blocks
     return tuple(blocks)
 
 
@@ -150,11 +157,17 @@ def _check_args(seed, first_round, n_rounds, n_cards) -> tuple[int, int, int, in
 # PACKED_MAX_CARDS cards leaves its fused pass packed into a single array (5 cards of 6
 # bits per uint32 word, two words per complex64 element, each word bit-cast to a finite
 # normal float32 so that no backend can alter it); a ``while_loop`` boundary keeps the
-# pass materialised, and unpacking is a cheap copy. Larger deals (rare) build a digit
-# matrix and shuffle a dense (N, 52) deck in a ``fori_loop``, which compiles fast.
+# pass materialised, and unpacking is a cheap copy. Larger deals (rare) deal one card per
+# ``fori_loop`` step from a dense (N, 52) deck, which keeps the program small for any k.
 
 PACKED_MAX_CARDS = 10
 _REJECTED = 63  # first-card field of a row whose first word was rejected (not final)
+
+
+def _limbs(y0, y1):
+    # x = y0 * 2**32 + y1 as 21/21/22-bit limbs: limb * 52 + carry fits in uint32.
+    u32 = jnp.uint32
+    return y1 & u32(_M21), (y1 >> u32(21)) | ((y0 & u32(0x3FF)) << u32(11)), y0 >> u32(10)
 
 
 def _block_digits_jax(key0, key1, lo, hi, block: DealBlock, attempt, force_reject: int):
@@ -167,10 +180,7 @@ def _block_digits_jax(key0, key1, lo, hi, block: DealBlock, attempt, force_rejec
     attempt = jnp.asarray(attempt, u32)
     ctr1 = hi | u32(block.index << 16) | (attempt << u32(19))
     y0, y1 = threefry2x32(key0, key1, lo, ctr1)
-    # x = y0 * 2**32 + y1 as 21/21/22-bit limbs: limb * 52 + carry fits in uint32.
-    l0 = y1 & u32(_M21)
-    l1 = (y1 >> u32(21)) | ((y0 & u32(0x3FF)) << u32(11))
-    l2 = y0 >> u32(10)
+    l0, l1, l2 = _limbs(y0, y1)
     digits = []
     for n in block.ranges:
         t0 = l0 * u32(n)
@@ -245,20 +255,69 @@ def _fisher_yates_jax(digits):
     return cards
 
 
-def _fisher_yates_dense_jax(digits):
-    """Partial Fisher-Yates on a dense deck: ``digits: (N, k) int32`` -> ``(N, k) int32``."""
-    n_rows, k = digits.shape
-    lanes = jnp.arange(52, dtype=jnp.int32)[None, :]
+_DENSE_CHUNK = 16384  # rows per dense-deck pass: the int8 deck then stays in cache
 
-    def draw(i, deck):
-        t = i + jax.lax.dynamic_index_in_dim(digits, i, axis=1)  # (N, 1)
+
+def _dense_deal_jax(key0, key1, lo, hi, plan, attempts=None):
+    """Cards ``(N, k) int32`` from the words of the given attempts (default 0), without
+    rejection checks: digits and a dense (N, 52) deck, one draw per ``fori_loop`` step,
+    so the program stays small for any k. Large N runs in chunks."""
+    n_rows = lo.shape[0]
+    if n_rows <= _DENSE_CHUNK:
+        return _dense_deal_chunk(key0, key1, lo, hi, plan, attempts)
+    n_chunks = -(-n_rows // _DENSE_CHUNK)
+    pad = n_chunks * _DENSE_CHUNK - n_rows
+
+    def split(a):
+        a = jnp.broadcast_to(jnp.asarray(a, jnp.uint32), (n_rows,))
+        return jnp.pad(a, (0, pad)).reshape(n_chunks, _DENSE_CHUNK)
+
+    attempts = [0] * len(plan) if attempts is None else attempts
+    xs = (split(lo), split(hi), tuple(split(a) for a in attempts))
+    cards = jax.lax.map(lambda x: _dense_deal_chunk(key0, key1, x[0], x[1], plan, x[2]), xs)
+    return cards.reshape(n_chunks * _DENSE_CHUNK, -1)[:n_rows]
+
+
+def _dense_deal_chunk(key0, key1, lo, hi, plan, attempts):
+    u32 = jnp.uint32
+    n_rows, k = lo.shape[0], plan[-1].first + len(plan[-1].ranges)
+    words = []
+    for block in plan:
+        attempt = u32(0) if attempts is None else attempts[block.index]
+        ctr1 = hi | u32(block.index << 16) | (jnp.asarray(attempt, u32) << u32(19))
+        words.extend(threefry2x32(key0, key1, lo, ctr1))
+    words = jnp.stack(words, axis=1)  # (N, 2 * blocks)
+    block_of = np.zeros(k, np.int32)
+    for block in plan:
+        block_of[block.first : block.first + len(block.ranges)] = block.index
+    starts = jnp.asarray(np.isin(np.arange(k), [b.first for b in plan]))
+    block_of = jnp.asarray(block_of)
+    # int8 deck: the loop streams the whole (N, 52) deck once per draw.
+    lanes = jnp.arange(52, dtype=jnp.int8)[None, :]
+
+    def draw(i, state):
+        deck, l0, l1, l2 = state
+        b = block_of[i]
+        y0 = jax.lax.dynamic_index_in_dim(words, 2 * b, axis=1, keepdims=False)
+        y1 = jax.lax.dynamic_index_in_dim(words, 2 * b + 1, axis=1, keepdims=False)
+        fresh = _limbs(y0, y1)
+        l0, l1, l2 = (
+            jnp.where(starts[i], f, old) for f, old in zip(fresh, (l0, l1, l2), strict=True)
+        )
+        n = (52 - i).astype(u32)
+        t0 = l0 * n
+        t1 = l1 * n + (t0 >> u32(21))
+        t2 = l2 * n + (t1 >> u32(21))
+        t = (i + (t2 >> u32(22)).astype(jnp.int32)).astype(jnp.int8)[:, None]  # (N, 1)
         at_i = jax.lax.dynamic_index_in_dim(deck, i, axis=1)
-        picked = jnp.take_along_axis(deck, t, axis=1)
-        deck = jnp.where(lanes == t, at_i, deck)
-        return jnp.where(lanes == i, picked, deck)
+        picked = jnp.take_along_axis(deck, t.astype(jnp.int32), axis=1)
+        deck = jnp.where(lanes == i.astype(jnp.int8), picked, jnp.where(lanes == t, at_i, deck))
+        return deck, t0 & u32(_M21), t1 & u32(_M21), t2 & u32(_M22)
 
+    zero = jnp.zeros(n_rows, u32)
     deck = jnp.broadcast_to(lanes, (n_rows, 52))
-    return jax.lax.fori_loop(0, k, draw, deck)[:, :k]
+    deck, *_ = jax.lax.fori_loop(0, k, draw, (deck, zero, zero, zero))
+    return deck[:, :k].astype(jnp.int32)
 
 
 def _to_float(word):
@@ -374,15 +433,18 @@ def _deal_rounds(key0, key1, round_lo, round_hi, n_cards, force_reject, packed):
         cards = _redraw_rejected(cards, _packed_rejected, redeal, lo, hi, plan)
         return _unpack(cards, n_cards)
 
-    def redeal_digits(state, idx, sub_lo, sub_hi):
-        digits, rejected = state
-        sub = jnp.stack(digits_of(sub_lo, sub_hi), axis=1)
-        return digits.at[idx].set(sub, mode="drop"), rejected.at[idx].set(False, mode="drop")
+    def redeal_dense(state, idx, sub_lo, sub_hi):
+        cards, rejected = state
+        attempts = _accepted_attempts_jax(key0, key1, sub_lo, sub_hi, plan, force_reject)
+        sub = _dense_deal_jax(key0, key1, sub_lo, sub_hi, plan, attempts)
+        return cards.at[idx].set(sub, mode="drop"), rejected.at[idx].set(False, mode="drop")
 
-    digits, rejected = _row_digits_jax(key0, key1, lo, hi, plan, force_reject)
-    state = (jnp.stack(digits, axis=1), rejected)
-    digits, _ = _redraw_rejected(state, lambda s: s[1], redeal_digits, lo, hi, plan)
-    return _fisher_yates_dense_jax(digits)
+    rejected = jnp.zeros(lo.shape, bool)
+    for block in plan:
+        rejected = rejected | _block_digits_jax(key0, key1, lo, hi, block, 0, force_reject)[1]
+    state = (_dense_deal_jax(key0, key1, lo, hi, plan), rejected)
+    cards, _ = _redraw_rejected(state, lambda s: s[1], redeal_dense, lo, hi, plan)
+    return cards
 
 
 @partial(jax.jit, static_argnames=("n_rounds", "n_cards", "force_reject", "packed"))
@@ -406,16 +468,36 @@ def deal(
     ``seed``: 0..2**64-1; ``first_round >= 0``, ``n_rounds >= 0`` with
     ``first_round + n_rounds <= 2**48``; ``n_cards``: 1..52.
     Returns ``jax.Array (n_rounds, n_cards) int32`` of distinct cards 0..51 per row.
-    Compiles once per ``(n_rounds, n_cards)``; seed and offset are runtime values.
+
+    Seed and offset are runtime values; batch sizes are rounded up to a few compiled
+    sizes (:func:`batch_bucket`: powers of two up to 1024, then 8 per octave), so
+    odd sizes neither recompile each time nor cost more than 1/8 extra work. Batches of
+    a power-of-two size are returned without a slicing copy.
     ``_force_reject`` and ``_packed`` (choose the <= 10-card or the general path) are
     test hooks.
     """
     k0, k1, first, n, k = _check_args(seed, first_round, n_rounds, n_cards)
+    if n == 0:
+        return jnp.zeros((0, k), jnp.int32)
     u32 = np.uint32
-    return _deal_range_jit(
+    bucket = batch_bucket(n)
+    # Rows past n (discarded) may pass 2**48; their counters then differ, nothing else.
+    cards = _deal_range_jit(
         u32(k0), u32(k1), u32(first & _M32), u32(first >> 32),
-        n_rounds=n, n_cards=k, force_reject=int(_force_reject), packed=_packed,
+        n_rounds=bucket, n_cards=k, force_reject=int(_force_reject), packed=_packed,
     )  # fmt: skip
+    return cards if bucket == n else cards[:n]
+
+
+def batch_bucket(n_rounds: int) -> int:
+    """The compiled batch size used for ``n_rounds`` rounds (>= n_rounds, <= 9/8 of it
+    above 1024)."""
+    if n_rounds <= 16:
+        return 16
+    if n_rounds <= 1024:
+        return 1 << (n_rounds - 1).bit_length()
+    granule = 1 << (n_rounds.bit_length() - 4)
+    return -(-n_rounds // granule) * granule
 
 
 # ---------------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 Threefry-2x32 (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy as 1, 2, 3",
 SC'11) maps a 64-bit key and a 64-bit counter, each as two uint32 words, to two uint32
-words. With 20 rounds it is the generator JAX itself uses, and it passes BigCrush. Being
-a pure function of (key, counter), any batch of counters can be evaluated in any order,
+words. With 20 rounds it is the generator JAX itself uses. Being a pure function of
+(key, counter), any batch of counters can be evaluated in any order,
 on any device, with identical results: this is what makes a round's cards depend on
 (seed, round index) alone.
 

@@ -34,44 +34,42 @@ GPUSIM_HD int gpusim_deal_block_end(int first, int n_cards) {
 }
 
 // Deal round `round` (< 2^48) for key (k0, k1): cards[0 .. n_cards) get distinct cards
-// 0..51, n_cards in 1..52.
+// 0..51, n_cards in 1..52. Digits are taken from the block's word as they are needed, so
+// with a literal n_cards everything unrolls and no array leaves registers.
 GPUSIM_HD void gpusim_deal(uint32_t k0, uint32_t k1, uint64_t round, int n_cards,
                            int* cards) {
-  int digit[52];
   const uint32_t lo = (uint32_t)round;
   const uint32_t hi = (uint32_t)(round >> 32);
+  uint64_t x = 0;  // the current block's word; each draw multiplies it by its range
+  int block_end = 0;
   uint32_t block = 0;
-GPUSIM_UNROLL
-  for (int first = 0; first < n_cards; ++block) {
-    const int end = gpusim_deal_block_end(first, n_cards);
-    uint64_t product = 1;
-    for (int m = first; m < end; ++m) product *= (uint64_t)(52 - m);
-    const uint64_t threshold = (0ull - product) % product;  // 2^64 mod product
-    for (uint32_t attempt = 0;; ++attempt) {
-      uint32_t y0, y1;
-      gpusim_threefry2x32(k0, k1, lo, hi | (block << 16) | (attempt << 19), &y0, &y1);
-      uint64_t x = ((uint64_t)y0 << 32) | (uint64_t)y1;
-GPUSIM_UNROLL
-      for (int m = first; m < end; ++m) {
-        // x * n = digit * 2^64 + x', in 32-bit halves (n <= 52, so nothing overflows).
-        const uint64_t n = (uint64_t)(52 - m);
-        const uint64_t low = (x & 0xFFFFFFFFull) * n;
-        const uint64_t high = (x >> 32) * n + (low >> 32);
-        digit[m] = (int)(high >> 32);
-        x = (high << 32) | (low & 0xFFFFFFFFull);
-      }
-      // The attempt cap bounds the loop; reaching it has probability below 2^-98000.
-      if (x >= threshold || attempt + 1u >= GPUSIM_DEAL_MAX_ATTEMPTS) break;
-    }
-    first = end;
-  }
   // Sparse Fisher-Yates: after draw m, deck position pos[m] holds val[m] (later entries
   // win); every other position p >= the current draw still holds card p.
   int pos[52];
   int val[52];
 GPUSIM_UNROLL
   for (int d = 0; d < n_cards; ++d) {
-    const int t = d + digit[d];
+    if (d == block_end) {
+      block_end = gpusim_deal_block_end(d, n_cards);
+      uint64_t product = 1;
+      for (int m = d; m < block_end; ++m) product *= (uint64_t)(52 - m);
+      const uint64_t threshold = (0ull - product) % product;  // 2^64 mod product
+      for (uint32_t attempt = 0;; ++attempt) {
+        uint32_t y0, y1;
+        gpusim_threefry2x32(k0, k1, lo, hi | (block << 16) | (attempt << 19), &y0, &y1);
+        x = ((uint64_t)y0 << 32) | (uint64_t)y1;
+        // x * product mod 2^64 is the remainder the digit chain will leave (Lemire test).
+        // The attempt cap bounds the loop; reaching it has probability below 2^-98000.
+        if (x * product >= threshold || attempt + 1u >= GPUSIM_DEAL_MAX_ATTEMPTS) break;
+      }
+      ++block;
+    }
+    // x * n = j * 2^64 + x', in 32-bit halves (n <= 52, so nothing overflows).
+    const uint64_t n = (uint64_t)(52 - d);
+    const uint64_t low = (x & 0xFFFFFFFFull) * n;
+    const uint64_t high = (x >> 32) * n + (low >> 32);
+    x = (high << 32) | (low & 0xFFFFFFFFull);
+    const int t = d + (int)(high >> 32);  // deck position dealt now
     int card = t;
     int moved = d;
     for (int m = 0; m < d; ++m) {

@@ -17,10 +17,11 @@ TOL = 0.00005  # 0.005 percentage points
 
 @pytest.mark.slow
 def test_casino_holdem_full_solve_matches_seed_002():
+    from gpusim.exact._parallel import default_workers
     from gpusim.exact.casino_holdem import analyse, optimal_decisions, qualifier_rank, solve_counts
 
     rules = load_config("casino_holdem")
-    counts = solve_counts(qualifier_rank(rules))
+    counts = solve_counts(qualifier_rank(rules), workers=default_workers())
     rep = analyse(counts, rules, optimal_decisions(counts, rules, with_side_bet=False),
                   "optimal-main")
     main = rep["main"]
@@ -41,10 +42,11 @@ def test_casino_holdem_full_solve_matches_seed_002():
 
 @pytest.mark.slow
 def test_holdem_bonus_full_solve_matches_seed_001():
+    from gpusim.exact._parallel import default_workers
     from gpusim.exact.holdem_bonus import analyse, preflop_ev, river_rule, solve_river, turn_pass
 
     rules = load_config("holdem_bonus")
-    river = solve_river(4)
+    river = solve_river(4, workers=default_workers())
     rb = river_rule(river, "optimal")
     tp = turn_pass(river, rb, "optimal")
     num, den = preflop_ev(tp.joint)

@@ -96,3 +96,20 @@ def test_holdem_bonus_optimal_turn_matches_brute_force():
     net = np.asarray(settle(rounds, {"flop": ones, "turn": ones, "river": ones}, rules)
                      .nets["turn"])
     assert bool(strat.decide(rounds[:1])["turn"][0]) == bool((net > 0).sum() > (net < 0).sum())
+
+
+@pytest.mark.parametrize("config,strategy", [("holdem_bonus", "optimal"),
+                                             ("holdem_bonus", "win-over-half-ev"),
+                                             ("casino_holdem", "optimal"),
+                                             ("casino_holdem", "optimal-main")])
+def test_shipped_decisions_are_suit_invariant(config, strategy):
+    from gpusim.index import permute_cards
+
+    strat = get_strategy(strategy, load_config(config))
+    rng = np.random.default_rng(21)
+    cards = np.array([rng.choice(52, 9, replace=False) for _ in range(20_000)], dtype=np.int32)
+    base = {k: np.asarray(v) for k, v in strat.decide(cards).items()}
+    for p in (1, 7, 23):
+        moved = permute_cards(cards, np.full(len(cards), p))
+        for k, v in strat.decide(moved).items():
+            assert (np.asarray(v) == base[k]).all(), (k, p)

@@ -82,58 +82,77 @@ def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
+def _flop_counts(flop: np.ndarray, qualifier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(1326, 22) int32 counts, (1326,) valid, (1326,) uint32 5-card rank for one flop."""
+    from gpusim.evaluate import evaluate_np
+
+    ti, ri = _pairs_of(49)
+    holes = subsets(2).astype(np.int32)  # row = hole_index
+    live = np.setdiff1d(np.arange(52), flop)
+    boards = np.concatenate(
+        [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
+    )
+    bc = board_counts(boards, qualifier)
+    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])
+    pc = pay_class(bc.rank)
+    below, equal, nq = bc.below, bc.equal, bc.not_qualified
+    qw = np.maximum(below - nq, 0)
+    qualified_player = bc.rank >= np.uint32(qualifier)
+    tie = np.where(qualified_player, equal, 0)
+    loss = 990 - np.maximum(nq, below + equal)
+    hc = (h * N_PAY_CLASSES + pc).ravel()
+    size = 1326 * N_PAY_CLASSES
+    row = np.zeros((1326, EVENT_COUNTS), dtype=np.int32)
+    row[:, :N_PAY_CLASSES] = np.bincount(hc, weights=nq.ravel(), minlength=size).reshape(
+        1326, N_PAY_CLASSES
+    )
+    row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = np.bincount(
+        hc, weights=qw.ravel(), minlength=size
+    ).reshape(1326, N_PAY_CLASSES)
+    row[:, -2] = np.bincount(h.ravel(), weights=tie.ravel(), minlength=1326)
+    row[:, -1] = np.bincount(h.ravel(), weights=loss.ravel(), minlength=1326)
+    ok = ~(holes[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
+    bonus = np.zeros(1326, dtype=np.uint32)
+    five = np.concatenate([holes[ok], np.broadcast_to(flop, (int(ok.sum()), 3))], axis=1)
+    bonus[ok] = evaluate_np(five, check=False)
+    return row, ok, bonus
+
+
+def _flop_chunk(flops: np.ndarray, qualifier: int):
+    return [_flop_counts(f, qualifier) for f in flops]
+
+
 def solve_counts(
     qualifier: int,
     *,
     flop_ids: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> ChCounts:
     """Enumerate every board; see the module docstring.
 
     qualifier: lowest qualifying dealer rank. flop_ids: restrict to these flop classes (tests);
-    the other rows stay zero. progress(done, total) is called after each flop class.
+    the other rows stay zero. progress(done, total) is called as flop classes finish.
+    workers > 1 splits the flop classes over that many processes.
     """
-    from gpusim.evaluate import evaluate_np
+    from gpusim.exact._parallel import run_chunks
 
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
     counts = np.zeros((n_cls, 1326, EVENT_COUNTS), dtype=np.int32)
-    holes = subsets(2).astype(np.int32)  # row = hole_index
     valid = np.zeros((n_cls, 1326), dtype=bool)
     bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
-    ti, ri = _pairs_of(49)
-    for n_done, f in enumerate(ids):
-        flop = bcls.reps[f]
-        live = np.setdiff1d(np.arange(52), flop)
-        boards = np.concatenate(
-            [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
-        )
-        bc = board_counts(boards, qualifier)
-        h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])
-        pc = pay_class(bc.rank)
-        below, equal, nq = bc.below, bc.equal, bc.not_qualified
-        qw = np.maximum(below - nq, 0)
-        qualified_player = bc.rank >= np.uint32(qualifier)
-        tie = np.where(qualified_player, equal, 0)
-        loss = 990 - np.maximum(nq, below + equal)
-        hc = (h * N_PAY_CLASSES + pc).ravel()
-        size = 1326 * N_PAY_CLASSES
-        row = counts[f]
-        row[:, :N_PAY_CLASSES] = np.bincount(hc, weights=nq.ravel(), minlength=size).reshape(
-            1326, N_PAY_CLASSES
-        )
-        row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = np.bincount(
-            hc, weights=qw.ravel(), minlength=size
-        ).reshape(1326, N_PAY_CLASSES)
-        row[:, -2] = np.bincount(h.ravel(), weights=tie.ravel(), minlength=1326)
-        row[:, -1] = np.bincount(h.ravel(), weights=loss.ravel(), minlength=1326)
-        ok = ~np.isin(holes, flop).any(axis=1)
-        valid[f] = ok
-        five = np.concatenate([holes[ok], np.broadcast_to(flop, (int(ok.sum()), 3))], axis=1)
-        bonus[f, ok] = evaluate_np(five, check=False)
+    chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
+    done = 0
+    for chunk, results in run_chunks(
+        _flop_chunk, [(bcls.reps[c], int(qualifier)) for c in chunks], chunks, workers
+    ):
+        for f, (row, ok, b5) in zip(chunk, results, strict=True):
+            counts[f], valid[f], bonus[f] = row, ok, b5
+        done += len(chunk)
         if progress is not None:
-            progress(n_done + 1, len(ids))
+            progress(done, len(ids))
     return ChCounts(
         flops=bcls.reps,
         weights=bcls.weights,

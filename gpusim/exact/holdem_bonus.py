@@ -105,73 +105,89 @@ def hole_permutation_table() -> np.ndarray:
     return out
 
 
+def _river_batch(reps: np.ndarray, weights: np.ndarray, ante_from: int) -> dict:
+    """Stage-1 counts of a few 4-card board classes (reps: (b, 4), weights: (b,))."""
+    nb = len(reps)
+    rivers = np.stack([np.setdiff1d(np.arange(52), r) for r in reps])  # (b, 48)
+    boards = np.concatenate([np.repeat(reps, 48, axis=0), rivers.reshape(-1, 1)], axis=1)
+    bc = board_counts(boards)
+    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])  # (b * 48, 1081)
+    win = bc.below
+    tie = bc.equal
+    loss = 990 - win - tie
+    pc = _pay_class(bc.rank)
+    # per (class in batch, hole): sum over the 48 rivers
+    key = (np.arange(nb).repeat(48)[:, None] * 1326 + h).ravel()
+    size = nb * 1326
+    out = {}
+    for name, val in (("W", win), ("L", loss), ("WX", np.where(pc >= ante_from, win, 0))):
+        out[name] = np.bincount(key, weights=val.ravel(), minlength=size).reshape(nb, 1326)
+    out["valid"] = np.bincount(key, minlength=size).reshape(nb, 1326) > 0
+    wt = weights.repeat(48)[:, None]  # weight per board row
+    hc = _HOLE_CLASS[h]
+    hpc = (hc * 10 + pc).ravel()
+
+    def acc(index, values, n):
+        return np.bincount(index, weights=values, minlength=n).astype(np.int64)
+
+    out["cw"] = acc(hpc, (win * wt).ravel(), 1690)
+    out["ch"] = acc(hpc, np.broadcast_to(wt, h.shape).ravel(), 1690)
+    out["ct"] = acc(hc.ravel(), (tie * wt).ravel(), 169)
+    out["cl"] = acc(hc.ravel(), (loss * wt).ravel(), 169)
+    return out
+
+
+def _river_chunk(reps: np.ndarray, weights: np.ndarray, ante_from: int, batch: int) -> list:
+    return [
+        _river_batch(reps[i : i + batch], weights[i : i + batch], ante_from)
+        for i in range(0, len(reps), batch)
+    ]
+
+
 def solve_river(
     ante_from: int = 4,
     *,
     board_ids: np.ndarray | None = None,
     batch: int = 24,
     progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> RiverCounts:
     """Stage 1 over every 4-card board class (or ``board_ids`` only, for tests).
 
     ante_from: pay class from which a win pays the Ante (4 = straight, 5 = flush).
+    workers > 1 splits the board classes over that many processes.
     """
+    from gpusim.exact._parallel import run_chunks
+
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
     arrays = {k: np.zeros((n, 1326), dtype=np.uint16) for k in ("W", "L", "WX")}
     valid = np.zeros((n, 1326), dtype=bool)
-    cw = np.zeros(169 * 10, dtype=np.int64)
-    ch = np.zeros(169 * 10, dtype=np.int64)
-    ct = np.zeros(169, dtype=np.int64)
-    cl = np.zeros(169, dtype=np.int64)
-    for start in range(0, len(ids), batch):
-        chunk = ids[start : start + batch]
-        reps = bcls.reps[chunk]
-        rivers = np.stack([np.setdiff1d(np.arange(52), r) for r in reps])  # (b, 48)
-        boards = np.concatenate(
-            [np.repeat(reps, 48, axis=0), rivers.reshape(-1, 1)], axis=1
-        )  # (b * 48, 5)
-        bc = board_counts(boards)
-        nb = len(chunk)
-        h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])  # (b*48, 1081)
-        win = bc.below
-        tie = bc.equal
-        loss = 990 - win - tie
-        pc = _pay_class(bc.rank)
-        # per (class in chunk, hole): sum over the 48 rivers
-        key = (np.arange(nb).repeat(48)[:, None] * 1326 + h).ravel()
-        size = nb * 1326
-        for name, val in (
-            ("W", win),
-            ("L", loss),
-            ("WX", np.where(pc >= ante_from, win, 0)),
-        ):
-            arrays[name][chunk] = np.bincount(key, weights=val.ravel(), minlength=size).reshape(
-                nb, 1326
-            )
-        cnt = np.bincount(key, minlength=size).reshape(nb, 1326)
-        valid[chunk] = cnt > 0
-        wt = bcls.weights[chunk].repeat(48)[:, None]  # weight per board row
-        hc = _HOLE_CLASS[h]
-        cw += np.bincount((hc * 10 + pc).ravel(), weights=(win * wt).ravel(), minlength=1690
-                          ).astype(np.int64)
-        ch += np.bincount((hc * 10 + pc).ravel(), weights=np.broadcast_to(wt, h.shape).ravel(),
-                          minlength=1690).astype(np.int64)
-        ct += np.bincount(hc.ravel(), weights=(tie * wt).ravel(), minlength=169).astype(np.int64)
-        cl += np.bincount(hc.ravel(), weights=(loss * wt).ravel(), minlength=169).astype(
-            np.int64
-        )
+    acc = {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
+           "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
+    chunks = [ids[i : i + 8 * batch] for i in range(0, len(ids), 8 * batch)]
+    args = [(bcls.reps[c], bcls.weights[c], int(ante_from), batch) for c in chunks]
+    done = 0
+    for chunk, results in run_chunks(_river_chunk, args, chunks, workers):
+        for i, res in zip(range(0, len(chunk), batch), results, strict=True):
+            part = chunk[i : i + batch]
+            for name in ("W", "L", "WX"):
+                arrays[name][part] = res[name]
+            valid[part] = res["valid"]
+            for name in acc:
+                acc[name] += res[name]
+        done += len(chunk)
         if progress is not None:
-            progress(min(start + batch, len(ids)), len(ids))
+            progress(done, len(ids))
     return RiverCounts(
         boards=bcls.reps,
         weights=bcls.weights,
         valid=valid,
-        class_wins=cw.reshape(169, 10),
-        class_ties=ct,
-        class_losses=cl,
-        class_hands=ch.reshape(169, 10),
+        class_wins=acc["cw"].reshape(169, 10),
+        class_ties=acc["ct"],
+        class_losses=acc["cl"],
+        class_hands=acc["ch"].reshape(169, 10),
         ante_from=int(ante_from),
         **arrays,
     )

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gpusim.exact._parallel import default_workers
+
 __all__ = [
     "CH_STRATEGIES",
     "THB_STRATEGIES",
@@ -106,7 +108,7 @@ def ch_counts(rules, *, progress: bool = True):
                                               "bonus_rank")}, qualifier=int(z["qualifier"]))
     update, stop = _progress_bar("Casino Hold'em: flop classes") if progress else (None, None)
     try:
-        c = solve_counts(q, progress=update)
+        c = solve_counts(q, progress=update, workers=default_workers())
     finally:
         if stop:
             stop()
@@ -135,7 +137,7 @@ def thb_river_counts(rules, *, progress: bool = True):
     update, stop = _progress_bar("Hold'em Bonus: 4-card board classes") if progress else (
         None, None)
     try:
-        r = solve_river(a, progress=update)
+        r = solve_river(a, progress=update, workers=default_workers())
     finally:
         if stop:
             stop()

@@ -59,7 +59,7 @@ def _add(d: dict, key, value) -> None:
 
 
 def merge_counts(parts: list[ChunkCounts]) -> ChunkCounts:
-    """Sum several chunks' counts (order independent)."""
+    """Sum several chunks' counts (order independent); dict keys keep first-seen order."""
     out = ChunkCounts()
     for p in parts:
         out.rounds += p.rounds

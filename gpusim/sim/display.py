@@ -71,24 +71,25 @@ def print_summary(summary: dict, console: Console) -> None:
     if not summary.get("complete"):
         title += f" (partial: {summary['rounds']:,} of {summary['rounds_planned']:,})"
     t = Table(title=title)
-    for col in ("bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "SD/round"):
-        t.add_column(col, justify="right" if col != "bet" else "left")
+    for col in ("bet", "placed", "wagered", "RTP %", "95 % CI +-", "SD/round"):
+        t.add_column(col, justify="right" if col != "bet" else "left", no_wrap=True)
     for bet, b in summary["bets"].items():
         lo, hi = b["rtp_ci95"]
-        ci = "-" if lo is None else f"{50 * (hi - lo):.3f} %"
+        ci = "-" if lo is None else f"{50 * (hi - lo):.3f}"
+        rtp = "-" if b["rtp"] is None else f"{100 * b['rtp']:.4f}"
         t.add_row(
-            bet, f"{b['placed']:,}", f"{b['wagered']:,}", f"{b['returned']:,}", _pct(b["rtp"]),
-            ci, "-" if b["sd_per_round"] is None else f"{b['sd_per_round']:.4f}",
+            bet, f"{b['placed']:,}", f"{b['wagered']:,}", rtp, ci,
+            "-" if b["sd_per_round"] is None else f"{b['sd_per_round']:.4f}",
         )
     console.print(t)
     m = summary.get("main") or {}
     if m:
         console.print(
-            f"house edge per ante {_pct(m['house_edge_per_ante'])}   "
-            f"element of risk {_pct(m['element_of_risk'])}   "
-            f"total-bet RTP {_pct(m['total_bet_rtp'])}   "
-            f"avg total wager {m['avg_total_wager']:.4f} antes   "
-            f"SD/round {m['sd_per_round']:.4f} antes"
+            f"main game: house edge per ante {_pct(m['house_edge_per_ante'])}, "
+            f"element of risk {_pct(m['element_of_risk'])}, "
+            f"total-bet RTP {_pct(m['total_bet_rtp'])}, "
+            f"average total wager {m['avg_total_wager']:.4f} antes, "
+            f"SD per round {m['sd_per_round']:.4f} antes"
         )
     decisions = summary.get("decisions") or {}
     if decisions:

@@ -27,10 +27,11 @@ import polars as pl
 
 import gpusim
 from gpusim.io.runfolder import RunFolder, RunFolderError
-from gpusim.sim.aggregate import ChunkCounts, histogram
+from gpusim.sim.aggregate import ChunkCounts, histogram, merge_counts
 
 __all__ = [
     "BACKENDS",
+    "ChunkRunner",
     "DEFAULT_ROUNDS",
     "SimulationError",
     "parse_rounds",
@@ -41,7 +42,11 @@ __all__ = [
 
 BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
 DEFAULT_ROUNDS = 2_000_000
-DEFAULT_CHUNK = 1 << 20
+DEFAULT_CHUNK = 1 << 22
+"""Rounds per chunk (one Parquet part per table) unless --chunk says otherwise."""
+CPU_BATCH = 1 << 18
+"""Rounds per compute batch on the CPU: past ~2^19 rounds XLA's CPU path slows down (fresh
+output buffers per call), so a chunk is computed in batches of at most this many rounds."""
 BP = 10_000  # meter sub-units per money unit
 
 MAIN_BETS = {"casino_holdem": ("ante", "call"), "holdem_bonus": ("ante", "flop", "turn", "river")}
@@ -76,38 +81,35 @@ def plan_chunks(rounds: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(chunk, rounds - s)) for s in range(0, rounds, chunk)]
 
 
-def _gpu_available() -> bool:
-    try:
-        import cupy  # noqa: F401
-
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
-
-
 def resolve_backend(backend: str) -> tuple[str, str, str | None]:
-    """(backend, device name, note). ``auto`` picks the fastest present and says so."""
+    """(backend, device name, note). ``auto`` picks the fastest present and says so:
+    cupy (fused CUDA kernels) on an NVIDIA GPU, else jax-gpu, else jax-cpu."""
     import jax
+
+    from gpusim.backends import cupy_backend
 
     if backend not in BACKENDS:
         raise SimulationError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
-    jax_gpus = [d for d in jax.devices() if d.platform == "gpu"] if _jax_has_gpu() else []
     if backend == "cupy":
-        raise SimulationError(
-            "--backend: got 'cupy'; the CuPy kernels are not built in this version "
-            + ("" if _gpu_available() else "and no NVIDIA GPU with CuPy was found ")
-            + "(use jax-cpu, jax-gpu or auto)"
-        )
+        if not cupy_backend.available():
+            raise SimulationError(
+                "--backend: got 'cupy' but no NVIDIA GPU with CuPy was found; install "
+                "gpusim[cuda12] or gpusim[cuda13] on a GPU machine, or use auto or jax-cpu"
+            )
+        return "cupy", cupy_backend.device_name(), None
+    jax_gpus = jax.devices("gpu") if _jax_has_gpu() else []
     if backend == "jax-gpu":
         if not jax_gpus:
             raise SimulationError(
                 "--backend: got 'jax-gpu' but JAX sees no GPU; install gpusim[cuda12] or "
-                "gpusim[cuda13] on a GPU machine, or use jax-cpu or auto"
+                "gpusim[cuda13] on a GPU machine, or use auto or jax-cpu"
             )
         return "jax-gpu", jax_gpus[0].device_kind, None
     cpu = jax.devices("cpu")[0]
     name = f"cpu ({cpu.device_kind})"
     if backend == "auto":
+        if cupy_backend.available():
+            return "cupy", cupy_backend.device_name(), "auto: using cupy (CUDA kernels)"
         if jax_gpus:
             return "jax-gpu", jax_gpus[0].device_kind, "auto: using jax-gpu"
         return "jax-cpu", name, "auto: no GPU backend available, using jax-cpu"
@@ -202,26 +204,26 @@ def _apply_jackpot(
     return nets, meter, paid_hits
 
 
-def run_chunk(rules, strategy, step, seed: int, first_round: int, n_rounds: int, meter: int):
-    """Play rounds [first_round, first_round + n_rounds) and count them exactly.
+def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: int):
+    """Reference reduction of one settled chunk on the host (numpy); see gpusim.sim.reduce.
 
     Returns (ChunkCounts, meter after the chunk).
     """
-    from gpusim.deal import deal
+    from gpusim.games import bets
 
-    cards = deal(seed, first_round, n_rounds, 9)
-    decisions_j, s = step(cards)
     decisions = {k: np.asarray(v) for k, v in decisions_j.items()}
     names = s.event_names
-    nets = {b: np.asarray(v).astype(np.int64) for b, v in s.nets.items()}
-    stakes = {b: np.asarray(v).astype(np.int64) for b, v in s.stakes.items()}
-    events = {b: np.asarray(v) for b, v in s.events.items()}
+    # the config's bet order, not the settlement dict's (jit returns dicts with sorted keys)
+    order = [b for b in bets(rules) if b in s.nets]
+    nets = {b: np.asarray(s.nets[b]).astype(np.int64) for b in order}
+    stakes = {b: np.asarray(s.stakes[b]).astype(np.int64) for b in order}
+    events = {b: np.asarray(s.events[b]) for b in order}
     hits: list[tuple[int, int]] = []
     if "jackpot" in nets and rules.jackpot is not None:
         royal_code = names["jackpot"].index("royal_flush")
         nets["jackpot"], meter, hits = _apply_jackpot(
-            rules, first_round, nets["jackpot"], stakes["jackpot"], events["jackpot"] == royal_code,
-            meter,
+            rules, first_round, nets["jackpot"], stakes["jackpot"],
+            (events["jackpot"] == royal_code) & (stakes["jackpot"] > 0), meter,
         )
     out = ChunkCounts(rounds=n_rounds, jackpot_hits=hits)
     main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
@@ -249,6 +251,58 @@ def run_chunk(rules, strategy, step, seed: int, first_round: int, n_rounds: int,
         for b in bet_list[i:]:
             out.moments[(a, b)] = int(np.dot(nets[a], nets[b]))
     return out, meter
+
+
+class ChunkRunner:
+    """``runner(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter after)``.
+
+    Deals, decides and settles in one jit and reduces on the device (gpusim.sim.reduce);
+    ``device_reduce=False`` uses the host reference reduction instead.
+    """
+
+    def __init__(
+        self, rules, strategy, *, device_reduce: bool = True, batch: int = CPU_BATCH
+    ):
+        from gpusim.games import bets, event_names
+        from gpusim.strategy import DECISIONS
+
+        self.rules = rules
+        self.strategy = strategy
+        self.step = _make_step(rules, strategy)
+        self.device_reduce = device_reduce
+        self.batch = batch
+        bet_list = list(bets(rules))
+        main = [b for b in MAIN_BETS[rules.game] if b in bet_list]
+        from gpusim.sim.reduce import DeviceReducer
+
+        self.reducer = DeviceReducer(
+            rules, bet_list, main, event_names(rules), DECISIONS[rules.game]
+        )
+
+    def __call__(
+        self, seed: int, first_round: int, n_rounds: int, meter: int,
+        advance: Callable[[int], None] | None = None,
+    ):
+        """Count rounds [first_round, first_round + n_rounds) in batches, in round order."""
+        parts = []
+        for start in range(first_round, first_round + n_rounds, self.batch):
+            n = min(self.batch, first_round + n_rounds - start)
+            counts, meter = self._batch(seed, start, n, meter)
+            parts.append(counts)
+            if advance is not None:
+                advance(n)
+        return (parts[0] if len(parts) == 1 else merge_counts(parts)), meter
+
+    def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
+        from gpusim.deal import deal
+
+        cards = deal(seed, first_round, n_rounds, 9)
+        decisions, s = self.step(cards)
+        if self.device_reduce:
+            res = self.reducer.device(decisions, s)
+            if self.reducer.fits(res):
+                return self.reducer.finish(res, n_rounds, first_round, meter)
+        return reduce_host(self.rules, decisions, s, first_round, n_rounds, meter)
 
 
 def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
@@ -342,6 +396,10 @@ def run_simulation(
     strategy_name = strategy or rules.default_strategy
     strat = get_strategy(strategy_name, rules)
     backend_name, device, note = resolve_backend(backend)
+    if backend_name == "cupy":
+        from gpusim.backends.cupy_backend import strategy_spec
+
+        strategy_spec(rules, strat)  # an unsupported strategy fails before anything is written
     path = RunFolder.check_writable(out, resume=resume, force=force)
     if note:
         progress.note(note)
@@ -405,7 +463,7 @@ def run_simulation(
             raise RunFolderError(
                 f"--resume: run in {str(path)!r} has non-contiguous chunks; use --force"
             )
-    step = _make_step(rules, strat)
+    runner = _chunk_runner(backend_name, rules, strat)
     progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
     t_run = time.perf_counter()
     rounds_this_session = 0
@@ -413,7 +471,7 @@ def run_simulation(
         if k in done:
             continue
         t0 = time.perf_counter()
-        counts, meter_after = run_chunk(rules, strat, step, seed, first, n, meter)
+        counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
         files = folder.write_parts(k, chunk_tables(k, counts))
         elapsed = time.perf_counter() - t0
         folder.commit_chunk(
@@ -428,7 +486,6 @@ def run_simulation(
         )
         meter = meter_after
         rounds_this_session += n
-        progress.advance(n)
     wall = time.perf_counter() - t_run
     folder.manifest["status"] = "complete"
     folder.manifest["rounds_per_s"] = _rate(folder)
@@ -439,6 +496,24 @@ def run_simulation(
     }
     folder.save_manifest()
     return path
+
+
+def _chunk_runner(backend: str, rules, strategy) -> Callable:
+    """A callable(seed, first_round, n_rounds, meter, advance) -> (ChunkCounts, meter)."""
+    if backend != "cupy":
+        batch = CPU_BATCH if backend == "jax-cpu" else DEFAULT_CHUNK
+        return ChunkRunner(rules, strategy, batch=batch)
+    from gpusim.backends.cupy_backend import make_chunk_runner
+
+    inner = make_chunk_runner(rules, strategy)
+
+    def run(seed, first_round, n_rounds, meter, advance=None):
+        out = inner(seed, first_round, n_rounds, meter)
+        if advance is not None:
+            advance(n_rounds)
+        return out
+
+    return run
 
 
 def _rate(folder: RunFolder) -> float | None:

@@ -1,0 +1,270 @@
+"""The report as one self-contained HTML file: tables, PNG plots embedded as base64, and the
+report dict itself in ``<script type="application/json" id="gpusim-report">``.
+
+Key cells carry ``data-key`` (the dotted path of the number in the report dict, e.g.
+``summary.main.house_edge_per_ante``) and ``data-value`` (its exact JSON value), so a program can
+check the visible table against ``gpusim summary --json`` and ``gpusim risk --json``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from gpusim.report import plots
+from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe
+
+__all__ = ["render_html"]
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222}
+h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.9em}
+td,th{border:1px solid #ddd;padding:3px 8px;text-align:right}
+th{background:#f4f4f4}td.l,th.l{text-align:left}.warn{color:#a40}.note{color:#555}
+img{max-width:100%}
+"""
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _cell(text: str, key: str | None = None, value=None, cls: str = "") -> str:
+    attrs = f' class="{cls}"' if cls else ""
+    if key is not None:
+        attrs += f' data-key="{_e(key)}" data-value="{_e(json.dumps(value))}"'
+    return f"<td{attrs}>{_e(text)}</td>"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    h = "".join(f'<th class="l">{_e(x)}</th>' if i == 0 else f"<th>{_e(x)}</th>"
+                for i, x in enumerate(head))
+    body = "".join(f"<tr>{''.join(r)}</tr>" for r in rows)
+    return f"<table><tr>{h}</tr>{body}</table>"
+
+
+def _img(b64: str, alt: str) -> str:
+    return f'<p><img alt="{_e(alt)}" src="data:image/png;base64,{b64}"></p>'
+
+
+def _summary(rep: dict) -> str:
+    s = rep["summary"]
+    rows = []
+    for bet, b in s["bets"].items():
+        k = f"summary.bets.{bet}"
+        ci = b.get("rtp_ci95") or [None, None]
+        half = None if ci[0] is None else (ci[1] - ci[0]) / 2
+        rows.append([_cell(bet, cls="l"), _cell(fmt_int(b["placed"]), f"{k}.placed", b["placed"]),
+                     _cell(fmt_int(b["wagered"]), f"{k}.wagered", b["wagered"]),
+                     _cell(fmt_int(b["returned"]), f"{k}.returned", b["returned"]),
+                     _cell(fmt_pct(b["rtp"]), f"{k}.rtp", b["rtp"]),
+                     _cell(fmt_pct(half, 3)),
+                     _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
+    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "SD/round"], rows)
+    m = s.get("main") or {}
+    ex = (rep.get("exact") or {}).get("main") or {}
+    names = {"house_edge_per_ante": "house edge per ante", "element_of_risk": "element of risk",
+             "total_bet_rtp": "total-bet RTP", "ante_rtp": "Ante RTP (1 - house edge per ante)",
+             "avg_total_wager": "average total wager (antes)",
+             "sd_per_round": "SD per round (antes)"}
+    rows = []
+    for key, label in names.items():
+        if key not in m:
+            continue
+        pct = key not in ("avg_total_wager", "sd_per_round")
+        f = fmt_pct if pct else fmt_num
+        rows.append([_cell(label, cls="l"), _cell(f(m[key]), f"summary.main.{key}", m[key]),
+                     _cell(f(ex.get(key)) if key in ex else "-",
+                           f"exact.main.{key}" if key in ex else None, ex.get(key))])
+    out += "<h3>Main game</h3>" + _table(["figure", "simulated", "exact"], rows)
+    note = (rep.get("exact") or {}).get("note")
+    if note:
+        out += f'<p class="note">{_e(note)}</p>'
+    return out
+
+
+def _return_tables(rep: dict) -> str:
+    parts = []
+    for bet, t in rep["return_tables"].items():
+        ex = t.get("exact")
+        head = ["event", "pays", "count", "probability", "return"]
+        if ex:
+            head += ["exact probability", "z"]
+        rows = []
+        for r in t["rows"]:
+            row = [_cell(r["event"], cls="l"),
+                   _cell("not placed" if not r["stake"] else fmt_num(r["pays"], 4)),
+                   _cell(fmt_int(r["count"]), f"return_tables.{bet}.{r['event']}.count",
+                         r["count"]),
+                   _cell(fmt_num(r["probability"], 8)), _cell(fmt_num(r["return"], 6))]
+            if ex:
+                row += [_cell(fmt_num(r.get("exact_probability"), 8)),
+                        _cell(fmt_num(r.get("z"), 2))]
+            rows.append(row)
+        line = (f"RTP {fmt_pct(t['rtp'])} over {fmt_int(t['rounds'])} rounds "
+                f"({fmt_int(t['placed'])} placed, stake {t['stake']})")
+        if ex:
+            line += (f"; exact ({ex['source']}): RTP {fmt_pct(ex['rtp'])}, "
+                     f"z {fmt_num(ex['z_rtp'], 2)}"
+                     f", chi-square {fmt_num(ex['chi2'], 2)} on {ex['dof']} dof")
+        parts.append(f"<h3>{_e(bet)}</h3><p>{_e(line)}</p>" + _table(head, rows))
+    return "".join(parts)
+
+
+def _volatility(rep: dict) -> str:
+    v = rep["volatility"]
+    rows = []
+    for bet, b in v["bets"].items():
+        k = f"volatility.bets.{bet}"
+        rows.append([_cell(bet, cls="l"), _cell(fmt_num(b["stake"], 0)),
+                     _cell(fmt_pct(b["house_edge"]), f"{k}.house_edge", b["house_edge"]),
+                     _cell(fmt_pct(b["element_of_risk"])),
+                     _cell(fmt_num(b["sd"]), f"{k}.sd", b["sd"]), _cell(fmt_num(b["vi90"])),
+                     _cell(fmt_num(b["vi95"])), _cell(fmt_num(b["n0"], 0))])
+    out = _table(["bet", "stake", "house edge", "element of risk", "SD/round per stake",
+                  "VI 90 %", "VI 95 %", "N0"], rows)
+    out += ('<p class="note">House edge and SD per unit of the bet\'s stake (main and total: per '
+            "ante). VI = z x SD; N0 = (SD / edge)^2 rounds.</p>")
+    cov = v.get("covariance")
+    if cov:
+        names = cov["names"]
+        rows = [[_cell(a, cls="l")] + [_cell(fmt_num(x, 4)) for x in row]
+                for a, row in zip(names, cov["covariance"], strict=True)]
+        out += "<h3>Covariance of the bets in one round (money units squared)</h3>"
+        out += _table([""] + names, rows)
+    for bet, rows_ in v["hold_ci95"].items():
+        rows = [[_cell(fmt_int(h["rounds"]), cls="l"), _cell(fmt_pct(h["hold"])),
+                 _cell(fmt_pct(h["low"])), _cell(fmt_pct(h["high"]))] for h in rows_]
+        out += f"<h3>95 % CI of the hold per ante after N rounds ({_e(bet)})</h3>"
+        out += _table(["rounds", "hold", "low", "high"], rows)
+    return out
+
+
+def _risk(rep: dict) -> str:
+    r = rep["risk"]
+    s, ru = r["session"], r["ruin"]
+    rows = [[_cell(f"mean result after {fmt_int(s['rounds'])} rounds", cls="l"),
+             _cell(fmt_num(s["mean"], 2), "risk.session.mean", s["mean"])],
+            [_cell("SD", cls="l"), _cell(fmt_num(s["sd"], 2), "risk.session.sd", s["sd"])],
+            [_cell("P(ahead)", cls="l"),
+             _cell(fmt_pct(s["p_ahead"]), "risk.session.p_ahead", s["p_ahead"])],
+            [_cell("P(even)", cls="l"),
+             _cell(fmt_pct(s["p_even"]), "risk.session.p_even", s["p_even"])],
+            [_cell("P(behind)", cls="l"),
+             _cell(fmt_pct(s["p_behind"]), "risk.session.p_behind", s["p_behind"])]]
+    for p, val in s["percentiles"].items():
+        rows.append([_cell(f"{p}th percentile", cls="l"),
+                     _cell(fmt_int(val), f"risk.session.percentiles.{p}", val)])
+    out = (f"<p>Bet <b>{_e(r['bet'])}</b>; exact convolution of the per-round distribution "
+           f"(error bound {s['error_bound']:.1e}).</p>" + _table(["figure", "value"], rows))
+    rows = [[_cell(f"P(ruin) from {fmt_int(ru['bankroll'])} within {fmt_int(ru['rounds'])} rounds",
+                   cls="l"),
+             _cell(fmt_pct(ru["finite"]["estimate"]), "risk.ruin.finite.estimate",
+                   ru["finite"]["estimate"])],
+            [_cell("P(ruin), unlimited horizon", cls="l"),
+             _cell(fmt_pct(ru["unlimited"]["high"]), "risk.ruin.unlimited.high",
+                   ru["unlimited"]["high"])],
+            [_cell(f"simulated paths ({fmt_int(ru['simulated']['paths'])}), "
+                   f"{ru['simulated']['level']:.0%} interval", cls="l"),
+             _cell(f"{fmt_pct(ru['simulated']['estimate'])} [{fmt_pct(ru['simulated']['low'])}, "
+                   f"{fmt_pct(ru['simulated']['high'])}]", "risk.ruin.simulated.estimate",
+                   ru["simulated"]["estimate"])]]
+    for i, b in enumerate(ru["bankroll_for_risk"]):
+        rows.append([_cell(f"bankroll for {b['target']:.0%} risk over "
+                           f"{fmt_int(ru['rounds'])} rounds", cls="l"),
+                     _cell(fmt_int(b["bankroll"]), f"risk.ruin.bankroll_for_risk.{i}.bankroll",
+                           b["bankroll"])])
+    for b in ru.get("bankroll_for_risk_unlimited") or []:
+        rows.append([_cell(f"bankroll for {b['target']:.0%} risk, unlimited", cls="l"),
+                     _cell(fmt_int(b["bankroll"]))])
+    out += "<h3>Risk of ruin</h3>" + _table(["figure", "value"], rows)
+    if ru["unlimited"].get("note"):
+        out += f'<p class="note">Unlimited horizon: {_e(ru["unlimited"]["note"])}.</p>'
+    agree = "agrees" if ru["simulation_agrees"] else "DOES NOT agree"
+    out += f'<p class="note">The exact ruin probability {agree} with the simulated paths.</p>'
+    return out
+
+
+def _jackpot(jp: dict) -> str:
+    hf = jp.get("hit_frequency") or {}
+    rows = [("wagers", fmt_int(jp["wagers"])), ("hits", fmt_int(jp["hits"])),
+            ("hit frequency (simulated)", f"{fmt_num(hf.get('rate'), 8)} "
+             f"[{fmt_num(hf.get('low'), 8)}, {fmt_num(hf.get('high'), 8)}]"),
+            ("hit probability (exact)", f"{fmt_num(jp['p_hit_exact'], 10)} "
+             f"(1 in {fmt_int(round(jp['one_in_exact']))})"),
+            ("fixed-prize RTP exact / simulated",
+             f"{fmt_pct(jp['fixed_prize_rtp_exact'])} / {fmt_pct(jp['fixed_prize_rtp_sim'])}"),
+            ("contribution rate", fmt_pct(jp["contribution_rate"], 2)),
+            ("reset meter", fmt_int(jp["reset"])),
+            ("break-even meter", fmt_num(jp["break_even_meter"], 1)),
+            ("expected meter at a hit", fmt_num(jp["expected_meter_at_hit"], 1)),
+            ("long-run RTP", fmt_pct(jp["long_run_rtp"])),
+            ("realised RTP in this run", fmt_pct(jp["realised_rtp"]))]
+    if jp.get("meter_at_hit"):
+        m = jp["meter_at_hit"]
+        rows.append(("meter at hit: mean / min / max",
+                     f"{fmt_num(m['mean'], 1)} / {fmt_num(m['min'], 0)} / {fmt_num(m['max'], 0)}"))
+    out = _table(["figure", "value"], [[_cell(a, cls="l"), _cell(b)] for a, b in rows])
+    out += "<h3>RTP by meter</h3>" + _table(
+        ["meter", "RTP"], [[_cell(fmt_int(x["meter"]), cls="l"), _cell(fmt_pct(x["rtp"]))]
+                           for x in jp["rtp_by_meter"]])
+    out += "<h3>Long-run RTP by contribution rate</h3>" + _table(
+        ["contribution", "long-run RTP"],
+        [[_cell(fmt_pct(x["contribution_rate"], 0), cls="l"), _cell(fmt_pct(x["long_run_rtp"]))]
+         for x in jp["long_run_rtp_by_contribution"]])
+    return out
+
+
+def _live(lv: dict) -> str:
+    rows = []
+    for name, key in (("live, per round", "live_round"), ("independent, per round",
+                                                          "independent_round"),
+                      ("live, per day", "live_day"), ("independent, per day", "independent_day")):
+        e = lv[key]
+        rows.append([_cell(name, cls="l"), _cell(fmt_num(e["mean"], 2)), _cell(fmt_num(e["sd"], 2)),
+                     _cell(fmt_num(e["var"].get("0.95"), 0)),
+                     _cell(fmt_num(e["var"].get("0.99"), 0))])
+    out = (f"<p>{lv['seats']} seats, {fmt_int(lv['rounds_per_day'])} rounds a day, stakes "
+           f"{_e(lv['stakes'])}; operator's result in money units.</p>")
+    out += _table(["operator result", "mean", "SD", "VaR 95 %", "VaR 99 %"], rows)
+    out += (f"<p>Daily SD live / independent: {fmt_num(lv['daily_sd_ratio'], 3)}; "
+            f"daily VaR 99 % ratio: {fmt_num(lv['daily_var99_ratio'], 3)}.</p>")
+    return out
+
+
+def render_html(rep: dict) -> str:
+    """The self-contained HTML text of a report dict from :func:`gpusim.report.build_report`."""
+    rep = json_safe(rep)
+    run = rep["run"]
+    title = f"gpusim report: {run['config']} ({run['strategy']}), {run['rounds']:,} rounds"
+    body = [f"<h1>{_e(title)}</h1>",
+            f"<p>Game {_e(run['game'])}, seed {_e(run['seed'])}, config hash "
+            f"{_e((run['config_hash'] or '')[:12])}, backend {_e(run['backend'])}, gpusim "
+            f"{_e(rep['gpusim_version'])}, generated {_e(rep['generated'])}.</p>"]
+    body += [f'<p class="warn">warning: {_e(w)}</p>' for w in rep["warnings"]]
+    body += ["<h2>Summary</h2>", _summary(rep)]
+    body += ["<h2>Return tables</h2>", _return_tables(rep)]
+    body += ["<h2>Volatility</h2>", _volatility(rep),
+             _img(plots.convergence_png(rep["convergence"]), "RTP convergence")]
+    nd = rep["net_distribution"]
+    body += ["<h2>Net outcome distribution</h2>",
+             _img(plots.net_distribution_png(nd["values"], nd["counts"], nd["bet"]),
+                  "net outcome distribution")]
+    sp = rep["session_pmf"]
+    body += ["<h2>Session and risk of ruin</h2>", _risk(rep),
+             _img(plots.session_png(sp["values"], sp["probabilities"], sp["rounds"],
+                                    rep["risk"]["session"]["percentiles"]), "session distribution"),
+             _img(plots.ruin_png(rep["ruin_curve"]["bankrolls"], rep["ruin_curve"]["ruin"],
+                                 rep["risk"]["ruin"]["rounds"],
+                                 rep["risk"]["ruin"]["bankroll_for_risk"]), "risk of ruin")]
+    if rep.get("jackpot"):
+        body += ["<h2>Progressive jackpot</h2>", _jackpot(rep["jackpot"]),
+                 _img(plots.jackpot_png(rep["jackpot"]), "jackpot meter")]
+    if rep.get("live"):
+        body += ["<h2>Live-table exposure</h2>", _live(rep["live"])]
+    blob = json.dumps(rep, separators=(",", ":")).replace("</", "<\\/")
+    body.append(f'<script type="application/json" id="gpusim-report">{blob}</script>')
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")

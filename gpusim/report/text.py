@@ -1,0 +1,37 @@
+"""Number formatting shared by the HTML and Markdown reports, and JSON clean-up."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["fmt_int", "fmt_num", "fmt_pct", "json_safe"]
+
+
+def _ok(x) -> bool:
+    return x is not None and not (isinstance(x, float) and not math.isfinite(x))
+
+
+def fmt_pct(x, digits: int = 4) -> str:
+    """0.017620 -> '1.7620 %' ('-' for a missing value)."""
+    return f"{100 * x:.{digits}f} %" if _ok(x) else "-"
+
+
+def fmt_num(x, digits: int = 4) -> str:
+    return f"{x:,.{digits}f}" if _ok(x) else "-"
+
+
+def fmt_int(x) -> str:
+    return f"{int(x):,}" if _ok(x) else "-"
+
+
+def json_safe(obj):
+    """The same structure with non-finite floats as None and numpy scalars as Python numbers."""
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_safe(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, str):  # numpy scalar
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj

@@ -1,0 +1,249 @@
+"""`gpusim report`: the HTML report's numbers read back equal `gpusim summary` and `gpusim risk`;
+exact side-bet figures against the published ones; Markdown and JSON; bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import gpusim
+from gpusim.cli import app
+
+ROUNDS = 40_000
+RISK_ARGS = ["--bankroll", "60", "--rounds", "300", "--paths", "4000", "--seed", "5"]
+
+
+@pytest.fixture(scope="module")
+def thb_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report") / "thb"
+    return gpusim.simulate("holdem_bonus", rounds=ROUNDS, seed=11, out=out, strategy="basic",
+                           chunk=10_000)
+
+
+@pytest.fixture(scope="module")
+def html_report(thb_run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("html") / "report.html"
+    res = CliRunner().invoke(app, ["report", str(thb_run.path), "--out", str(out),
+                                   "--exact", "never", *RISK_ARGS])
+    assert res.exit_code == 0, res.output
+    return out.read_text()
+
+
+class _Cells(HTMLParser):
+    """Collect (data-key, data-value, visible text) of tagged cells and the embedded JSON."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells: dict[str, tuple[object, str]] = {}
+        self._key = None
+        self._text = ""
+        self._in_script = False
+        self.blob = ""
+        self.images = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "td" and "data-key" in a:
+            self._key, self._value, self._text = a["data-key"], json.loads(a["data-value"]), ""
+        if tag == "script" and a.get("id") == "gpusim-report":
+            self._in_script = True
+        if tag == "img" and a.get("src", "").startswith("data:image/png;base64,"):
+            self.images += 1
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._key is not None:
+            self.cells[self._key] = (self._value, self._text)
+            self._key = None
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data):
+        if self._key is not None:
+            self._text += data
+        if self._in_script:
+            self.blob += data
+
+
+def _cli_json(*args) -> dict:
+    res = CliRunner().invoke(app, list(args))
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.4f} %"
+
+
+def test_html_numbers_equal_summary_and_risk(thb_run, html_report):
+    p = _Cells()
+    p.feed(html_report)
+    embedded = json.loads(p.blob)
+    summary = _cli_json("summary", str(thb_run.path), "--json")
+    risk = _cli_json("risk", str(thb_run.path), "--json", *RISK_ARGS)
+    # the visible main-game cells: value attribute and the text a reader sees
+    for key in ("house_edge_per_ante", "element_of_risk", "total_bet_rtp", "ante_rtp"):
+        value, text = p.cells[f"summary.main.{key}"]
+        assert value == summary["main"][key]
+        assert text == _pct(summary["main"][key])
+    for bet, b in summary["bets"].items():
+        value, text = p.cells[f"summary.bets.{bet}.rtp"]
+        assert value == b["rtp"] and text == _pct(b["rtp"])
+        assert p.cells[f"summary.bets.{bet}.wagered"][0] == b["wagered"]
+        assert p.cells[f"summary.bets.{bet}.returned"][1] == f"{b['returned']:,}"
+    # risk figures, visible and embedded
+    for key in ("p_ahead", "p_behind", "p_even"):
+        value, text = p.cells[f"risk.session.{key}"]
+        assert value == risk["session"][key] and text == _pct(risk["session"][key])
+    for pc, v in risk["session"]["percentiles"].items():
+        assert p.cells[f"risk.session.percentiles.{pc}"][0] == v
+    value, text = p.cells["risk.ruin.finite.estimate"]
+    assert value == risk["ruin"]["finite"]["estimate"]
+    assert text == _pct(risk["ruin"]["finite"]["estimate"])
+    for i, b in enumerate(risk["ruin"]["bankroll_for_risk"]):
+        assert p.cells[f"risk.ruin.bankroll_for_risk.{i}.bankroll"][0] == b["bankroll"]
+    assert embedded["risk"]["ruin"] == risk["ruin"]
+    assert embedded["risk"]["session"] == risk["session"]
+    assert embedded["summary"]["bets"] == summary["bets"]
+    assert embedded["summary"]["main"] == summary["main"]
+    # five plots: convergence, net distribution, session, ruin, jackpot
+    assert p.images == 5
+    assert "<script src" not in html_report and "<link" not in html_report  # self-contained
+
+
+def test_return_tables_agree_with_wagers(thb_run, html_report):
+    """Return tables come from the event counts, the summary from the wager sums: two paths."""
+    p = _Cells()
+    p.feed(html_report)
+    rep = json.loads(p.blob)
+    ev = thb_run.events().collect()
+    for bet, t in rep["return_tables"].items():
+        assert t["rounds"] == ROUNDS
+        assert sum(r["count"] for r in t["rows"]) == ROUNDS
+        assert t["placed"] == rep["summary"]["bets"][bet]["placed"]
+        assert t["rtp"] == pytest.approx(rep["summary"]["bets"][bet]["rtp"], abs=1e-12)
+        counted = ev.filter(pl.col("bet") == bet).group_by("event").agg(pl.col("count").sum())
+        by_event = dict(counted.iter_rows())
+        for r in t["rows"]:
+            if r["stake"]:
+                assert r["count"] == by_event.get(r["event"], 0)
+    # rounds without the optional bet are filled in from the decisions taken
+    dec = dict(((a, b), c) for a, b, c in thb_run.decisions().collect()
+               .group_by(["point", "action"]).agg(pl.col("count").sum()).iter_rows())
+    rows = {b: {r["event"]: r["count"] for r in t["rows"]} for b, t in rep["return_tables"].items()}
+    assert rows["flop"]["fold"] == dec[("flop", "fold")] == rows["ante"]["fold"]
+    for street in ("turn", "river"):
+        assert rows[street]["check"] == dec[(street, "check")]
+        assert rows[street]["fold"] == dec[("flop", "fold")]
+
+
+def test_exact_side_bets_match_published_figures(html_report):
+    """Bonus 91.46 % (RULES.md, seed 001); Jackpot: 4 royals in 2,598,960 hands, fixed prizes
+    827,636 / 2,598,960, break-even meter 442,831, long-run RTP 81.84 %."""
+    p = _Cells()
+    p.feed(html_report)
+    rep = json.loads(p.blob)
+    bonus = rep["return_tables"]["bonus"]["exact"]
+    assert bonus["source"] == "combinatorics"
+    assert round(100 * bonus["rtp"], 2) == 91.46
+    assert abs(bonus["z_rtp"]) < 4.5  # false-failure rate about 7e-6 for a random seed
+    jp = rep["jackpot"]
+    assert jp["p_hit_exact"] == pytest.approx(4 / 2_598_960, rel=1e-12)
+    assert jp["fixed_prize_rtp_exact"] == pytest.approx(827_636 / 2_598_960, rel=1e-12)
+    assert jp["break_even_meter"] == pytest.approx(442_831, abs=1e-6)
+    assert round(100 * jp["long_run_rtp"], 2) == 81.84
+    rows = {r["event"]: r for r in rep["return_tables"]["jackpot"]["rows"]}
+    assert rows["full_house"]["exact_probability"] == pytest.approx(3744 / 2_598_960, rel=1e-12)
+    # covariance matrix over the six bets, symmetric, variances = SD^2 of the summary
+    cov = rep["volatility"]["covariance"]
+    assert cov["names"] == ["ante", "flop", "turn", "river", "bonus", "jackpot"]
+    for i, a in enumerate(cov["names"]):
+        sd = rep["summary"]["bets"][a]["sd_per_round"]
+        assert cov["covariance"][i][i] == pytest.approx(sd * sd, rel=1e-9)
+        for j in range(i):
+            assert cov["covariance"][i][j] == cov["covariance"][j][i]
+    holds = rep["volatility"]["hold_ci95"]["main"]
+    assert [h["rounds"] for h in holds] == [10 ** k for k in range(3, 10)]
+
+
+@pytest.mark.parametrize("fmt", ["md", "json"])
+def test_other_formats(thb_run, tmp_path, fmt):
+    out = tmp_path / f"report.{fmt}"
+    res = CliRunner().invoke(app, ["report", str(thb_run.path), "--out", str(out), "--exact",
+                                   "never", "--rounds", "100", "--paths", "500"])
+    assert res.exit_code == 0, res.output
+    text = out.read_text()
+    summary = thb_run.summary()
+    if fmt == "json":
+        rep = json.loads(text)
+        assert rep["summary"]["main"] == summary["main"]
+        assert rep["risk"]["session"]["rounds"] == 100
+    else:
+        assert text.startswith("# gpusim report")
+        assert _pct(summary["main"]["house_edge_per_ante"]) in text
+
+
+def test_partial_run_warns_and_uses_completed_chunks(thb_run, tmp_path):
+    import shutil
+
+    part = tmp_path / "partial"
+    shutil.copytree(thb_run.path, part)
+    mf = json.loads((part / "manifest.json").read_text())
+    mf["chunks_done"] = mf["chunks_done"][:2]
+    mf["status"] = "running"
+    (part / "manifest.json").write_text(json.dumps(mf))
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["report", str(part), "--out", str(out), "--exact", "never",
+                                   "--rounds", "50", "--paths", "200"])
+    assert res.exit_code == 0, res.output
+    assert "warning: run is unfinished (20,000 of 40,000 rounds)" in res.stderr
+    rep = json.loads(out.read_text())
+    assert rep["run"]["rounds"] == 20_000 and not rep["run"]["complete"]
+    assert sum(r["count"] for r in rep["return_tables"]["ante"]["rows"]) == 20_000
+    assert rep["warnings"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--bankroll", "0"], "--bankroll"),
+        (["--bankroll", "-5"], "--bankroll"),
+        (["--format", "pdf"], "--format"),
+        (["--exact", "sometimes"], "--exact"),
+        (["--bet", "nope"], "--bet"),
+    ],
+)
+def test_bad_input(thb_run, tmp_path, args, needle):
+    out = tmp_path / "r.html"
+    res = CliRunner().invoke(app, ["report", str(thb_run.path), "--out", str(out), "--exact",
+                                   "never", "--paths", "100", *args])
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and needle in lines[0] and "Traceback" not in res.output
+    assert not out.exists()
+
+
+def test_missing_run_folder(tmp_path):
+    res = CliRunner().invoke(app, ["report", str(tmp_path / "nope"), "--out",
+                                   str(tmp_path / "r.html")])
+    assert res.exit_code == 2
+    assert res.output.count("\n") == 1 and "not a gpusim run folder" in res.output
+    assert not Path(tmp_path / "r.html").exists()
+
+
+def test_run_without_completed_chunks(thb_run, tmp_path):
+    import shutil
+
+    part = tmp_path / "empty"
+    shutil.copytree(thb_run.path, part)
+    mf = json.loads((part / "manifest.json").read_text())
+    mf["chunks_done"] = []
+    (part / "manifest.json").write_text(json.dumps(mf))
+    res = CliRunner().invoke(app, ["report", str(part), "--out", str(tmp_path / "r.html")])
+    assert res.exit_code == 2 and "no completed chunks" in res.output
+    assert re.fullmatch(r"gpusim: error: [^\n]+\n", res.output)
