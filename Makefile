@@ -17,6 +17,7 @@ run: $(STAMP)
 	$(BIN)/gpusim simulate --out runs/default --force
 
 test: $(STAMP)
+	$(BIN)/ruff check gpusim tests benchmarks
 	$(BIN)/pytest -q
 
 test-slow: $(STAMP)

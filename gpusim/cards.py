@@ -47,15 +47,12 @@ def parse_card(text: str) -> int:
     s = text.strip()
     if s[:2] == "10":
         s = "T" + s[2:]
-    if len(s) != 2:
-        raise CardError(
-            f"unknown card {text!r}: expected a rank in {RANKS} (or 10) followed by a suit in {SUITS}"
-        )
-    rank = RANKS.find(s[0].upper())
-    suit = SUITS.find(s[1].lower())
+    rank = RANKS.find(s[0].upper()) if len(s) == 2 else -1
+    suit = SUITS.find(s[1].lower()) if len(s) == 2 else -1
     if rank < 0 or suit < 0:
         raise CardError(
-            f"unknown card {text!r}: expected a rank in {RANKS} (or 10) followed by a suit in {SUITS}"
+            f"unknown card {text!r}: expected a rank in {RANKS} (or 10) "
+            f"followed by a suit in {SUITS}"
         )
     return rank * 4 + suit
 
@@ -154,7 +151,8 @@ def class_combos(name: str) -> int:
     """Number of two-card combinations in a class: 6 for a pair, 4 suited, 12 offsuit."""
     if name not in _CLASS_INDEX:
         raise CardError(
-            f"unknown hand class {name!r}: expected a pair like 'AA' or two ranks plus s/o like 'AKs'"
+            f"unknown hand class {name!r}: expected a pair like 'AA' "
+            "or two ranks plus s/o like 'AKs'"
         )
     if len(name) == 2:
         return 6

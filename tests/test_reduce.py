@@ -1,4 +1,4 @@
-"""The device chunk reduction equals the host reference reduction, count for count."""
+"""The device (joint-code) chunk reduction equals the host reference reduction, count for count."""
 
 from __future__ import annotations
 

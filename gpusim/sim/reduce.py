@@ -1,226 +1,106 @@
-"""Chunk reduction on the device: settled rounds -> exact integer counts, inside one jit.
+"""Chunk reduction on the device: settled rounds -> one histogram of joint outcome codes.
 
-The host reduction in :func:`gpusim.sim.runner.reduce_host` is the reference; this one gives
-the same :class:`~gpusim.sim.aggregate.ChunkCounts` (a test checks equality) without moving
-per-round arrays to the host, which on a CPU was half of a chunk's time.
+The host reduction :func:`gpusim.sim.runner.reduce_host` is the reference; this one gives the
+same :class:`~gpusim.sim.aggregate.ChunkCounts` (a test checks equality) while moving only a
+histogram of a few thousand int32 counts to the host instead of per-round arrays. Every bet's
+event, stake and net is a function of the round's joint code (:mod:`gpusim.sim.joint`), exactly
+as in the CUDA kernels, so a single bincount per batch carries every statistic.
 
-Counts and sums are int64: the reduction is traced and run with JAX's 64-bit mode enabled for
-this function only (the rest of gpusim stays 32-bit). Net histograms use static bin ranges
-derived from the paytables; a value outside its range (impossible for a valid config, but
-cheap to check) or more Jackpot royals in one chunk than the gather buffer holds sends the
-chunk to the host reduction instead, so the result is exact either way.
-
-The Jackpot's royal flush pays the meter, which depends on every earlier round; the device
-counts royal rounds with the settlement's placeholder net and returns their indices and rows,
-and the host replaces the placeholder by the meter in round order (:meth:`DeviceReducer.finish`).
+A Jackpot royal's net depends on the progressive meter, i.e. on every earlier round, so royal
+rounds are left out of the histogram and returned as (offset, code) pairs; the host pays them in
+round order. More royals in one batch than the gather buffer holds (about 1 in 10^180 for a
+2^18-round batch) sends the batch to the host reduction instead, so the result is exact either way.
 """
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
-from gpusim.sim.aggregate import ChunkCounts
+from gpusim.sim.joint import (
+    _CH_AA_EVENTS,
+    _THB_BONUS_EVENTS,
+    _THB_JACKPOT_EVENTS,
+    bin_layout,
+    counts_from_bins,
+)
 
-__all__ = ["MAX_ROYALS_PER_CHUNK", "DeviceReducer", "net_bounds"]
+__all__ = ["MAX_ROYALS_PER_BATCH", "JointReducer"]
 
-MAX_ROYALS_PER_CHUNK = 64
-_DERIVED = {"call": 2, "flop": 2, "turn": 1, "river": 1}
-
-
-def _stake(rules, bet: str) -> int:
-    stakes = rules.stakes.as_dict()
-    if bet in _DERIVED:
-        return _DERIVED[bet] * stakes["ante"]
-    return stakes[bet]
+MAX_ROYALS_PER_BATCH = 64
 
 
-def net_bounds(rules, bets: list[str], main_bets: list[str]) -> dict[str, tuple[int, int]]:
-    """Static [lo, hi] of every bet's net per round (0 = not placed included), plus main, total.
+class JointReducer:
+    """``device(decisions, settlement)`` on the device, then ``finish`` on the host."""
 
-    The Jackpot royal (a meter prize) is bounded here by its placeholder, the reset value.
-    """
-    from gpusim.games import event_returns
-
-    returns = event_returns(rules)
-    out = {}
-    for bet in bets:
-        s = _stake(rules, bet)
-        reset = rules.jackpot.reset if getattr(rules, "jackpot", None) else 0
-        r = [reset if x is None else x for x in returns[bet]]
-        out[bet] = (min(0, s * (min(r) - 1), -s), max(0, s * (max(r) - 1)))
-    out["main"] = (sum(out[b][0] for b in main_bets), sum(out[b][1] for b in main_bets))
-    out["total"] = (sum(out[b][0] for b in bets), sum(out[b][1] for b in bets))
-    return out
-
-
-class DeviceReducer:
-    """Reduce (decisions, settlement) on the device; ``finish`` completes it on the host."""
-
-    def __init__(self, rules, bets: list[str], main_bets: list[str], event_names, decision_keys):
+    def __init__(self, rules, bets: list[str]):
         self.rules = rules
         self.bets = list(bets)
-        self.main_bets = list(main_bets)
-        self.all_bets = [*self.bets, "main", "total"]
-        self.bounds = net_bounds(rules, self.bets, self.main_bets)
-        self.event_names = dict(event_names)
-        self.decision_keys = tuple(decision_keys)
+        self.n_bins = bin_layout(rules).n_bins
         self.has_jackpot = "jackpot" in self.bets and getattr(rules, "jackpot", None) is not None
-        self._royal_code = (
-            self.event_names["jackpot"].index("royal_flush") if self.has_jackpot else -1
-        )
+        from gpusim.games import event_names
+
+        names = event_names(rules)
+        self._royal = names["jackpot"].index("royal_flush") if self.has_jackpot else -1
         self._fn = None
 
-    # -- device part ------------------------------------------------------------------------
+    def _code(self, settlement):
+        """(N,) int32 joint code, the mixed radix of kernels/settle_*.cuh."""
+        import jax.numpy as jnp
+
+        ev = {b: settlement.events[b].astype(jnp.int32) for b in self.bets}
+        st = settlement.stakes
+        if self.rules.game == "casino_holdem":
+            if "aa_bonus" in self.bets:
+                return ev["ante"] * _CH_AA_EVENTS + ev["aa_bonus"]
+            return ev["ante"]
+        code = ev["ante"] * 4 + (st["turn"] > 0) * 2 + (st["river"] > 0)
+        if "bonus" in self.bets:
+            code = code * _THB_BONUS_EVENTS + ev["bonus"]
+        if "jackpot" in self.bets:
+            code = code * _THB_JACKPOT_EVENTS + ev["jackpot"]
+        return code.astype(jnp.int32)
 
     def _build(self):
         import jax
         import jax.numpy as jnp
 
-        bets, all_bets, bounds = self.bets, self.all_bets, self.bounds
-        n_events = {b: len(self.event_names[b]) for b in bets}
-        main_bets = self.main_bets
-        royal_code = self._royal_code
-        has_jackpot = self.has_jackpot
-        k_max = MAX_ROYALS_PER_CHUNK
+        n_bins, has_jackpot, royal_code = self.n_bins, self.has_jackpot, self._royal
 
-        def reduce(nets_in, stakes_in, events_in, decisions):
-            i64 = jnp.int64
-            nets = {b: nets_in[b].astype(i64) for b in bets}
-            stakes = {b: stakes_in[b].astype(i64) for b in bets}
-            nets["main"] = functools.reduce(jnp.add, [nets[b] for b in main_bets])
-            nets["total"] = functools.reduce(jnp.add, [nets[b] for b in bets])
-            stakes["main"] = functools.reduce(jnp.add, [stakes[b] for b in main_bets])
-            stakes["total"] = functools.reduce(jnp.add, [stakes[b] for b in bets])
-            out = {"hist": {}, "outside": {}, "events": {}, "wagers": {}}
-            for b in all_bets:
-                lo, hi = bounds[b]
-                v = nets[b]
-                out["hist"][b] = jnp.bincount(jnp.clip(v - lo, 0, hi - lo), length=hi - lo + 1)
-                out["outside"][b] = jnp.sum((v < lo) | (v > hi))
-                st = stakes[b]
-                out["wagers"][b] = jnp.stack(
-                    [jnp.sum(st > 0), jnp.sum(st), jnp.sum(v), jnp.sum(st * st), jnp.sum(st * v)]
-                )
-            for b in bets:
-                n = n_events[b]
-                code = jnp.where(stakes[b] > 0, events_in[b].astype(jnp.int32), n)
-                out["events"][b] = jnp.bincount(code, length=n + 1)[:n]
-            x = jnp.stack([nets[b] for b in all_bets], axis=1)  # (N, B) int64
-            out["moments"] = x.T @ x
-            out["decisions"] = {k: jnp.sum(decisions[k].astype(i64)) for k in decisions}
-            if "flop" in decisions:
-                flop = decisions["flop"]
-                out["decisions"]["turn_played"] = jnp.sum((decisions["turn"] & flop).astype(i64))
-                out["decisions"]["river_played"] = jnp.sum(
-                    (decisions["river"] & flop).astype(i64)
-                )
-            if has_jackpot:
-                royal = (events_in["jackpot"] == royal_code) & (stakes["jackpot"] > 0)
-                (idx,) = jnp.nonzero(royal, size=k_max, fill_value=0)
-                cum = jnp.cumsum(stakes["jackpot"])
-                out["royal_count"] = jnp.sum(royal)
-                out["royal_idx"] = idx
-                out["royal_rows"] = x[idx]
-                out["royal_stakes"] = jnp.stack([stakes[b] for b in all_bets], axis=1)[idx]
-                out["royal_cum_stake"] = cum[idx]
-                out["jackpot_stake_total"] = cum[-1]
-            return out
+        def reduce(settlement):
+            code = self._code(settlement)
+            if not has_jackpot:
+                return {"bins": jnp.bincount(code, length=n_bins)}
+            royal = (settlement.events["jackpot"] == royal_code) & (
+                settlement.stakes["jackpot"] > 0
+            )
+            bins = jnp.bincount(jnp.where(royal, n_bins, code), length=n_bins + 1)[:n_bins]
+            (idx,) = jnp.nonzero(royal, size=MAX_ROYALS_PER_BATCH, fill_value=0)
+            return {
+                "bins": bins,
+                "royal_count": jnp.sum(royal),
+                "royal_idx": idx.astype(jnp.int32),
+                "royal_code": code[idx],
+            }
 
         return jax.jit(reduce)
 
-    def device(self, decisions, settlement):
-        """Run the device reduction; returns a pytree of small arrays (host numpy)."""
+    def device(self, decisions, settlement) -> dict:
+        """Small host arrays: the code histogram and the royal rounds (decisions are in the
+        codes: a fold is an Ante event, Turn and River bets are code bits)."""
         import jax
 
-        with jax.enable_x64(True):
-            if self._fn is None:
-                self._fn = self._build()
-            res = self._fn(
-                dict(settlement.nets), dict(settlement.stakes), dict(settlement.events),
-                dict(decisions),
-            )
-            return jax.tree_util.tree_map(np.asarray, res)
-
-    # -- host completion --------------------------------------------------------------------
+        del decisions
+        if self._fn is None:
+            self._fn = self._build()
+        return jax.tree_util.tree_map(np.asarray, self._fn(settlement))
 
     def fits(self, res) -> bool:
-        """False when the chunk must be reduced on the host instead (see the module doc)."""
-        if any(int(v) for v in res["outside"].values()):
-            return False
-        return not (self.has_jackpot and int(res["royal_count"]) > MAX_ROYALS_PER_CHUNK)
+        return not self.has_jackpot or int(res["royal_count"]) <= MAX_ROYALS_PER_BATCH
 
     def finish(self, res, n_rounds: int, first_round: int, meter: int):
-        """ChunkCounts and the meter after the chunk, from the device result."""
-        from gpusim.sim.runner import BP
-
-        bets, all_bets = self.bets, self.all_bets
-        pos = {b: i for i, b in enumerate(all_bets)}
-        outcomes = {}
-        for b in all_bets:
-            lo, _ = self.bounds[b]
-            h = res["hist"][b]
-            nz = np.flatnonzero(h)
-            outcomes[b] = {int(i) + lo: int(h[i]) for i in nz}
-        wagers = {b: [int(x) for x in res["wagers"][b]] for b in all_bets}
-        moments = res["moments"].astype(object)  # exact Python ints for the corrections
-        hits: list[tuple[int, int]] = []
+        """(ChunkCounts, meter after) of the batch."""
+        hits = np.zeros((0, 2), np.int64)
         if self.has_jackpot:
-            jp = self.rules.jackpot
             k = int(res["royal_count"])
-            prev_cum = 0
-            for j in range(k):
-                i = int(res["royal_idx"][j])
-                cum = int(res["royal_cum_stake"][j])
-                meter += (cum - prev_cum) * jp.contribution_bp
-                prev_cum = cum
-                prize = meter // BP
-                meter = jp.reset * BP
-                hits.append((first_round + i, prize))
-                row = [int(v) for v in res["royal_rows"][j]]
-                stake_row = [int(v) for v in res["royal_stakes"][j]]
-                delta = prize - stake_row[pos["jackpot"]] - row[pos["jackpot"]]
-                if delta == 0:
-                    continue
-                new = list(row)
-                for b in ("jackpot", "total"):
-                    new[pos[b]] += delta
-                    _move(outcomes[b], row[pos[b]], new[pos[b]])
-                    w = wagers[b]
-                    w[2] += delta  # sum of nets
-                    w[4] += stake_row[pos[b]] * delta
-                for a in range(len(all_bets)):
-                    for c in range(len(all_bets)):
-                        moments[a, c] += new[a] * new[c] - row[a] * row[c]
-            meter += (int(res["jackpot_stake_total"]) - prev_cum) * jp.contribution_bp
-        out = ChunkCounts(rounds=n_rounds, jackpot_hits=hits)
-        out.outcomes = outcomes
-        for b in all_bets:
-            placed, wagered, sum_net, ss, sn = wagers[b]
-            out.wagers[b] = (placed, wagered, wagered + sum_net, ss, sn)
-        for b in bets:
-            c = res["events"][b]
-            names = self.event_names[b]
-            out.events[b] = {names[i]: int(c[i]) for i in np.flatnonzero(c)}
-        d = {k: int(v) for k, v in res["decisions"].items()}
-        if "call" in d:
-            out.decisions = {"call": {"call": d["call"], "fold": n_rounds - d["call"]}}
-        else:
-            played = d["flop"]
-            out.decisions = {
-                "flop": {"bet": played, "fold": n_rounds - played},
-                "turn": {"bet": d["turn_played"], "check": played - d["turn_played"]},
-                "river": {"bet": d["river_played"], "check": played - d["river_played"]},
-            }
-        for a_i, a in enumerate(all_bets):
-            for b in all_bets[a_i:]:
-                out.moments[(a, b)] = int(moments[a_i, pos[b]])
-        return out, meter
-
-
-def _move(dist: dict[int, int], old: int, new: int) -> None:
-    dist[old] -= 1
-    if dist[old] == 0:
-        del dist[old]
-    dist[new] = dist.get(new, 0) + 1
+            hits = np.stack([res["royal_idx"][:k], res["royal_code"][:k]], axis=1)
+        return counts_from_bins(self.rules, res["bins"], hits, first_round, n_rounds, meter)

@@ -155,6 +155,7 @@ def _make_step(rules, strategy) -> Callable:
         decisions = strategy.decide(cards)
         return decisions, settle_jit(cards, decisions)
 
+    run.traceable = lambda: state["fused"]
     return run
 
 
@@ -256,28 +257,23 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
 class ChunkRunner:
     """``runner(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter after)``.
 
-    Deals, decides and settles in one jit and reduces on the device (gpusim.sim.reduce);
+    Deals, then decides and settles in one jit, and reduces each batch on the device to a
+    histogram of joint outcome codes (gpusim.sim.reduce);
     ``device_reduce=False`` uses the host reference reduction instead.
     """
 
     def __init__(
         self, rules, strategy, *, device_reduce: bool = True, batch: int = CPU_BATCH
     ):
-        from gpusim.games import bets, event_names
-        from gpusim.strategy import DECISIONS
+        from gpusim.games import bets
+        from gpusim.sim.reduce import JointReducer
 
         self.rules = rules
         self.strategy = strategy
         self.step = _make_step(rules, strategy)
         self.device_reduce = device_reduce
         self.batch = batch
-        bet_list = list(bets(rules))
-        main = [b for b in MAIN_BETS[rules.game] if b in bet_list]
-        from gpusim.sim.reduce import DeviceReducer
-
-        self.reducer = DeviceReducer(
-            rules, bet_list, main, event_names(rules), DECISIONS[rules.game]
-        )
+        self.reducer = JointReducer(rules, list(bets(rules)))
 
     def __call__(
         self, seed: int, first_round: int, n_rounds: int, meter: int,

@@ -1,0 +1,199 @@
+"""Joint outcome codes: one integer per round that determines every bet's event, stake and net.
+
+A round's events (Ante, Call/Flop/Turn/River, side bets) and the player's decisions are all
+functions of one mixed-radix code (a few hundred codes for Casino Hold'em, 10,920 for Texas
+Hold'em Bonus; the radices match ``kernels/settle_*.cuh``). So one histogram of codes per chunk
+carries the chunk's every statistic: per-bet and joint (``main``, ``total``) net distributions,
+events, decisions, wagers and all cross moments, computed once per code on the host in int64.
+Both the CUDA kernels and the JAX runner count codes; :func:`counts_from_bins` turns the counts
+into :class:`~gpusim.sim.aggregate.ChunkCounts`. A Jackpot royal's net depends on the meter, so
+royal rounds are listed apart (round offset, code) and paid in round order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from gpusim.sim.aggregate import ChunkCounts
+
+__all__ = ["BP", "MAIN_BETS", "BinLayout", "bin_layout", "counts_from_bins"]
+
+BP = 10_000
+"""Jackpot meter sub-units per money unit (contribution rates are whole basis points)."""
+MAIN_BETS = {"casino_holdem": ("ante", "call"), "holdem_bonus": ("ante", "flop", "turn", "river")}
+
+# Joint-code radices of kernels/settle_*.cuh.
+_CH_ANTE_EVENTS, _CH_AA_EVENTS = 23, 22
+_THB_MAIN_CODES, _THB_BONUS_EVENTS, _THB_JACKPOT_EVENTS = 13 * 4, 21, 10
+
+
+@dataclass(frozen=True)
+class BinLayout:
+    """Per joint outcome code (``n_bins`` of them): each offered bet's event and stake.
+
+    events / stakes: {bet: (n_bins,) int64}, bets in :func:`gpusim.games.bets` order. Codes no
+    round can produce (a fold with a Turn bet) decode to something harmless; they count 0.
+    """
+
+    n_bins: int
+    events: dict
+    stakes: dict
+    returns: dict
+    names: dict
+
+    def nets(self) -> dict:
+        """{bet: (n_bins,) int64 net}; the Jackpot royal returns nothing here (see hits)."""
+        out = {}
+        for bet, ev in self.events.items():
+            ret = np.array([0 if r is None else r for r in self.returns[bet]], np.int64)
+            out[bet] = self.stakes[bet] * (ret[ev] - 1)
+        return out
+
+
+@lru_cache(maxsize=32)
+def bin_layout(rules) -> BinLayout:
+    """Decode every joint outcome code of ``rules.game`` (kernels/settle_*.cuh)."""
+    from gpusim.games import bets, event_names, event_returns
+
+    offered = bets(rules)
+    ante = rules.stakes.ante
+    i64 = np.int64
+    if rules.game == "casino_holdem":
+        n_aa = _CH_AA_EVENTS if "aa_bonus" in offered else 1
+        codes = np.arange(_CH_ANTE_EVENTS * n_aa, dtype=i64)
+        ante_ev = codes // n_aa
+        call_of_ante = np.array([0] + [1] * 10 + [2] * 10 + [3, 4], i64)
+        events = {"ante": ante_ev, "call": call_of_ante[ante_ev]}
+        stakes = {"ante": np.full(codes.size, ante, i64), "call": (ante_ev != 0) * i64(2 * ante)}
+        if "aa_bonus" in offered:
+            events["aa_bonus"] = codes % n_aa
+            stakes["aa_bonus"] = np.full(codes.size, rules.stakes["aa_bonus"], i64)
+    else:
+        nb = _THB_BONUS_EVENTS if "bonus" in offered else 1
+        nj = _THB_JACKPOT_EVENTS if "jackpot" in offered else 1
+        codes = np.arange(_THB_MAIN_CODES * nb * nj, dtype=i64)
+        main = codes // (nb * nj)
+        ante_ev = main // 4
+        played = ante_ev != 0
+        turn_bet = played & ((main >> 1) & 1).astype(bool)
+        river_bet = played & (main & 1).astype(bool)
+        # 0 win (ante events 1..10), 1 tie (11), 2 loss (12)
+        result = np.where(ante_ev <= 10, 0, ante_ev - 10)
+        showdown = 2 + result
+        events = {
+            "ante": ante_ev,
+            "flop": np.where(played, 1 + result, 0),
+            "turn": np.where(played, np.where(turn_bet, showdown, 1), 0),
+            "river": np.where(played, np.where(river_bet, showdown, 1), 0),
+        }
+        stakes = {
+            "ante": np.full(codes.size, ante, i64),
+            "flop": played * i64(ante * rules.FLOP_MULTIPLE),
+            "turn": turn_bet * i64(ante * rules.TURN_MULTIPLE),
+            "river": river_bet * i64(ante * rules.RIVER_MULTIPLE),
+        }
+        if "bonus" in offered:
+            events["bonus"] = (codes // nj) % nb
+            stakes["bonus"] = np.full(codes.size, rules.stakes["bonus"], i64)
+        if "jackpot" in offered:
+            events["jackpot"] = codes % nj
+            stakes["jackpot"] = np.full(codes.size, rules.stakes["jackpot"], i64)
+    events = {bet: events[bet].astype(i64) for bet in offered}
+    stakes = {bet: stakes[bet].astype(i64) for bet in offered}
+    return BinLayout(codes.size, events, stakes, event_returns(rules), event_names(rules))
+
+
+def counts_from_bins(
+    rules, bins, royal_hits, first_round: int, n_rounds: int, meter: int
+) -> tuple[ChunkCounts, int]:
+    """Exact ChunkCounts of a chunk from its joint-outcome histogram and its Jackpot royals.
+
+    bins: (n_bins,) integer counts of the rounds that did not hit the Jackpot royal.
+    royal_hits: (k, 2) int (round offset within the chunk, joint code) of the rounds that did.
+    meter: the Jackpot meter before the chunk, in 1/10,000 money units. Returns (counts, meter
+    after), equal to the JAX runner's for the same rounds.
+    """
+    lay = bin_layout(rules)
+    bins = np.asarray(bins, np.int64).reshape(-1)
+    if bins.size != lay.n_bins:
+        raise ValueError(f"bins: got {bins.size} counts; {rules.game} needs {lay.n_bins}")
+    hits = np.asarray(royal_hits, np.int64).reshape(-1, 2)
+    hits = hits[np.argsort(hits[:, 0], kind="stable")]
+    if int(bins.sum()) + len(hits) != n_rounds:
+        raise ValueError(
+            f"bins: {int(bins.sum())} rounds counted plus {len(hits)} royal hits, "
+            f"but the chunk has {n_rounds} rounds"
+        )
+    # One row per non-empty code, then one per royal hit (weight 1, its own Jackpot net).
+    codes = np.concatenate([np.flatnonzero(bins), hits[:, 1]])
+    weight = np.concatenate([bins[bins != 0], np.ones(len(hits), np.int64)])
+    all_nets = lay.nets()
+    nets = {bet: v[codes] for bet, v in all_nets.items()}
+    stakes = {bet: v[codes] for bet, v in lay.stakes.items()}
+    events = {bet: v[codes] for bet, v in lay.events.items()}
+
+    paid: list[tuple[int, int]] = []
+    if "jackpot" in nets and rules.jackpot is not None and len(hits):
+        jp = rules.jackpot
+        contrib = int(rules.stakes["jackpot"]) * jp.contribution_bp  # per round, constant
+        start = 0
+        base = len(codes) - len(hits)
+        for k, off in enumerate(hits[:, 0].tolist()):
+            meter += contrib * (off + 1 - start)
+            prize = meter // BP
+            nets["jackpot"][base + k] = prize - int(rules.stakes["jackpot"])
+            paid.append((first_round + off, prize))
+            meter = jp.reset * BP
+            start = off + 1
+        meter += contrib * (n_rounds - start)
+    elif "jackpot" in nets and rules.jackpot is not None:
+        meter += int(rules.stakes["jackpot"]) * rules.jackpot.contribution_bp * n_rounds
+
+    out = ChunkCounts(rounds=n_rounds, jackpot_hits=paid)
+    main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
+    bets = list(nets)
+    nets["main"] = sum(nets[b] for b in main_bets)
+    nets["total"] = sum(nets[b] for b in bets)
+    stakes["main"] = sum(stakes[b] for b in main_bets)
+    stakes["total"] = sum(stakes[b] for b in bets)
+    for bet, v in nets.items():
+        vals, inverse = np.unique(v, return_inverse=True)
+        counts = np.zeros(len(vals), np.int64)
+        np.add.at(counts, inverse.reshape(-1), weight)
+        keep = counts != 0
+        out.outcomes[bet] = dict(zip(vals[keep].tolist(), counts[keep].tolist(), strict=True))
+        st = stakes[bet]
+        wagered = int(np.sum(weight * st))
+        out.wagers[bet] = (
+            int(np.sum(weight * (st > 0))), wagered, wagered + int(np.sum(weight * v)),
+            int(np.sum(weight * st * st)), int(np.sum(weight * st * v)),
+        )  # fmt: skip
+    for bet, codes_b in events.items():
+        names = lay.names[bet]
+        c = np.zeros(len(names), np.int64)
+        placed = stakes[bet] > 0
+        np.add.at(c, codes_b[placed], weight[placed])
+        out.events[bet] = {names[i]: int(c[i]) for i in np.flatnonzero(c)}
+    out.decisions = _decisions(rules.game, events, stakes, weight, n_rounds)
+    names = list(nets)
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            out.moments[(a, b)] = int(np.sum(weight * nets[a] * nets[b]))
+    return out, meter
+
+
+def _decisions(game, events, stakes, weight, n) -> dict[str, dict[str, int]]:
+    if game == "casino_holdem":
+        n_call = int(np.sum(weight * (events["ante"] != 0)))
+        return {"call": {"call": n_call, "fold": n - n_call}}
+    played = int(np.sum(weight * (events["ante"] != 0)))
+    n_turn = int(np.sum(weight * (stakes["turn"] > 0)))
+    n_river = int(np.sum(weight * (stakes["river"] > 0)))
+    return {
+        "flop": {"bet": played, "fold": n - played},
+        "turn": {"bet": n_turn, "check": played - n_turn},
+        "river": {"bet": n_river, "check": played - n_river},
+    }
