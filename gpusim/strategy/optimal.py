@@ -105,6 +105,12 @@ class TableStrategy:
 
     @cached_property
     def _device_tables(self) -> dict:
+        # built eagerly even when first reached while a caller's jit is tracing, so the cached
+        # arrays are constants, not that trace's tracers
+        with jax.ensure_compile_time_eval():
+            return self._build_device_tables()
+
+    def _build_device_tables(self) -> dict:
         from gpusim.cards import _GRID
 
         b3 = board_classes(3)
