@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
-DEFAULT_ROUNDS = 2_000_000
+DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK = 1 << 22
 """Rounds per chunk (one Parquet part per table) unless --chunk says otherwise."""
 CPU_BATCH = 1 << 18
