@@ -113,3 +113,28 @@ def test_shipped_decisions_are_suit_invariant(config, strategy):
         moved = permute_cards(cards, np.full(len(cards), p))
         for k, v in strat.decide(moved).items():
             assert (np.asarray(v) == base[k]).all(), (k, p)
+
+
+def test_holdem_bonus_optimal_preflop_folds_the_published_list():
+    # The published optimal Texas Hold'em Bonus strategy (e.g. Wizard of Odds) folds exactly
+    # 2-3 through 2-7 offsuit before the flop and bets the flop bet with everything else.
+    from gpusim.cards import HAND_CLASSES
+    from gpusim.exact.tables import decision_tables
+
+    pre = decision_tables(load_config("holdem_bonus"), solve=False)["preflop/optimal"]
+    folds = {HAND_CLASSES[i] for i in np.flatnonzero(~pre)}
+    assert folds == {"32o", "42o", "52o", "62o", "72o"}
+
+
+def test_win_over_half_table_matches_the_game_engines_per_round_rule():
+    # Two independent implementations of seed 000's rule: the game engine counts P(win) per
+    # round; the exact tables enumerate boards. Same fold list, so every decision must agree.
+    rules = load_config("holdem_bonus_classic")
+    per_round = get_strategy("win-over-half", rules)
+    table = get_strategy("win-over-half-ev", rules)
+    rng = np.random.default_rng(31)
+    cards = np.array([rng.choice(52, 9, replace=False) for _ in range(20)], dtype=np.int32)
+    a, b = per_round.decide(cards), table.decide(cards)
+    assert 0 < np.asarray(b["turn"]).sum() < 20 and 0 < np.asarray(b["river"]).sum() < 20
+    for k in ("flop", "turn", "river"):
+        assert (np.asarray(a[k]) == np.asarray(b[k])).all(), k

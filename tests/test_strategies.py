@@ -258,3 +258,16 @@ def test_showdown_counts_rejects_bad_cards():
         showdown_counts([0, 0], [1, 2, 3])
     with pytest.raises(ValueError, match="board"):
         showdown_counts([0, 1], [2, 3])
+
+
+def test_win_over_half_tables_equal_per_round_counting():
+    """The simulation-scale `win-over-half` (exact tables) decides exactly as the per-round
+    exact counting of seed 000's rule text, round by round."""
+    from gpusim.deal import deal
+
+    rules = load_config("holdem_bonus_classic")
+    cards = np.asarray(deal(77, 0, 120, 9))
+    table = get_strategy("win-over-half", rules).decide(cards)
+    direct = thb_win_over_half(cards)
+    for key in ("flop", "turn", "river"):
+        assert (np.asarray(table[key]) == np.asarray(direct[key])).all(), key

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.config import CATEGORY_KEYS
 from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
 from gpusim.index import board_classes, hole_index, subsets
 
@@ -205,18 +206,7 @@ AA_HANDS = (
 )
 """AA Bonus return-table rows (the game engine's event names), low to high."""
 _AA_CLASS_ORDER = (0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9)
-CLASS_NAMES = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
+CLASS_NAMES = CATEGORY_KEYS  # hand classes low to high, royal flush last
 TOTAL_DEALS = 1326 * 19600 * CH_OUTCOMES
 """Every deal: hole (C(52,2)) x flop (C(50,3)) x turn-river (C(47,2)) x dealer (C(45,2))."""
 

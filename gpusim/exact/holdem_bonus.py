@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.cards import hand_class_index
+from gpusim.config import CATEGORY_KEYS
 from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
 from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
 from gpusim.index import board_classes, hole_index, permute_cards, subsets
@@ -313,18 +314,7 @@ def preflop_ev(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return num, _COMBOS * OUTCOMES_PER_HOLE
 
 
-_CLASS_NAMES = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
+_CLASS_NAMES = CATEGORY_KEYS  # hand classes low to high, royal flush last
 
 
 def analyse(

@@ -170,3 +170,13 @@ for (_game, _name), _desc in _DESCRIPTIONS.items():
     register_strategy(
         _game, _name, lambda rules, _n=_name: table_strategy(_n, rules), _desc
     )
+
+# Seed 000's rule text at simulation scale: its exact tables give the same decisions as the
+# per-round counting rule list (the flop rule folds exactly 23o-27o in both; a test compares
+# them round by round), so the name serves the tables and the counting stays a test oracle.
+register_strategy(
+    "holdem_bonus",
+    "win-over-half",
+    lambda rules: table_strategy("win-over-half-ev", rules),
+    "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (exact tables)",
+)
