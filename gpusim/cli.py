@@ -40,7 +40,7 @@ def eval_cmd(
     cards: Annotated[list[str], typer.Argument(help="5, 6 or 7 cards, e.g. As Ks Qs Js Ts 2c 3d.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Rank a 5-7 card hand: category, best five cards and the 32-bit rank."""
+    """Rank a 5-7 card hand: category, best five, 32-bit rank."""
     import numpy as np
 
     from gpusim.cards import CardError, format_card, parse_cards
@@ -83,7 +83,7 @@ def bench_evaluator_cmd(
     seed: Annotated[int, typer.Option(help="Seed for the pre-generated hands.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """7-card evaluations per second: gpusim and each installed peer, on the same hands."""
+    """7-card evaluations/s: gpusim and each installed peer."""
     from gpusim.bench import bench_evaluator
 
     if hands <= 0:
@@ -121,7 +121,9 @@ def games_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List games, shipped configs and strategies; or validate a config with --check."""
+    """List games, configs and strategies; --check a config.
+
+    Validate a config file with --check FILE."""
     from gpusim.config import GAMES, load_config, shipped_configs
     from gpusim.games import bets
     from gpusim.strategy import strategy_description, strategy_names
@@ -186,7 +188,9 @@ def play_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, one round a line.")] = False,
 ) -> None:
-    """Show each dealt round: cards, decisions, hands, and every bet's stake, net and event."""
+    """Show dealt rounds: cards, decisions and every bet's net.
+
+    Each round: cards, every decision, both hands, and every bet's stake, net and event."""
     from gpusim.games.play import format_record, play_records
     from gpusim.strategy import StrategyError, resolve_strategy
 
@@ -237,7 +241,9 @@ def exact_cmd(
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
 ) -> None:
-    """Count every deal: optimal strategy, return table of every bet, house edge, SD."""
+    """Exact analysis: count every deal, solve the strategy.
+
+    Optimal strategy, return table of every bet, house edge, SD."""
     from gpusim.config import ConfigError, load_config
     from gpusim.exact.report import render_text
     from gpusim.exact.tables import exact_report, write_shipped_tables
@@ -293,7 +299,9 @@ def simulate_cmd(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing run folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or table.")] = False,
 ) -> None:
-    """Monte Carlo run: per-bet outcome distributions to Parquet (deterministic, resumable)."""
+    """Monte Carlo run streaming outcome counts to Parquet.
+
+    Per-bet outcome distributions; deterministic and resumable."""
     from rich.console import Console
 
     from gpusim.config import ConfigError
@@ -338,7 +346,9 @@ def summary_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Recompute a run's summary from its Parquet parts (works on partial runs)."""
+    """Recompute a run's summary from its Parquet parts.
+
+    Works on partial runs (completed chunks only)."""
     from rich.console import Console
 
     from gpusim.io.runfolder import RunFolderError
@@ -419,7 +429,9 @@ def risk_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Session distribution after N rounds and risk of ruin (exact, with a simulated check)."""
+    """Session distribution and risk of ruin of a run.
+
+    Exact after N rounds, with a simulated check."""
     from gpusim.analysis import AnalysisError, live_figures, parse_stake_dist, risk_figures
 
     targets = list(target_ror) if target_ror else [0.01, 0.05]
@@ -502,7 +514,9 @@ def report_cmd(
         typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
     ] = None,
 ) -> None:
-    """Write the risk report of a run: one self-contained HTML file (or Markdown / JSON)."""
+    """Write a run's risk report (HTML, Markdown or JSON).
+
+    One self-contained HTML file with tables and plots."""
     from pathlib import Path
 
     from gpusim.analysis import AnalysisError
@@ -544,7 +558,9 @@ def whatif_cmd(
     line: Annotated[str | None, typer.Option("--line", help="BET.LINE to solve for.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """RTP of a bet under another paytable, from the run's event counts; or solve a line's pay."""
+    """RTP under another paytable, from a run's event counts.
+
+    Or solve one line's pay for a target RTP."""
     from gpusim.analysis import AnalysisError, solve_line, whatif_figures
 
     if (target_rtp is None) != (line is None):
