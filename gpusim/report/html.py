@@ -12,7 +12,7 @@ import html
 import json
 
 from gpusim.report import plots
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe
+from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe, ordinal
 
 __all__ = ["render_html"]
 
@@ -154,7 +154,7 @@ def _risk(rep: dict) -> str:
             [_cell("P(behind)", cls="l"),
              _cell(fmt_pct(s["p_behind"]), "risk.session.p_behind", s["p_behind"])]]
     for p, val in s["percentiles"].items():
-        rows.append([_cell(f"{p}th percentile", cls="l"),
+        rows.append([_cell(f"{ordinal(p)} percentile", cls="l"),
                      _cell(fmt_int(val), f"risk.session.percentiles.{p}", val)])
     out = (f"<p>Bet <b>{_e(r['bet'])}</b>; exact convolution of the per-round distribution "
            f"(error bound {s['error_bound']:.1e}).</p>" + _table(["figure", "value"], rows))
@@ -268,3 +268,4 @@ def render_html(rep: dict) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe
+from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe, ordinal
 
 __all__ = ["render_markdown"]
 
@@ -67,7 +67,7 @@ def render_markdown(rep: dict) -> str:
         ["mean", fmt_num(ss["mean"], 2)], ["SD", fmt_num(ss["sd"], 2)],
         ["P(ahead)", fmt_pct(ss["p_ahead"])], ["P(even)", fmt_pct(ss["p_even"])],
         ["P(behind)", fmt_pct(ss["p_behind"])]]
-        + [[f"{p}th percentile", fmt_int(x)] for p, x in ss["percentiles"].items()]))
+        + [[f"{ordinal(p)} percentile", fmt_int(x)] for p, x in ss["percentiles"].items()]))
     out.append("## Risk of ruin\n")
     rows = [[f"P(ruin) from {ru['bankroll']:,} within {ru['rounds']:,} rounds",
              fmt_pct(ru["finite"]["estimate"])],
@@ -96,3 +96,4 @@ def render_markdown(rep: dict) -> str:
              fmt_num(lv[k]["var"].get("0.99"), 0)]
             for k in ("live_round", "independent_round", "live_day", "independent_day")]))
     return "\n".join(out)
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_int", "fmt_num", "fmt_pct", "json_safe"]
+__all__ = ["fmt_int", "fmt_num", "fmt_pct", "json_safe", "ordinal"]
 
 
 def _ok(x) -> bool:
@@ -35,3 +35,11 @@ def json_safe(obj):
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     return obj
+
+def ordinal(p) -> str:
+    """1 -> 1st, 2 -> 2nd, 5 -> 5th, 50 -> 50th (percentile labels)."""
+    n = int(float(p)) if float(p).is_integer() else None
+    if n is None:
+        return f"{p}th"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
