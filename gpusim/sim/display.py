@@ -100,4 +100,7 @@ def print_summary(summary: dict, console: Console) -> None:
         console.print("decisions  " + " | ".join(parts))
     rate = summary.get("rounds_per_s")
     if rate:
-        console.print(f"speed {rate:,.0f} rounds/s on {summary['backend']} ({summary['device']})")
+        console.print(
+            f"speed {rate:,.0f} rounds/s on {summary['backend']} ({summary['device']}), "
+            "wall time of the chunks including jit compilation"
+        )
