@@ -407,26 +407,34 @@ def _check_risk_args(bankroll: int, rounds: int, targets: list[float]) -> None:
 _BANKROLL_HELP = "Starting bankroll in money units (the ante is usually 1)."
 _TARGET_HELP = "Target risk of ruin for the bankroll needed (repeatable; default 0.01 and 0.05)."
 
+# options shared by `risk` and `report`
+BankrollOpt = Annotated[int, typer.Option(help=_BANKROLL_HELP)]
+HorizonOpt = Annotated[int, typer.Option(help="Session length / ruin horizon in rounds.")]
+TargetRorOpt = Annotated[list[float] | None, typer.Option("--target-ror", help=_TARGET_HELP)]
+PathsOpt = Annotated[int, typer.Option(help="Simulated bankroll paths (cross-check).")]
+PathSeedOpt = Annotated[int, typer.Option(help="Seed of the simulated paths.")]
+LiveSeatsOpt = Annotated[
+    int | None, typer.Option("--live-seats", help="Live-table exposure for M seats.")
+]
+RoundsPerDayOpt = Annotated[int, typer.Option("--rounds-per-day", help="Rounds a day.")]
+StakeDistOpt = Annotated[
+    str | None,
+    typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
+]
+
 
 @app.command("risk")
 def risk_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
-    bankroll: Annotated[int, typer.Option(help=_BANKROLL_HELP)] = 100,
-    rounds: Annotated[int, typer.Option(help="Session length / ruin horizon in rounds.")] = 1000,
-    target_ror: Annotated[
-        list[float] | None, typer.Option("--target-ror", help=_TARGET_HELP)
-    ] = None,
+    bankroll: BankrollOpt = 100,
+    rounds: HorizonOpt = 1000,
+    target_ror: TargetRorOpt = None,
     bet: Annotated[str, typer.Option(help="Whose net result: total, main or one bet.")] = "total",
-    paths: Annotated[int, typer.Option(help="Simulated bankroll paths (cross-check).")] = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated paths.")] = 1,
-    live_seats: Annotated[
-        int | None, typer.Option("--live-seats", help="Live-table exposure for M seats.")
-    ] = None,
-    rounds_per_day: Annotated[int, typer.Option("--rounds-per-day", help="Rounds a day.")] = 1000,
-    stake_dist: Annotated[
-        str | None,
-        typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
-    ] = None,
+    paths: PathsOpt = 20_000,
+    seed: PathSeedOpt = 1,
+    live_seats: LiveSeatsOpt = None,
+    rounds_per_day: RoundsPerDayOpt = 1000,
+    stake_dist: StakeDistOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Session distribution and risk of ruin of a run.
@@ -494,25 +502,18 @@ def report_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
     out: Annotated[str, typer.Option(help="File to write.")] = "report.html",
     fmt: Annotated[str | None, typer.Option("--format", help="html | md | json.")] = None,
-    bankroll: Annotated[int, typer.Option(help=_BANKROLL_HELP)] = 100,
-    rounds: Annotated[int, typer.Option(help="Session length / ruin horizon in rounds.")] = 1000,
-    target_ror: Annotated[
-        list[float] | None, typer.Option("--target-ror", help=_TARGET_HELP)
-    ] = None,
+    bankroll: BankrollOpt = 100,
+    rounds: HorizonOpt = 1000,
+    target_ror: TargetRorOpt = None,
     bet: Annotated[str, typer.Option(help="Net result for sessions and ruin.")] = "total",
     exact: Annotated[
         str, typer.Option(help="auto (when the enumeration is cached) | always | never.")
     ] = "auto",
-    paths: Annotated[int, typer.Option(help="Simulated bankroll paths (cross-check).")] = 20_000,
-    seed: Annotated[int, typer.Option(help="Seed of the simulated paths.")] = 1,
-    live_seats: Annotated[
-        int | None, typer.Option("--live-seats", help="Add live-table exposure for M seats.")
-    ] = None,
-    rounds_per_day: Annotated[int, typer.Option("--rounds-per-day", help="Rounds a day.")] = 1000,
-    stake_dist: Annotated[
-        str | None,
-        typer.Option("--stake-dist", help="Seat stakes in antes with weights: 1:50,5:30,25:20."),
-    ] = None,
+    paths: PathsOpt = 20_000,
+    seed: PathSeedOpt = 1,
+    live_seats: LiveSeatsOpt = None,
+    rounds_per_day: RoundsPerDayOpt = 1000,
+    stake_dist: StakeDistOpt = None,
 ) -> None:
     """Write a run's risk report (HTML, Markdown or JSON).
 
