@@ -38,14 +38,20 @@ _LAUNCHES = {"exact_holdem_bonus": 4, "exact_casino_holdem": 2}
 
 def unavailable_reason() -> str | None:
     """None when CuPy imports and sees a CUDA device, else why not (one line)."""
+
+    def first_line(exc: Exception) -> str:
+        # CuPy's load errors span several lines; the first names the missing piece
+        text = str(exc).strip().splitlines()
+        return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+
     try:
         import cupy
     except Exception as exc:  # ImportError, or a CUDA library that fails to load
-        return f"CuPy is not installed or does not load ({type(exc).__name__}: {exc})"
+        return f"CuPy is not installed or does not load ({first_line(exc)})"
     try:
         n = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:
-        return f"CuPy finds no usable CUDA driver or device ({type(exc).__name__}: {exc})"
+        return f"CuPy finds no usable CUDA driver or device ({first_line(exc)})"
     if n < 1:
         return "CuPy sees no CUDA device"
     return None
