@@ -2,14 +2,16 @@
 CPU solver.
 
 A C++ harness includes ``kernels/exact_holdem_bonus.cuh`` and ``kernels/exact_casino_holdem.cuh``
-(the headers the CUDA kernels are built from) and runs a kernel block's phases serially over a
-subset of board classes. Its raw output goes through the same assembly functions the CuPy glue
-applies to the kernels' output (:mod:`gpusim.exact.cupy_backend`), and the result must equal
-:func:`gpusim.exact.holdem_bonus.solve_river` / :func:`gpusim.exact.casino_holdem.solve_counts`
-on those classes, every array exactly.
+(the headers the CUDA kernels are built from) and runs a kernel block's phases serially over
+the board classes of a launch. A stand-in ``cupy`` module (numpy arrays, the harness as the
+kernel) lets :func:`gpusim.exact.cupy_backend.solve_river_cupy` and ``solve_counts_cupy`` run
+unchanged: launches, row slicing, totals across launches and the assembly into the solvers'
+result types. Their results must equal :func:`gpusim.exact.holdem_bonus.solve_river` /
+:func:`gpusim.exact.casino_holdem.solve_counts` on a subset of board classes, every array
+exactly.
 
-The ``.cu`` files are also compile-checked with nvcc, as the self-contained source CuPy is
-handed, and with NVRTC when its library is installed (each skipped when absent).
+The ``.cu`` files are also compile-checked with nvcc, and the inlined source the backend hands
+to CuPy with NVRTC (each skipped when its compiler is absent).
 """
 
 from __future__ import annotations
@@ -163,25 +165,6 @@ def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
     return xb.river_counts_from_rows(ids, rows, ante_from)
 
 
-def test_thb_river_counts_equal_cpu_solver(harness, tmp_path):
-    from gpusim.exact.holdem_bonus import solve_river
-
-    ante_from = 4  # a straight, as in every shipped config; the next test varies it
-    ids = _thb_ids()
-    got = _host_thb(harness, tmp_path, ids, ante_from)
-    want = solve_river(ante_from, board_ids=ids)
-    for name in ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
-                 "class_hands", "boards", "weights"):
-        a, b = getattr(got, name), getattr(want, name)
-        assert a.dtype == b.dtype and a.shape == b.shape, name
-        assert np.array_equal(a, b), name
-    assert got.ante_from == want.ante_from
-    # Not vacuous: the sample holds wins, ties, Ante-paying wins and royal flushes.
-    assert got.W[ids].any() and got.WX[ids].any() and got.class_ties.any()
-    assert got.class_hands[:, 9].any()
-    assert not np.array_equal(got.WX, got.W)
-
-
 def test_thb_comparison_can_fail(harness, tmp_path):
     """A different Ante threshold changes the host counts (so the comparison sees the rule),
     and they still equal the CPU solver's."""
@@ -203,23 +186,109 @@ def _ch_ids() -> np.ndarray:
     return np.unique(np.concatenate([[0], monotone, rng.choice(b3.n_classes, 1, replace=False)]))
 
 
-def _host_ch(exe: Path, work: Path, ids: np.ndarray, qualifier: int):
-    work.mkdir(parents=True, exist_ok=True)
-    np.ascontiguousarray(board_classes(3).reps[ids], np.int32).tofile(work / "flops.bin")
-    subprocess.run([str(exe), "ch", str(work), str(qualifier)], check=True)
-    counts = np.fromfile(work / "counts.bin", np.uint32).reshape(len(ids), 1326, 22)
-    return xb.ch_counts_from_rows(ids, counts, qualifier)
+# --- the CuPy glue, with the host build standing in for the GPU ----------------------------------
 
 
-@pytest.mark.parametrize("config", ["casino_holdem"])
-def test_ch_counts_equal_cpu_solver(harness, tmp_path, config):
+class _HostKernel:
+    """Called as a CuPy RawKernel is, ``(grid, block, args)``; runs the harness on the launch's
+    rows and writes its outputs into the (numpy) argument arrays as the kernel would."""
+
+    def __init__(self, exe: Path, work: Path, name: str):
+        self.exe, self.work, self.name, self.launches = exe, work, name, 0
+
+    def __call__(self, grid, block, args):
+        from gpusim.exact.holdem_bonus import _HOLE_CLASS
+
+        d = self.work / f"launch{self.launches}"
+        d.mkdir()
+        self.launches += 1
+        if self.name == "gpusim_exact_thb_river":
+            boards, weights, n, ante_from, hole_class, *outs = args
+            assert grid == (int(n),) and np.array_equal(hole_class, _HOLE_CLASS)
+            boards.tofile(d / "boards4.bin")
+            weights.tofile(d / "weights.bin")
+            hole_class.tofile(d / "hole_class.bin")
+            subprocess.run([str(self.exe), "thb", str(d), str(int(ante_from))], check=True)
+            for arr, k in zip(outs[:3], ("W", "L", "WX"), strict=True):
+                arr[...] = np.fromfile(d / f"{k}.bin", np.uint16).reshape(arr.shape)
+            for arr, k in zip(outs[3:], ("class_wins", "class_hands", "class_ties",
+                                         "class_losses"), strict=True):
+                arr += np.fromfile(d / f"{k}.bin", np.uint64)
+        else:
+            flops, n, qualifier, counts = args
+            assert grid == (int(n),)
+            flops.tofile(d / "flops.bin")
+            subprocess.run([str(self.exe), "ch", str(d), str(int(qualifier))], check=True)
+            counts[...] = np.fromfile(d / "counts.bin", np.uint32).reshape(counts.shape)
+
+
+@pytest.fixture()
+def host_cupy(harness, tmp_path, monkeypatch):
+    """A stand-in ``cupy`` module backed by numpy, whose kernels run the host build."""
+    import sys
+    import types
+
+    kernels = []
+
+    class RawModule:
+        def __init__(self, code, options):
+            assert "gpusim_exact_" in code and f"-DGPUSIM_BLOCK={xb.BLOCK}" in options
+
+        def compile(self):
+            pass
+
+        def get_function(self, name):
+            kernels.append(_HostKernel(harness, tmp_path, name))
+            return kernels[-1]
+
+    fake = types.ModuleType("cupy")
+    fake.asarray, fake.zeros, fake.asnumpy = np.asarray, np.zeros, np.asarray
+    fake.uint16, fake.uint32, fake.uint64 = np.uint16, np.uint32, np.uint64
+    fake.RawModule = RawModule
+    fake.cuda = types.SimpleNamespace(
+        Device=lambda: types.SimpleNamespace(id=0),
+        runtime=types.SimpleNamespace(getDeviceCount=lambda: 1),
+    )
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    xb._kernel.cache_clear()
+    yield kernels
+    xb._kernel.cache_clear()
+
+
+def test_thb_river_counts_equal_cpu_solver(host_cupy, monkeypatch):
+    """solve_river_cupy with the host build as its kernel equals the CPU solver, every array;
+    the classes go over three launches, whose class totals add up."""
+    from gpusim.exact.holdem_bonus import solve_river
+
+    monkeypatch.setitem(xb._LAUNCHES, "exact_holdem_bonus", 3)
+    ids = _thb_ids()
+    seen = []
+    got = xb.solve_river_cupy(4, board_ids=ids, progress=lambda d, t: seen.append((d, t)))
+    want = solve_river(4, board_ids=ids)
+    assert host_cupy[0].launches == 3 and seen[-1] == (len(ids), len(ids))
+    for name in ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
+                 "class_hands", "boards", "weights"):
+        a, b = getattr(got, name), getattr(want, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        assert np.array_equal(a, b), name
+    assert got.ante_from == want.ante_from == 4  # a straight, as in every shipped config
+    # Not vacuous: the sample holds wins, ties, Ante-paying wins and royal flushes.
+    assert got.W[ids].any() and got.WX[ids].any() and got.class_ties.any()
+    assert got.class_hands[:, 9].any()
+    assert not np.array_equal(got.WX, got.W)
+
+
+def test_ch_counts_equal_cpu_solver(host_cupy):
+    """solve_counts_cupy with the host build as its kernel equals the CPU solver (two
+    launches)."""
     from gpusim.config import load_config
     from gpusim.exact.casino_holdem import qualifier_rank, solve_counts
 
-    q = qualifier_rank(load_config(config))
+    q = qualifier_rank(load_config("casino_holdem"))
     ids = _ch_ids()
-    got = _host_ch(harness, tmp_path, ids, q)
+    got = xb.solve_counts_cupy(q, flop_ids=ids)
     want = solve_counts(q, flop_ids=ids)
+    assert host_cupy[0].launches == 2
     for name in ("counts", "valid", "bonus_rank", "flops", "weights"):
         a, b = getattr(got, name), getattr(want, name)
         assert a.dtype == b.dtype and a.shape == b.shape, name
