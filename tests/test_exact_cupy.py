@@ -51,6 +51,11 @@ def test_unknown_backend_is_one_line_exit_2():
     assert "--backend" in lines[0] and "'tpu'" in lines[0] and "cpu, cupy" in lines[0]
 
 
+def test_help_lists_backend():
+    result = runner.invoke(app, ["exact", "--help"])
+    assert result.exit_code == 0 and "--backend" in result.output
+
+
 def test_reason_is_one_line_or_none():
     why = xb.unavailable_reason()
     assert why is None or (why and "\n" not in why)
