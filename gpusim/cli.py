@@ -240,6 +240,9 @@ def exact_cmd(
     write_tables: Annotated[
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
+    backend: Annotated[
+        str, typer.Option(help="What counts the deals: cpu | cupy (a CUDA kernel).")
+    ] = "cpu",
 ) -> None:
     """Exact analysis: count every deal, solve the strategy.
 
@@ -257,11 +260,20 @@ def exact_cmd(
     if name not in strategy_names(rules.game):
         fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "
              + ", ".join(strategy_names(rules.game)))
+    if backend not in ("cpu", "cupy"):
+        fail(f"--backend: {backend!r} is not a backend of gpusim exact; allowed: cpu, cupy")
+    if backend == "cupy":
+        from gpusim.exact.cupy_backend import unavailable_reason
+
+        why = unavailable_reason()
+        if why is not None:
+            fail(f"--backend cupy: no usable GPU: {why}; use --backend cpu")
     if write_tables:
-        entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables")
+        entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables",
+                                     backend=backend)
         typer.echo(f"wrote {entry['file']} sha256 {entry['sha256']}", err=True)
     try:
-        report = exact_report(rules, name)
+        report = exact_report(rules, name, backend=backend)
     except StrategyError as exc:
         fail(str(exc))
     if out is not None:

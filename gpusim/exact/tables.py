@@ -96,7 +96,19 @@ def _progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], 
 # --- counts (cached) ------------------------------------------------------------------------------
 
 
-def ch_counts(rules, *, progress: bool = True):
+def _solver(cpu, name: str, backend: str):
+    """The count solver of a backend: ``cpu`` (worker processes) or ``cupy`` (the CUDA kernel
+    of :mod:`gpusim.exact.cupy_backend`, same counts)."""
+    if backend == "cpu":
+        return lambda *a, **kw: cpu(*a, **kw, workers=default_workers())
+    if backend == "cupy":
+        from gpusim.exact import cupy_backend
+
+        return getattr(cupy_backend, name)
+    raise ValueError(f"backend {backend!r}: allowed 'cpu', 'cupy'")
+
+
+def ch_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     """Casino Hold'em counts for the config's dealer qualifier (cached)."""
     from gpusim.exact.casino_holdem import ChCounts, qualifier_rank, solve_counts
 
@@ -108,7 +120,7 @@ def ch_counts(rules, *, progress: bool = True):
                                               "bonus_rank")}, qualifier=int(z["qualifier"]))
     update, stop = _progress_bar("Casino Hold'em: flop classes") if progress else (None, None)
     try:
-        c = solve_counts(q, progress=update, workers=default_workers())
+        c = _solver(solve_counts, "solve_counts_cupy", backend)(q, progress=update)
     finally:
         if stop:
             stop()
@@ -123,7 +135,7 @@ def _ante_from(rules) -> int:
     return CATEGORY_KEYS.index(rules.ante_pays_from)
 
 
-def thb_river_counts(rules, *, progress: bool = True):
+def thb_river_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     """Texas Hold'em Bonus stage-1 counts for the config's ``ante_pays_from`` (cached)."""
     from gpusim.exact.holdem_bonus import RiverCounts, solve_river
 
@@ -137,7 +149,7 @@ def thb_river_counts(rules, *, progress: bool = True):
     update, stop = _progress_bar("Hold'em Bonus: 4-card board classes") if progress else (
         None, None)
     try:
-        r = solve_river(a, progress=update, workers=default_workers())
+        r = _solver(solve_river, "solve_river_cupy", backend)(a, progress=update)
     finally:
         if stop:
             stop()
@@ -148,19 +160,19 @@ def thb_river_counts(rules, *, progress: bool = True):
 # --- decision tables ------------------------------------------------------------------------------
 
 
-def _solve_tables(rules, progress: bool) -> dict[str, np.ndarray]:
+def _solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
     """Every table strategy's decision tables for a config (unpacked bool arrays)."""
     if rules.game == "casino_holdem":
         from gpusim.exact.casino_holdem import optimal_decisions
 
-        counts = ch_counts(rules, progress=progress)
+        counts = ch_counts(rules, progress=progress, backend=backend)
         return {
             "call/optimal": optimal_decisions(counts, rules, with_side_bet=True),
             "call/optimal-main": optimal_decisions(counts, rules, with_side_bet=False),
         }
     from gpusim.exact.holdem_bonus import preflop_ev, river_rule, turn_pass
 
-    river = thb_river_counts(rules, progress=progress)
+    river = thb_river_counts(rules, progress=progress, backend=backend)
     out = {}
     for name, rule in (("optimal", "optimal"), ("win-over-half-ev", "over_half")):
         rb = river_rule(river, rule)
@@ -197,8 +209,11 @@ def _provenance() -> dict:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def decision_tables(rules, *, solve: bool = True, progress: bool = True) -> dict[str, np.ndarray]:
-    """Decision tables of the config: shipped (checksum verified), cached, or solved now.
+def decision_tables(
+    rules, *, solve: bool = True, progress: bool = True, backend: str = "cpu"
+) -> dict[str, np.ndarray]:
+    """Decision tables of the config: shipped (checksum verified), cached, or solved now
+    (the counts by ``backend``: ``cpu`` or ``cupy``).
 
     Raises FileNotFoundError when none exist and ``solve`` is False.
     """
@@ -219,14 +234,14 @@ def decision_tables(rules, *, solve: bool = True, progress: bool = True) -> dict
             f"no decision tables for config {rules.name!r} (hash {h[:12]}); "
             f"run `gpusim exact {rules.name}` to solve them"
         )
-    tables = _solve_tables(rules, progress)
+    tables = _solve_tables(rules, progress, backend)
     _atomic_savez(path, **_pack(tables))
     return tables
 
 
-def write_shipped_tables(rules, command: str) -> dict:
+def write_shipped_tables(rules, command: str, *, backend: str = "cpu") -> dict:
     """Solve and write ``gpusim/data/tables/<config>.npz``; update provenance.json."""
-    tables = _solve_tables(rules, progress=True)
+    tables = _solve_tables(rules, progress=True, backend=backend)
     TABLE_DIR.mkdir(parents=True, exist_ok=True)
     path = TABLE_DIR / f"{rules.name}.npz"
     _atomic_savez(path, **_pack(tables))
@@ -247,28 +262,33 @@ def write_shipped_tables(rules, command: str) -> dict:
 # --- reports --------------------------------------------------------------------------------------
 
 
-def exact_report(rules, strategy: str = "optimal", *, progress: bool = True) -> dict:
-    """The exact report of a config under a strategy (see docs/exact.md for the JSON)."""
+def exact_report(
+    rules, strategy: str = "optimal", *, progress: bool = True, backend: str = "cpu"
+) -> dict:
+    """The exact report of a config under a strategy (see docs/exact.md for the JSON).
+
+    backend: what computes the enumeration counts when they are not cached, ``cpu`` or
+    ``cupy`` (the same counts; the pricing always runs on the CPU)."""
     if rules.game == "casino_holdem":
         from gpusim.exact.casino_holdem import analyse
 
-        counts = ch_counts(rules, progress=progress)
-        dec = ch_strategy_table(rules, strategy, counts)
+        counts = ch_counts(rules, progress=progress, backend=backend)
+        dec = ch_strategy_table(rules, strategy, counts, backend=backend)
         return analyse(counts, rules, dec, strategy)
     from gpusim.exact.holdem_bonus import analyse as thb_analyse
     from gpusim.exact.holdem_bonus import turn_pass
 
-    river = thb_river_counts(rules, progress=progress)
-    pre, turn, riv = thb_strategy_tables(rules, strategy, river)
+    river = thb_river_counts(rules, progress=progress, backend=backend)
+    pre, turn, riv = thb_strategy_tables(rules, strategy, river, backend=backend)
     tp = turn_pass(river, riv, turn)
     return thb_analyse(river, tp, pre, rules, strategy)
 
 
-def ch_strategy_table(rules, strategy: str, counts) -> np.ndarray:
+def ch_strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.ndarray:
     """(1755, 1326) call table of any Casino Hold'em strategy: a table strategy, or any
     registered strategy's decide() applied to every (flop class, hole) representative."""
     if strategy in CH_STRATEGIES:
-        return decision_tables(rules)[f"call/{strategy}"]
+        return decision_tables(rules, backend=backend)[f"call/{strategy}"]
     from gpusim.strategy import get_strategy
 
     strat = get_strategy(strategy, rules)
@@ -301,7 +321,7 @@ def _dummy_round(holes: np.ndarray, board: np.ndarray, n_board: int) -> np.ndarr
     return cards
 
 
-def thb_strategy_tables(rules, strategy: str, river):
+def thb_strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     """(preflop (169,), turn (1755, 1326), river (16432, 1326)) bool tables of a strategy.
 
     Table strategies come from :func:`decision_tables`; any other registered strategy's
@@ -312,7 +332,7 @@ def thb_strategy_tables(rules, strategy: str, river):
     as a set.
     """
     if strategy in THB_STRATEGIES:
-        t = decision_tables(rules)
+        t = decision_tables(rules, backend=backend)
         return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
     from gpusim.cards import HAND_CLASSES, class_members
     from gpusim.index import board_classes, subsets
@@ -325,7 +345,7 @@ def thb_strategy_tables(rules, strategy: str, river):
     if strategy == "win-over-half":
         # the game engine's seed-000 rule counts P(win) per round (too slow to apply to every
         # class); its Turn/River rule is exactly the over-half tables, its flop rule its own
-        t = decision_tables(rules)
+        t = decision_tables(rules, backend=backend)
         return pre, t["turn/win-over-half-ev"], t["river/win-over-half-ev"]
     holes = subsets(2).astype(np.int32)
     b3 = board_classes(3)
