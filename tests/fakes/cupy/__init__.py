@@ -93,5 +93,12 @@ class RawKernel(RawModule):
         raise CUDARuntimeError("cudaErrorNoDevice: the fake CuPy runs no kernels")
 
 
+int32 = uint64 = "int32"
+
+
+def zeros(n: int, dtype=None) -> list:
+    return [0] * n
+
+
 def show_config() -> None:
     print(f"CuPy Version : {__version__} (fake: GPUSIM_FAKE_CUPY={_mode()})")
