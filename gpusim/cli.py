@@ -110,7 +110,7 @@ def devices_cmd(
         bool, typer.Option("--compile/--no-compile", help="Also compile both kernels with NVRTC.")
     ] = True,
 ) -> None:
-    """Usable backends and devices, and why each other backend is not usable."""
+    """Usable backends and devices; why the others are not."""
     from gpusim.backends.devices import format_report, report
 
     rep = report(compile_kernels=compile_kernels)

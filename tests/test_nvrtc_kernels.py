@@ -75,6 +75,21 @@ def test_every_block_size_compiles(headers):
     _check(results)
 
 
+def test_the_deal_divides_nothing_at_run_time(headers):
+    """The 9-card deal's block product and rejection threshold are compile-time constants: the
+    kernels' PTX has no 64-bit division or remainder (software-emulated on the GPU)."""
+
+    def ptx(game):
+        opts = ["-std=c++17", "-arch=compute_90", f"-I{headers}", "-DGPUSIM_STRATEGY=1"]
+        return cuda_env.nvrtc_compile(cb.kernel_source(game), opts)
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(ptx, ["casino_holdem", "holdem_bonus"]))
+    for res in results:
+        assert res.ok and ".entry gpusim_" in res.ptx, res.log
+        assert not re.findall(r"\b(?:rem|div)\.[us]64\b", res.ptx)
+
+
 def test_a_compile_error_is_reported(headers):
     """The check can fail: a broken source gives ok=False and NVRTC's log."""
     res = cuda_env.nvrtc_compile("__global__ void k() { undefined_name(); }",

@@ -97,11 +97,13 @@ def nvrtc_version() -> str | None:
 
 @dataclass(frozen=True)
 class NvrtcResult:
-    """One NVRTC compile: ``ok``, its log, and (``sm_XX`` targets) the size of the cubin."""
+    """One NVRTC compile: ``ok``, its log, the size of the cubin (``sm_XX`` targets) or the
+    PTX text (``compute_XX`` targets)."""
 
     ok: bool
     log: str
     binary_bytes: int = 0
+    ptx: str = ""
 
 
 def nvrtc_compile(source: str, options: list[str] | tuple[str, ...]) -> NvrtcResult:
@@ -123,10 +125,14 @@ def nvrtc_compile(source: str, options: list[str] | tuple[str, ...]) -> NvrtcRes
         log = ctypes.create_string_buffer(size.value)
         lib.nvrtcGetProgramLog(prog, log)
         text = log.value.decode(errors="replace")
-        binary = 0
+        binary, ptx = 0, ""
         if rc == 0 and any("sm_" in o for o in options):
             if lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)) == 0:
                 binary = size.value
-        return NvrtcResult(rc == 0, text, binary)
+        elif rc == 0 and lib.nvrtcGetPTXSize(prog, ctypes.byref(size)) == 0:
+            buf = ctypes.create_string_buffer(size.value)
+            if lib.nvrtcGetPTX(prog, buf) == 0:
+                ptx = buf.value.decode(errors="replace")
+        return NvrtcResult(rc == 0, text, binary, ptx)
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
