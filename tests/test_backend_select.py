@@ -246,3 +246,21 @@ def test_other_launch_errors_are_not_retried():
 
     with pytest.raises(RuntimeError, match="IllegalAddress"):
         cb.run_launches(launch, 100, 64, min_rounds=1)
+
+
+def test_an_allocation_is_retried_once_after_freeing_the_pool():
+    tries, released = [], []
+
+    def make(fail_times):
+        def f():
+            tries.append(1)
+            if len(tries) <= fail_times:
+                raise OutOfMemoryError("Out of memory allocating 87,360 bytes")
+            return "buffer"
+        return f
+
+    assert cb._allocate(make(1), lambda: released.append(1), "the histogram") == "buffer"
+    assert len(tries) == 2 and released == [1]
+    tries.clear()
+    with pytest.raises(BackendError, match="out of GPU memory for the histogram"):
+        cb._allocate(make(2), lambda: None, "the histogram")

@@ -407,6 +407,20 @@ def is_out_of_memory(exc: BaseException) -> bool:
             or "CUDA_ERROR_OUT_OF_MEMORY" in text)  # fmt: skip
 
 
+def _allocate(make: Callable, release: Callable[[], None], what: str):
+    """``make()``, retried once after ``release()`` if the device is out of memory."""
+    for attempt in (0, 1):
+        try:
+            return make()
+        except Exception as exc:
+            if not is_out_of_memory(exc):
+                raise
+            if attempt:
+                raise BackendError(f"cupy backend: out of GPU memory for {what}; another "
+                                   "process holds the device memory (see nvidia-smi)") from None
+            release()
+
+
 def run_launches(launch: Callable[[int, int], list], n: int, launch_rounds: int, *,
                  release: Callable[[], None] = lambda: None,
                  min_rounds: int = MIN_LAUNCH_ROUNDS) -> tuple[list, int]:
@@ -518,21 +532,8 @@ class _CupyChunkRunner:
         k0, k1, first, n, _ = _check_args(seed, first_round, n_rounds, 9)
         pool = cupy.get_default_memory_pool()
         with cupy.cuda.Device(self.device_id):
-            try:
-                hist = cupy.zeros(self.layout.n_bins, cupy.uint64)
-            except Exception as exc:
-                if not is_out_of_memory(exc):
-                    raise
-                pool.free_all_blocks()
-                try:
-                    hist = cupy.zeros(self.layout.n_bins, cupy.uint64)
-                except Exception as again:
-                    if not is_out_of_memory(again):
-                        raise
-                    raise BackendError(
-                        f"cupy backend: out of GPU memory for the {self.layout.n_bins * 8:,}-byte "
-                        "histogram; another process holds the device memory (see nvidia-smi)"
-                    ) from None
+            hist = _allocate(lambda: cupy.zeros(self.layout.n_bins, cupy.uint64),
+                             pool.free_all_blocks, f"the {self.layout.n_bins * 8:,}-byte histogram")
 
             def launch(start, m):
                 return [(start + off, code)
