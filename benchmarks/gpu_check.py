@@ -211,7 +211,8 @@ def main(argv: list[str]) -> int:
                 step.status, step.cause = "failed", usable.cause
             check.steps.remove(usable)
         check.run("preflight", [check.py, "benchmarks/gpu_preflight.py", "--json",
-                                str(out / "preflight.json")], 180)  # fmt: skip
+                                str(out / "preflight.json")], 180,
+                  env={"JAX_PLATFORMS": "cpu"})  # fmt: skip
         tests = check.run(
             "gpu_tests",
             [check.py, "-m", "pytest", "-m", "gpu", "-p", "no:cacheprovider", "-q", "-rA",
