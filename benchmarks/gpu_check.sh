@@ -1,57 +1,40 @@
 #!/usr/bin/env bash
 # GPU acceptance check of the CuPy backend, in one go: benchmarks/gpu_check.sh OUTDIR
 #
-# Writes under OUTDIR:
-#   env.txt         nvidia-smi, CuPy / JAX versions and devices, the exit status of each step
-#   gpu_tests.txt   pytest -m gpu tests/test_cupy_backend.py (CuPy counts == JAX-on-CPU counts,
-#                   chunk by chunk; at most 300 s); without pytest, simulate_gpu.py --check
-#                   compares a few chunks instead
-#   bench.txt       benchmarks/simulate_gpu.py: CuPy vs the JAX GPU path, rounds/s per game
-#   bench.json      the same numbers, machine-readable
+# Steps (benchmarks/gpu_check.py; each one's log is OUTDIR/<step>.log):
+#   device          cupy.cuda.runtime.getDeviceCount() > 0           (stops the check if not)
+#   trivial_kernel  a one-line kernel compiles with NVRTC and runs   (stops the check if not)
+#   devices         gpusim devices --json: the cupy backend is usable -> devices.json
+#   preflight       every game and strategy kernel: registers, shared / local bytes, occupancy
+#                   against the grid used, one chunk across round 2^32 == JAX -> preflight.json
+#   gpu_tests       pytest -m gpu tests/test_cupy_backend.py: every test passed, none skipped
+#                   -> gpu_tests.xml
+#   benchmark       benchmarks/simulate_gpu.py: CuPy vs the JAX GPU path, with occupancy
+#                   -> bench.json
+#   end_to_end      the whole `gpusim simulate holdem_bonus --backend cupy` process, 2^30
+#                   rounds, against the benchmark's steady state (needs polars)
+#   exact           `gpusim exact holdem_bonus --backend cupy --json`, timed, == the shipped
+#                   CPU report -> exact.json (a build without that option fails this step)
+# Writes env.txt (nvidia-smi, CuPy's show_config(), JAX, pip list), summary.md and result.json.
+# Exit status 0 only when every step passed and no GPU test was skipped; otherwise 1, and
+# summary.md / result.json name the first cause. Budget: about 7.5 minutes on one H200
+# (GPU_CHECK_BUDGET_S, default 450 s, caps all steps together).
 #
-# Needs python3 with cupy-cuda13x (or -cuda12x), jax[cuda13], numpy; pytest is optional.
-# polars is NOT needed: the test and the benchmark stub it, since only the run-folder writer
-# uses it (nothing is pip-installed). Budget: well under 8 minutes on one H200 (kernel compiles
-# by NVRTC ~0.3 s each, JAX compiles, 6 x 2^30 CuPy rounds, 6 x 2^22 JAX rounds).
-# GPUSIM_BENCH_ARGS (e.g. "--rounds 2**26") is passed on to simulate_gpu.py.
+# Needs python3 (or $PYTHON) with cupy-cuda13x (or -cuda12x) >= 14, the CUDA runtime headers
+# (cuda-toolkit[cudart,nvrtc] wheels; or CUDA_PATH), jax, numpy, pyarrow, typer and pytest.
+# A GPU machine without gpusim's other dependencies (polars, rich, platformdirs, matplotlib,
+# scipy, cuda-toolkit, cuda-pathfinder) gets them from a folder of wheels carried along:
+#   WHEELS=dir benchmarks/gpu_check.sh OUTDIR     (pip install --no-index --find-links dir ...)
+# Without them the steps that need them fail and say which module is missing.
 set -uo pipefail
-OUT=${1:?usage: benchmarks/gpu_check.sh OUTDIR}
+OUT=${1:?usage: [WHEELS=dir] benchmarks/gpu_check.sh OUTDIR}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
-export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-export XLA_PYTHON_CLIENT_PREALLOCATE=false  # leave GPU memory to CuPy too
 PY=${PYTHON:-python3}
-
-{
-  date -u
-  nvidia-smi || true
-  $PY -c "import cupy; print('cupy', cupy.__version__, cupy.cuda.runtime.getDeviceCount(), 'devices')"
-  $PY -c "import jax; print('jax', jax.__version__, jax.devices())"
-  $PY -c "import polars" 2>/dev/null && echo "polars present" || echo "polars absent (stubbed)"
-} > "$OUT/env.txt" 2>&1
-
-status=0
-check_flag="--check"
-if $PY -c "import pytest" 2>/dev/null; then
-  check_flag=""
-  # The truth is the JAX path on the CPU, as in CI.
-  JAX_PLATFORMS=cpu timeout 300 $PY -m pytest -m gpu -p no:cacheprovider -q -rA \
-    tests/test_cupy_backend.py > "$OUT/gpu_tests.txt" 2>&1
-  rc=$?
-  echo "gpu tests: exit $rc" >> "$OUT/env.txt"
-  [ $rc -eq 0 ] || status=1
-else
-  echo "pytest is not installed: simulate_gpu.py --check compares the counts instead" \
-    > "$OUT/gpu_tests.txt"
+if [ -n "${WHEELS:-}" ]; then
+  # Only what is missing, from the folder alone: the machine may have no network.
+  $PY -m pip install --no-index --find-links "$WHEELS" --no-deps "$WHEELS"/*.whl \
+    > "$OUT/wheels.log" 2>&1 || echo "installing from WHEELS=$WHEELS failed: see wheels.log" >&2
 fi
-
-# Whatever is left of a 450 s budget (the JSON is rewritten after every row, so a timeout
-# still leaves the rows measured so far).
-left=$((450 - SECONDS)); [ $left -gt 60 ] || left=60
-timeout $left $PY benchmarks/simulate_gpu.py $check_flag ${GPUSIM_BENCH_ARGS:-} --json "$OUT/bench.json" \
-  > "$OUT/bench.txt" 2>&1
-rc=$?
-echo "benchmark: exit $rc" >> "$OUT/env.txt"
-[ $rc -eq 0 ] || status=1
-exit $status
+PYTHON=$PY exec $PY benchmarks/gpu_check.py "$OUT"

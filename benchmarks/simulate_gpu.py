@@ -10,7 +10,9 @@ exactly as ``gpusim simulate --backend cupy`` would (deal, decide, settle, count
 excluded) after a warm-up chunk that pays for the NVRTC compile, and reports rounds/s over the
 whole timed span (each chunk ends with its counts on the host, so the time is complete). The JAX
 runner (``gpusim.sim.runner``) is timed the same way on ``--jax-rounds`` rounds for the
-side-by-side, on whatever device JAX uses (the GPU where jax[cuda] is installed).
+side-by-side, on whatever device JAX uses (the GPU where jax[cuda] is installed). Each row first
+prints the kernel's occupancy: registers, shared and local bytes, and the resident blocks per SM
+(driver occupancy query) times SMs that make the grid.
 
 ``--check`` first plays a few chunks both ways and requires identical counts (a quick version of
 ``tests/test_cupy_backend.py`` for machines without pytest); a mismatch exits with status 1.
@@ -123,7 +125,7 @@ def main(argv=None) -> int:
     from gpusim.strategy import StrategyError, get_strategy
 
     if not cb.available():
-        print("no CUDA device visible to CuPy", file=sys.stderr)
+        print(f"cupy backend unusable: {cb.unavailable_reason()}", file=sys.stderr)
         return 2
     import jax
 
@@ -149,13 +151,24 @@ def main(argv=None) -> int:
         run = cb.make_chunk_runner(rules, strat)
         run(1, 0, 1, 0)
         compile_s = time.perf_counter() - t0
+        res = cb.kernel_resources(run.kernel)
+        occupancy = {
+            "registers": res["registers"], "shared_bytes": res["shared_bytes"],
+            "local_bytes": res["local_bytes"], "blocks_per_sm": run.blocks_per_sm,
+            "occupancy_source": run.occupancy_source, "multiprocessors": run.n_sm,
+            "grid": cb.launch_grid(args.chunk, run.block, run.blocks_per_sm, run.n_sm),
+        }  # fmt: skip
+        print(f"{config:14s} {strategy:12s} occupancy: {res['registers']} registers, "
+              f"{res['shared_bytes']} B shared, {res['local_bytes']} B local, "
+              f"{run.blocks_per_sm} blocks of {run.block} per SM x {run.n_sm} SMs "
+              f"= grid {occupancy['grid']} ({run.occupancy_source})")  # fmt: skip
         cupy_rate, cupy_s = _rate(run, args.rounds, args.chunk)
         jax_rate, jax_s = _rate(_jax_runner(rules, strat), args.jax_rounds,
                                 min(args.jax_rounds, 1 << 22))  # fmt: skip
         row = {
             "config": config, "strategy": strategy, "cupy_rounds_per_s": cupy_rate,
             "cupy_seconds": cupy_s, "cupy_compile_s": compile_s, "jax_rounds_per_s": jax_rate,
-            "jax_seconds": jax_s, "speedup": cupy_rate / jax_rate,
+            "jax_seconds": jax_s, "speedup": cupy_rate / jax_rate, "occupancy": occupancy,
         }  # fmt: skip
         out["results"].append(row)
         print(

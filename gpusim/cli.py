@@ -100,6 +100,26 @@ def bench_evaluator_cmd(
         typer.echo(f"{name:<16}{rate:>20,.0f}{rate / result['evals_per_s']:>12.4f}")
 
 
+# --- devices (compute backends) ---------------------------------------------------------------
+
+
+@app.command("devices")
+def devices_cmd(
+    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    compile_kernels: Annotated[
+        bool, typer.Option("--compile/--no-compile", help="Also compile both kernels with NVRTC.")
+    ] = True,
+) -> None:
+    """Usable backends and devices; why the others are not."""
+    from gpusim.backends.devices import format_report, report
+
+    rep = report(compile_kernels=compile_kernels)
+    if json_out:
+        echo_json(rep)
+    else:
+        typer.echo(format_report(rep))
+
+
 # --- games and play (game engines) -------------------------------------------------------------
 
 _GAME_TITLES = {"casino_holdem": "Casino Hold'em", "holdem_bonus": "Texas Hold'em Bonus Poker"}
@@ -316,6 +336,7 @@ def simulate_cmd(
     Per-bet outcome distributions; deterministic and resumable."""
     from rich.console import Console
 
+    from gpusim.backends import BackendError
     from gpusim.config import ConfigError
     from gpusim.io.runfolder import RunFolderError
     from gpusim.sim.display import print_summary, rich_progress
@@ -346,7 +367,7 @@ def simulate_cmd(
             )
         finally:
             bar.stop()
-    except (SimulationError, ConfigError, StrategyError, RunFolderError) as exc:
+    except (SimulationError, ConfigError, StrategyError, RunFolderError, BackendError) as exc:
         fail(str(exc))
     if not quiet:
         print_summary(run.summary(), console)

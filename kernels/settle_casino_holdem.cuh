@@ -61,7 +61,7 @@ GPUSIM_HD int gpusim_ch_code(const GpusimChEvents& ev, bool has_aa) {
 GPUSIM_HD int gpusim_ch_play_round(uint32_t k0, uint32_t k1, uint64_t round, int strategy,
                                    uint32_t qualifier, bool has_aa, const GpusimTables& t) {
   int cards[9];
-  gpusim_deal(k0, k1, round, 9, cards);
+  gpusim_deal_n<9>(k0, k1, round, cards);
   const bool call = gpusim_ch_decide(strategy, cards, t);
   return gpusim_ch_code(gpusim_ch_events(cards, call, qualifier), has_aa);
 }

@@ -99,7 +99,7 @@ GPUSIM_HD int gpusim_thb_play_round(uint32_t k0, uint32_t k1, uint64_t round, in
                                     bool has_bonus, bool has_jackpot, bool jackpot_all_seven,
                                     const GpusimTables& t, bool* royal) {
   int cards[9];
-  gpusim_deal(k0, k1, round, 9, cards);
+  gpusim_deal_n<9>(k0, k1, round, cards);
   const GpusimThbDecision d = gpusim_thb_decide(strategy, cards, t);
   const GpusimThbEvents ev = gpusim_thb_events(cards, d, jackpot_all_seven);
   *royal = has_jackpot && ev.jackpot == GPUSIM_THB_JACKPOT_ROYAL;

@@ -3,7 +3,8 @@
 Each test plays the same rounds through :func:`gpusim.backends.cupy_backend.make_chunk_runner`
 and through the JAX runner (``gpusim.sim.runner``, on whatever device JAX has) and requires
 identical ChunkCounts: net distributions, events, decisions, wagers, moments and Jackpot hits.
-Skipped unless CuPy imports and sees a GPU. Run by ``benchmarks/gpu_check.sh``.
+Skipped, naming :func:`~gpusim.backends.cupy_backend.unavailable_reason`, unless the cupy
+backend can run. Run by ``benchmarks/gpu_check.sh``, which fails when any test here skips.
 
 polars (used only by the run-folder writer) may be absent on a GPU box; it is then stubbed so
 that the runner module imports.
@@ -24,7 +25,7 @@ from gpusim.strategy import StrategyError, get_strategy
 
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not cb.available(), reason="needs CuPy and an NVIDIA GPU"),
+    pytest.mark.skipif(not cb.available(), reason=f"cupy backend: {cb.unavailable_reason()}"),
 ]
 
 

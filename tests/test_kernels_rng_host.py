@@ -29,6 +29,7 @@ HARNESS = r"""
 
 // threefry: stdin lines "rounds k0 k1 c0 c1" (hex words) -> stdout "out0 out1" (hex).
 // deal SEED FIRST N K: N rounds of K cards as raw int8 on stdout, row after row.
+// deal9 SEED FIRST N: the same through gpusim_deal_n<9>, the kernels' compile-time path.
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "threefry") == 0) {
     int rounds;
@@ -40,22 +41,27 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if (argc == 6 && std::strcmp(argv[1], "deal") == 0) {
+  const bool deal9 = argc == 5 && std::strcmp(argv[1], "deal9") == 0;
+  if (deal9 || (argc == 6 && std::strcmp(argv[1], "deal") == 0)) {
     const unsigned long long seed = std::strtoull(argv[2], nullptr, 10);
     const unsigned long long first = std::strtoull(argv[3], nullptr, 10);
     const long n = std::atol(argv[4]);
-    const int k = std::atoi(argv[5]);
+    const int k = deal9 ? 9 : std::atoi(argv[5]);
     std::vector<signed char> out((size_t)n * (size_t)k);
     int cards[52];
     for (long r = 0; r < n; ++r) {
-      gpusim_deal((uint32_t)seed, (uint32_t)(seed >> 32), first + (unsigned long long)r, k,
-                  cards);
+      const unsigned long long round = first + (unsigned long long)r;
+      if (deal9) {
+        gpusim_deal_n<9>((uint32_t)seed, (uint32_t)(seed >> 32), round, cards);
+      } else {
+        gpusim_deal((uint32_t)seed, (uint32_t)(seed >> 32), round, k, cards);
+      }
       for (int i = 0; i < k; ++i) out[(size_t)r * k + i] = (signed char)cards[i];
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
-  std::fprintf(stderr, "usage: harness threefry | harness deal SEED FIRST N K\n");
+  std::fprintf(stderr, "usage: harness threefry | deal SEED FIRST N K | deal9 SEED FIRST N\n");
   return 2;
 }
 """
@@ -93,9 +99,11 @@ def harness(tmp_path_factory) -> Path:
     return exe
 
 
-def _host_deal(exe: Path, seed: int, first: int, n: int, k: int) -> np.ndarray:
+def _host_deal(exe: Path, seed: int, first: int, n: int, k: int, mode: str = "deal") -> np.ndarray:
+    """Rounds first.. of seed, (n, k); mode "deal9" (k = 9) uses the compile-time path."""
+    args = [str(exe), mode, str(seed), str(first), str(n)] + ([str(k)] if mode == "deal" else [])
     out = subprocess.run(
-        [str(exe), "deal", str(seed), str(first), str(n), str(k)],
+        args,
         check=True,
         capture_output=True,
         timeout=120,
@@ -139,7 +147,20 @@ def test_host_deal_matches_jax(harness, seed, first, n, k):
     np.testing.assert_array_equal(_host_deal(harness, seed, first, n, k), expect)
 
 
-def test_host_deal_matches_jax_on_rejected_rounds(harness):
+@pytest.mark.parametrize(
+    ("seed", "first", "n"),
+    [(0, 0, 4096), (2**64 - 1, 2**35, 1024), (20240601, 2**32 - 500, 1024),
+     (5, MAX_ROUND - 1024, 1024)],
+)  # fmt: skip
+def test_host_deal9_constant_path_matches_jax(harness, seed, first, n):
+    """gpusim_deal_n<9> (block product and threshold folded at compile time), which the kernels
+    use, deals the same cards as gpusim.deal."""
+    expect = np.asarray(deal(seed, first, n, 9))
+    np.testing.assert_array_equal(_host_deal(harness, seed, first, n, 9, "deal9"), expect)
+
+
+@pytest.mark.parametrize("mode", ["deal", "deal9"])
+def test_host_deal_matches_jax_on_rejected_rounds(harness, mode):
     """Rounds whose first Threefry word is rejected (about 1 in 100,000 for 9 cards)."""
     seed, n = 7, 10**6
     rejected = np.flatnonzero(_first_attempt_rejected(seed, 0, n, 9).any(axis=1))
@@ -147,7 +168,7 @@ def test_host_deal_matches_jax_on_rejected_rounds(harness):
     for r in rejected[:5].tolist():
         first = max(0, r - 100)
         expect = np.asarray(deal(seed, first, 256, 9))
-        np.testing.assert_array_equal(_host_deal(harness, seed, first, 256, 9), expect)
+        np.testing.assert_array_equal(_host_deal(harness, seed, first, 256, 9, mode), expect)
 
 
 def test_headers_compile_as_cuda(tmp_path):

@@ -1,9 +1,19 @@
 """Compute backends beside the JAX path of :mod:`gpusim.sim.runner`.
 
 - :mod:`gpusim.backends.cupy_backend`: the CuPy/CUDA fast path (fused per-game kernels from
-  ``kernels/``), with ``available()``, ``device_name()`` and ``make_chunk_runner(rules,
-  strategy)``, whose chunks count exactly like ``run_chunk``. Importing it needs no CuPy; only
-  running a chunk does.
+  ``kernels/``), with ``unavailable_reason()`` (None, or one line saying why CuPy cannot run
+  here), ``available()``, ``device_name()`` and ``make_chunk_runner(rules, strategy)``, whose
+  chunks count exactly like ``run_chunk``. Importing it needs no CuPy; only running a chunk does.
+- :mod:`gpusim.backends.select`: ``--backend`` resolution, with ``auto``'s fallback from cupy
+  to jax-gpu to jax-cpu.
+- :mod:`gpusim.backends.cuda_env`: the CUDA headers and NVRTC that CuPy compiles with, usable
+  without a GPU.
+- :mod:`gpusim.backends.devices`: what ``gpusim devices`` reports.
 """
 
-__all__: list[str] = []
+
+class BackendError(RuntimeError):
+    """A backend cannot run (no device, no compiler, out of device memory); one-line message."""
+
+
+__all__ = ["BackendError"]

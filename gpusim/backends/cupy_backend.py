@@ -22,6 +22,17 @@ Kernels are compiled lazily with ``cupy.RawModule`` (NVRTC), once per (game, str
 size) and device; the strategy and block size are injected as ``#define`` s. The headers are
 inlined into one source string so that CuPy's on-disk cache is keyed by their contents.
 
+Launch size: one wave of resident blocks, ``blocks per SM x SMs``, where blocks per SM comes
+from the driver's occupancy query for the compiled kernel (registers and shared memory decide
+it: 6 blocks of 256 for Casino Hold'em at 38-40 registers, 5 for Texas Hold'em Bonus at 43,680
+bytes of shared memory), falling back to ``BLOCKS_PER_SM`` only when the query is unavailable.
+
+Why the backend is unusable, when it is, is kept as one line: :func:`unavailable_reason` (CuPy
+missing, a driver too old for it, no device, no CUDA headers for NVRTC) and
+:func:`compile_reason` (the NVRTC compile of one kernel). Running out of device memory halves
+the rounds per launch and retries, down to ``MIN_LAUNCH_ROUNDS``, then fails in one line
+(:class:`~gpusim.backends.BackendError`).
+
 Strategies: ``always-play``, ``basic``, ``side-bet-optimal`` (rule lists, coded in
 ``kernels/strategy_*.cuh``) and the table strategies of :mod:`gpusim.strategy.optimal` (their
 tables are uploaded as device arrays and indexed exactly as the Python lookup does). Anything
@@ -31,13 +42,16 @@ else (the per-round exact ``win-over-half``, user strategies) raises a one-line 
 from __future__ import annotations
 
 import math
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from gpusim.backends import BackendError
 from gpusim.sim.joint import BP, BinLayout, bin_layout, counts_from_bins
 
 __all__ = [
@@ -46,12 +60,17 @@ __all__ = [
     "StrategySpec",
     "available",
     "bin_layout",
+    "compile_reason",
     "counts_from_bins",
     "device_name",
+    "kernel_resources",
+    "launch_grid",
+    "resident_blocks",
     "kernel_dir",
     "kernel_source",
     "make_chunk_runner",
     "strategy_spec",
+    "unavailable_reason",
 ]
 
 """Jackpot meter sub-units per money unit (as in :mod:`gpusim.sim.runner`)."""
@@ -60,11 +79,14 @@ __all__ = [
 # Strategy codes of kernels/strategy_common.cuh.
 STRAT_ALWAYS, STRAT_BASIC, STRAT_SIDE_BET, STRAT_TABLE = 0, 1, 2, 3
 
-# Launch tuning: threads per block (a #define of the kernel) and resident blocks per SM. The
-# Hold'em Bonus histogram takes 43,680 bytes of shared memory per block, so 4 blocks fill 171 KB.
+# Launch tuning: threads per block (a #define of the kernel). Resident blocks per SM come from
+# the driver's occupancy query; these are used only where the query is unavailable (the
+# register-limited counts at 256 threads on a 64K-register SM, from ptxas' report).
 BLOCK = 256
-BLOCKS_PER_SM = {"casino_holdem": 8, "holdem_bonus": 4}
+BLOCKS_PER_SM = {"casino_holdem": 6, "holdem_bonus": 4}
 _MAX_LAUNCH_ROUNDS = 1 << 30  # the kernels index rounds in 32 bits
+MIN_LAUNCH_ROUNDS = 1 << 16
+"""Out of device memory at this many rounds per launch, the run fails instead of shrinking."""
 _ROYAL_SHIFT = 16
 # Royal-hit buffer per launch: ROYAL_CAP_BASE + n_rounds // ROYAL_CAP_ROUNDS slots.
 ROYAL_CAP_BASE, ROYAL_CAP_ROUNDS = 64, 8192
@@ -219,14 +241,67 @@ def kernel_source(game: str, stdint: str = "typedefs") -> str:
 # the CuPy runner
 
 
-def available() -> bool:
-    """True when CuPy imports and sees at least one CUDA device."""
+_REASON: list = []  # memo of unavailable_reason(): [reason] once computed
+
+
+def unavailable_reason() -> str | None:
+    """None when the cupy backend can run here; else one line saying why not.
+
+    Checked in order: CuPy imports; its CUDA runtime reaches the driver and counts devices
+    (a driver too old for the installed ``cupy-cuda1Xx`` fails here); at least one device; the
+    CUDA headers that CuPy passes to NVRTC exist. Computed once per process; the exception
+    caught, if any, is named in the line.
+    """
+    if not _REASON:
+        _REASON.append(_probe())
+    return _REASON[0]
+
+
+def _probe() -> str | None:
     try:
         import cupy
+    except ModuleNotFoundError as exc:
+        if exc.name not in (None, "cupy"):
+            return f"CuPy failed to import: {_one_line(exc)}"
+        return ("CuPy is not installed (pip install 'gpusim[cuda13]' or 'gpusim[cuda12]' on a "
+                "machine with an NVIDIA GPU)")  # fmt: skip
+    except Exception as exc:
+        return f"CuPy failed to import: {_one_line(exc)}"
+    version = getattr(cupy, "__version__", "?")
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as exc:
+        return f"CuPy {version} cannot use the CUDA driver: {_one_line(exc)}"
+    if count <= 0:
+        return f"CuPy {version} sees no CUDA device"
+    from gpusim.backends.cuda_env import cuda_headers
 
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:
-        return False
+    headers = cuda_headers()
+    if headers is None:
+        return (f"CuPy {version} sees {count} CUDA device(s) but no CUDA runtime headers, which "
+                "its NVRTC compile needs: pip install 'gpusim[cuda13]' (or [cuda12]), or set "
+                "CUDA_PATH to a CUDA toolkit")  # fmt: skip
+    _point_cupy13_at(headers, version)
+    return None
+
+
+def _point_cupy13_at(headers: str, version: str) -> None:
+    # CuPy 13 finds the headers only through CUDA_PATH (or a wheel of NVRTC's exact version);
+    # the folder above the headers found here serves as CUDA_PATH. CuPy 14 finds them itself.
+    if version.split(".")[0].isdigit() and int(version.split(".")[0]) < 14:
+        if not (os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")):
+            os.environ["CUDA_PATH"] = str(Path(headers).parent)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or "(no message)"
+    text = text if len(text) <= 300 else text[:297] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
+def available() -> bool:
+    """True when the cupy backend can run here (see :func:`unavailable_reason`)."""
+    return unavailable_reason() is None
 
 
 def device_name() -> str:
@@ -255,21 +330,146 @@ def _module(game: str, strategy_code: int, block: int, device_id: int):
     raise errors[0]
 
 
+def compile_reason(rules, strategy, *, block: int = BLOCK) -> str | None:
+    """None when the kernel for ``rules`` and ``strategy`` compiles and loads on the current
+    device (the module is then cached for the run); else one line saying why not: the backend
+    is unavailable, the strategy has no kernel form, or NVRTC / the module load failed."""
+    from gpusim.strategy import StrategyError
+
+    reason = unavailable_reason()
+    if reason:
+        return reason
+    try:
+        spec = strategy_spec(rules, strategy)
+    except StrategyError as exc:
+        return str(exc)
+    try:
+        import cupy
+
+        _module(rules.game, spec.code, block, cupy.cuda.Device().id).get_function(
+            f"gpusim_{rules.game}_chunk"
+        )
+    except Exception as exc:
+        return f"the {rules.game} kernel did not compile: {_one_line(exc)}"
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# occupancy and launch size
+
+# CUfunction_attribute values (cuda.h; stable across CUDA versions).
+_FUNC_ATTRIBUTES = {
+    "max_threads_per_block": 0,
+    "shared_bytes": 1,
+    "const_bytes": 2,
+    "local_bytes": 3,
+    "registers": 4,
+}
+
+
+def kernel_resources(function, driver=None) -> dict:
+    """Registers per thread, static shared / constant / local bytes and the most threads per
+    block of a loaded kernel (``cupy`` ``Function``), read with ``cuFuncGetAttribute``."""
+    if driver is None:
+        from cupy.cuda import driver
+    return {k: int(driver.funcGetAttribute(v, function.ptr)) for k, v in _FUNC_ATTRIBUTES.items()}
+
+
+def resident_blocks(function, block: int, game: str, driver=None) -> tuple[int, str]:
+    """(resident blocks per SM, where the number came from) for ``function`` launched with
+    ``block`` threads: the driver's occupancy query, else the fallback ``BLOCKS_PER_SM``."""
+    try:
+        if driver is None:
+            from cupy.cuda import driver
+        n = int(driver.occupancyMaxActiveBlocksPerMultiprocessor(function.ptr, block, 0))
+        if n > 0:
+            return n, "cuOccupancyMaxActiveBlocksPerMultiprocessor"
+        reason = "the occupancy query returned 0"
+    except Exception as exc:
+        reason = f"the occupancy query failed ({_one_line(exc)})"
+    return BLOCKS_PER_SM[game], f"fallback BLOCKS_PER_SM ({reason})"
+
+
+def launch_grid(n_rounds: int, block: int, blocks_per_sm: int, n_sm: int) -> int:
+    """Blocks to launch for ``n_rounds``: one full wave of resident blocks (the kernels stride
+    over the rounds), fewer when the rounds do not fill it; at least 1."""
+    return max(1, min(math.ceil(n_rounds / block), blocks_per_sm * n_sm))
+
+
+# ------------------------------------------------------------------------------------------------
+# out of device memory
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """True for CuPy's OutOfMemoryError and the runtime / driver out-of-memory statuses."""
+    text = str(exc)
+    return (type(exc).__name__ == "OutOfMemoryError" or "cudaErrorMemoryAllocation" in text
+            or "CUDA_ERROR_OUT_OF_MEMORY" in text)  # fmt: skip
+
+
+def _allocate(make: Callable, release: Callable[[], None], what: str):
+    """``make()``, retried once after ``release()`` if the device is out of memory."""
+    for attempt in (0, 1):
+        try:
+            return make()
+        except Exception as exc:
+            if not is_out_of_memory(exc):
+                raise
+            if attempt:
+                raise BackendError(f"cupy backend: out of GPU memory for {what}; another "
+                                   "process holds the device memory (see nvidia-smi)") from None
+            release()
+
+
+def run_launches(launch: Callable[[int, int], list], n: int, launch_rounds: int, *,
+                 release: Callable[[], None] = lambda: None,
+                 min_rounds: int = MIN_LAUNCH_ROUNDS) -> tuple[list, int]:
+    """Play rounds 0..n-1 as launches ``launch(start, m)`` of at most ``launch_rounds`` rounds,
+    in order; returns (the launches' results concatenated, the launch size that worked).
+
+    A launch that runs out of device memory has changed nothing (its buffers are allocated
+    before the kernel runs), so it is retried at half the size after ``release()`` frees
+    cached blocks; at ``min_rounds`` the run stops with a one-line BackendError. The size only
+    shrinks, so the loop ends: at most log2(launch_rounds / min_rounds) retries in all."""
+    out: list = []
+    start = 0
+    while start < n:
+        m = min(launch_rounds, n - start)
+        try:
+            part = launch(start, m)
+        except Exception as exc:
+            if not is_out_of_memory(exc):
+                raise
+            release()
+            if m <= min_rounds:
+                raise BackendError(
+                    f"cupy backend: out of GPU memory even at {m:,} rounds per launch "
+                    f"({_one_line(exc)}); another process holds the device memory (see "
+                    "nvidia-smi); completed chunks are kept, rerun with --resume once it is free"
+                ) from None
+            launch_rounds = max(min_rounds, m // 2)
+            continue
+        out.extend(part)
+        start += m
+    return out, launch_rounds
+
+
 def make_chunk_runner(rules, strategy, *, block: int = BLOCK, blocks_per_sm: int | None = None):
     """A callable ``(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter_after)`` that
     plays a chunk on the current CUDA device; its counts equal the JAX runner's
     (``gpusim.sim.runner.ChunkRunner``). Raises StrategyError (one line) for a strategy
     without a kernel form, RuntimeError when no CUDA device is usable."""
     spec = strategy_spec(rules, strategy)
-    if not available():
-        raise RuntimeError("cupy backend: CuPy with an NVIDIA GPU is required and was not found")
+    reason = unavailable_reason()
+    if reason:
+        raise BackendError(f"cupy backend: {reason}")
     if block not in (64, 128, 256, 512, 1024):
         raise ValueError(f"block: got {block}; allowed: 64, 128, 256, 512, 1024")
-    return _CupyChunkRunner(rules, spec, block, blocks_per_sm or BLOCKS_PER_SM[rules.game])
+    return _CupyChunkRunner(rules, spec, block, blocks_per_sm)
 
 
 class _CupyChunkRunner:
-    def __init__(self, rules, spec: StrategySpec, block: int, blocks_per_sm: int):
+    def __init__(self, rules, spec: StrategySpec, block: int, blocks_per_sm: int | None):
         import cupy
 
         self.rules = rules
@@ -282,11 +482,17 @@ class _CupyChunkRunner:
         except (KeyError, AttributeError):
             props = cupy.cuda.runtime.getDeviceProperties(dev.id)
             self.n_sm = int(props["multiProcessorCount"])
-        self.max_blocks = self.n_sm * blocks_per_sm
         self.layout = bin_layout(rules)
         self.kernel = _module(rules.game, spec.code, block, dev.id).get_function(
             f"gpusim_{rules.game}_chunk"
         )
+        if blocks_per_sm is None:
+            blocks_per_sm, self.occupancy_source = resident_blocks(self.kernel, block, rules.game)
+        else:
+            self.occupancy_source = "given"
+        self.blocks_per_sm = blocks_per_sm
+        self.max_blocks = self.n_sm * blocks_per_sm
+        self.launch_rounds = _MAX_LAUNCH_ROUNDS
         dummy = cupy.zeros(1, cupy.uint8)
         t = {k: cupy.asarray(v) for k, v in spec.tables.items()}
         self.tables = t
@@ -324,20 +530,26 @@ class _CupyChunkRunner:
         from gpusim.deal import _check_args
 
         k0, k1, first, n, _ = _check_args(seed, first_round, n_rounds, 9)
+        pool = cupy.get_default_memory_pool()
         with cupy.cuda.Device(self.device_id):
-            hist = cupy.zeros(self.layout.n_bins, cupy.uint64)
-            hits = []
-            for start in range(0, n, _MAX_LAUNCH_ROUNDS):
-                m = min(_MAX_LAUNCH_ROUNDS, n - start)
-                for off, code in self._launch(hist, k0, k1, first + start, m):
-                    hits.append((start + off, code))
+            hist = _allocate(lambda: cupy.zeros(self.layout.n_bins, cupy.uint64),
+                             pool.free_all_blocks, f"the {self.layout.n_bins * 8:,}-byte histogram")
+
+            def launch(start, m):
+                return [(start + off, code)
+                        for off, code in self._launch(hist, k0, k1, first + start, m)]  # fmt: skip
+
+            hits, self.launch_rounds = run_launches(
+                launch, n, min(self.launch_rounds, _MAX_LAUNCH_ROUNDS),
+                release=pool.free_all_blocks, min_rounds=min(MIN_LAUNCH_ROUNDS, _MAX_LAUNCH_ROUNDS),
+            )  # fmt: skip
             bins = cupy.asnumpy(hist).astype(np.int64)
         return counts_from_bins(self.rules, bins, hits, first, n, meter)
 
     def _launch(self, hist, k0, k1, first, n) -> list[tuple[int, int]]:
         import cupy
 
-        grid = max(1, min(math.ceil(n / self.block), self.max_blocks))
+        grid = launch_grid(n, self.block, self.blocks_per_sm, self.n_sm)
         head = (np.uint32(k0), np.uint32(k1), np.uint64(first), np.uint32(n))
         if self.rules.game == "casino_holdem":
             args = head + self.head + self.table_args + (hist,)

@@ -53,7 +53,8 @@ def rich_progress(console: Console) -> tuple[Progress, RunnerProgress]:
         bar.advance(state["task"], n)
 
     def note(text: str) -> None:
-        console.print(f"[yellow]{text}")
+        # One line whatever the width; the text may hold brackets such as "gpusim[cuda13]".
+        console.print(text, style="yellow", markup=False, soft_wrap=True)
 
     return bar, RunnerProgress(start=start, advance=advance, note=note)
 

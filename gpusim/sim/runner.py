@@ -81,48 +81,12 @@ def plan_chunks(rounds: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(chunk, rounds - s)) for s in range(0, rounds, chunk)]
 
 
-def resolve_backend(backend: str) -> tuple[str, str, str | None]:
-    """(backend, device name, note). ``auto`` picks the fastest present and says so:
-    cupy (fused CUDA kernels) on an NVIDIA GPU, else jax-gpu, else jax-cpu."""
-    import jax
+def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, str | None]:
+    """(backend, device name, note): see :func:`gpusim.backends.select.choose_backend` (``auto``
+    falls back from cupy to jax-gpu to jax-cpu and says why; BackendError otherwise)."""
+    from gpusim.backends.select import choose_backend
 
-    from gpusim.backends import cupy_backend
-
-    if backend not in BACKENDS:
-        raise SimulationError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if backend == "cupy":
-        if not cupy_backend.available():
-            raise SimulationError(
-                "--backend: got 'cupy' but no NVIDIA GPU with CuPy was found; install "
-                "gpusim[cuda12] or gpusim[cuda13] on a GPU machine, or use auto or jax-cpu"
-            )
-        return "cupy", cupy_backend.device_name(), None
-    jax_gpus = jax.devices("gpu") if _jax_has_gpu() else []
-    if backend == "jax-gpu":
-        if not jax_gpus:
-            raise SimulationError(
-                "--backend: got 'jax-gpu' but JAX sees no GPU; install gpusim[cuda12] or "
-                "gpusim[cuda13] on a GPU machine, or use auto or jax-cpu"
-            )
-        return "jax-gpu", jax_gpus[0].device_kind, None
-    cpu = jax.devices("cpu")[0]
-    name = f"cpu ({cpu.device_kind})"
-    if backend == "auto":
-        if cupy_backend.available():
-            return "cupy", cupy_backend.device_name(), "auto: using cupy (CUDA kernels)"
-        if jax_gpus:
-            return "jax-gpu", jax_gpus[0].device_kind, "auto: using jax-gpu"
-        return "jax-cpu", name, "auto: no GPU backend available, using jax-cpu"
-    return "jax-cpu", name, None
-
-
-def _jax_has_gpu() -> bool:
-    import jax
-
-    try:
-        return len(jax.devices("gpu")) > 0
-    except RuntimeError:
-        return False
+    return tuple(choose_backend(backend, rules, strategy))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -391,11 +355,8 @@ def run_simulation(
         raise SimulationError("--resume and --force: give at most one of them")
     strategy_name = strategy or rules.default_strategy
     strat = get_strategy(strategy_name, rules)
-    backend_name, device, note = resolve_backend(backend)
-    if backend_name == "cupy":
-        from gpusim.backends.cupy_backend import strategy_spec
-
-        strategy_spec(rules, strat)  # an unsupported strategy fails before anything is written
+    # An unusable backend or a strategy without a kernel form fails before anything is written.
+    backend_name, device, note = resolve_backend(backend, rules, strat)
     path = RunFolder.check_writable(out, resume=resume, force=force)
     if note:
         progress.note(note)
