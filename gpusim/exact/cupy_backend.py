@@ -37,24 +37,11 @@ _LAUNCHES = {"exact_holdem_bonus": 4, "exact_casino_holdem": 2}
 
 
 def unavailable_reason() -> str | None:
-    """None when CuPy imports and sees a CUDA device, else why not (one line)."""
+    """None when CuPy can run kernels here, else why not (one line): the simulation backend's
+    check, so ``gpusim devices`` and ``gpusim exact --backend cupy`` give the same reason."""
+    from gpusim.backends.cupy_backend import unavailable_reason as why_not
 
-    def first_line(exc: Exception) -> str:
-        # CuPy's load errors span several lines; the first names the missing piece
-        text = str(exc).strip().splitlines()
-        return f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
-
-    try:
-        import cupy
-    except Exception as exc:  # ImportError, or a CUDA library that fails to load
-        return f"CuPy is not installed or does not load ({first_line(exc)})"
-    try:
-        n = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:
-        return f"CuPy finds no usable CUDA driver or device ({first_line(exc)})"
-    if n < 1:
-        return "CuPy sees no CUDA device"
-    return None
+    return why_not()
 
 
 @lru_cache(maxsize=8)
