@@ -89,10 +89,14 @@ class JointReducer:
         codes: a fold is an Ante event, Turn and River bets are code bits)."""
         import jax
 
+        return jax.tree_util.tree_map(np.asarray, self.device_async(decisions, settlement))
+
+    def device_async(self, decisions, settlement) -> dict:
+        """:meth:`device` without waiting: the same dict as device arrays still being computed."""
         del decisions
         if self._fn is None:
             self._fn = self._build()
-        return jax.tree_util.tree_map(np.asarray, self._fn(settlement))
+        return self._fn(settlement)
 
     def fits(self, res) -> bool:
         return not self.has_jackpot or int(res["royal_count"]) <= MAX_ROYALS_PER_BATCH
