@@ -303,7 +303,7 @@ class ChunkRunner:
         """
         import jax
 
-        from gpusim.deal import deal
+        from gpusim.deal import MAX_ROUND, deal
         from gpusim.sim.joint import counts_from_bins
 
         if not self.step.traceable():
@@ -318,10 +318,15 @@ class ChunkRunner:
                 advance(n)
 
         for start, n in self._batches(first_round, n_rounds):
-            decisions, s = self.step(deal(seed, start, n, 9))
+            size = n
+            if self.batch - n <= n_rounds // 8 and start + self.batch <= MAX_ROUND:
+                # a short last batch is dealt at the full size and masked: one compiled shape
+                # for the whole run, instead of three more programs to trace and compile
+                size = self.batch
+            decisions, s = self.step(deal(seed, start, size, 9))
             if not self.step.traceable():
                 return None  # found out on the first batch: nothing counted yet
-            window.append((start, n, self.reducer.device_async(decisions, s)))
+            window.append((start, n, self.reducer.device_async(decisions, s, n)))
             if len(window) > IN_FLIGHT:
                 retire()
         while window:
