@@ -538,8 +538,9 @@ def run_simulation(
         folder.commit_chunk({**record, "files": folder.write_parts(k, chunk_tables(k, counts))})
 
     # Parts are written and committed on a background thread while the next chunk computes;
-    # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer).
-    with BackgroundWriter(write) as writer:
+    # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer), and
+    # a kill loses at most the chunk being computed, one waiting and the one being written.
+    with BackgroundWriter(write, max_pending=1) as writer:
         for k, (first, n) in enumerate(plan):
             if k in done:
                 continue
