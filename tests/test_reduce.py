@@ -48,3 +48,25 @@ def test_device_equals_host_with_jackpot_royals():
     assert m_dev == m_host
     assert dataclasses.asdict(dev) == dataclasses.asdict(host)
     assert np.all([m > 0 for _, m in dev.jackpot_hits])
+
+
+def test_pipelined_chunk_equals_host_batch_by_batch(monkeypatch):
+    # Several batches in flight, Jackpot royals in two different batches (rounds 525,824 and
+    # 785,308 of seed 5), a short last batch: one chunk's counts and meter must equal the host
+    # reference reduction of the same rounds.
+    rules = load_config("holdem_bonus")
+    strategy = get_strategy("always-play", rules)
+    first, n, meter = 500_000, 300_000, 3 * BP
+    runner = ChunkRunner(rules, strategy, batch=1 << 16)
+    advanced = []
+    got, m_got = runner(5, first, n, meter, advance=advanced.append)
+    assert advanced == [65_536] * 4 + [n - 4 * 65_536]
+    cards = deal(5, first, n, 9)
+    decisions, s = runner.step(cards)
+    want, m_want = reduce_host(rules, decisions, s, first, n, meter)
+    assert len(want.jackpot_hits) == 2 and m_got == m_want
+    assert dataclasses.asdict(got) == dataclasses.asdict(want)
+    # a batch with more royals than the device buffer holds: the chunk is recounted exactly
+    monkeypatch.setattr(type(runner.reducer), "fits", lambda self, res: False)
+    again, m_again = runner(5, first, n, meter)
+    assert m_again == m_want and dataclasses.asdict(again) == dataclasses.asdict(want)

@@ -4,6 +4,7 @@ and the exact win counting behind ``win-over-half``."""
 import itertools
 
 import eval7
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -271,3 +272,36 @@ def test_win_over_half_tables_equal_per_round_counting():
     direct = thb_win_over_half(cards)
     for key in ("flop", "turn", "river"):
         assert (np.asarray(table[key]) == np.asarray(direct[key])).all(), key
+
+
+def _thb_basic_by_features(cards):
+    """The Texas Hold'em Bonus basic rule list written on the generic _features, as it was
+    first implemented: the reference for the bit-mask version."""
+    from gpusim.strategy.basic import _features
+
+    c = jnp.asarray(cards, jnp.int32)
+    flop = np.asarray(thb_preflop_play(c))
+    f4 = _features(c[:, jnp.array([0, 1, 4, 5, 6])])
+    f5 = _features(c[:, jnp.array([0, 1, 4, 5, 6, 7])])
+    turn = f4["hole_pair"] | f4["flush4"] | f4["run4"]
+    river = (
+        (f5["hole_pair_rank"] >= 4) | f5["two_pair_with_hole"] | f5["hole_trips"] | f5["sf4"]
+        | f5["straight"] | f5["flush5"]
+    )  # fmt: skip
+    return flop, flop & np.asarray(turn), flop & np.asarray(river)
+
+
+def test_thb_basic_equals_the_feature_rule_list():
+    rng = np.random.default_rng(2024)
+    cards = _deal(rng, 200_000)
+    # plus rounds rich in the rare features: hole cards and board from two suits, low ranks
+    low = np.argsort(rng.random((50_000, 24)), axis=1)[:, :9].astype(np.int32)
+    low = (low // 2) * 4 + (low % 2)  # ranks 2..K, clubs and diamonds only
+    for batch in (cards, low):
+        got = thb_basic(batch)
+        want = _thb_basic_by_features(batch)
+        for key, w in zip(("flop", "turn", "river"), want, strict=True):
+            g = np.asarray(got[key])
+            bad = np.flatnonzero(g != w)
+            assert bad.size == 0, f"{key}: {bad.size} rounds differ, first {batch[bad[0]]}"
+        assert 0 < np.asarray(got["river"]).mean() < 1

@@ -66,14 +66,18 @@ class JointReducer:
 
         n_bins, has_jackpot, royal_code = self.n_bins, self.has_jackpot, self._royal
 
-        def reduce(settlement):
+        def reduce(settlement, n_valid):
             code = self._code(settlement)
+            # rows past n_valid pad a short batch to the compiled size: counted in a spare bin
+            valid = jnp.arange(code.shape[0]) < n_valid
             if not has_jackpot:
-                return {"bins": jnp.bincount(code, length=n_bins)}
+                code = jnp.where(valid, code, n_bins)
+                return {"bins": jnp.bincount(code, length=n_bins + 1)[:n_bins]}
             royal = (settlement.events["jackpot"] == royal_code) & (
                 settlement.stakes["jackpot"] > 0
-            )
-            bins = jnp.bincount(jnp.where(royal, n_bins, code), length=n_bins + 1)[:n_bins]
+            ) & valid
+            skip = royal | ~valid
+            bins = jnp.bincount(jnp.where(skip, n_bins, code), length=n_bins + 1)[:n_bins]
             (idx,) = jnp.nonzero(royal, size=MAX_ROYALS_PER_BATCH, fill_value=0)
             return {
                 "bins": bins,
@@ -84,15 +88,23 @@ class JointReducer:
 
         return jax.jit(reduce)
 
-    def device(self, decisions, settlement) -> dict:
+    def device(self, decisions, settlement, n_valid: int | None = None) -> dict:
         """Small host arrays: the code histogram and the royal rounds (decisions are in the
-        codes: a fold is an Ante event, Turn and River bets are code bits)."""
+        codes: a fold is an Ante event, Turn and River bets are code bits). Only the first
+        ``n_valid`` rounds count (default: all)."""
         import jax
 
+        res = self.device_async(decisions, settlement, n_valid)
+        return jax.tree_util.tree_map(np.asarray, res)
+
+    def device_async(self, decisions, settlement, n_valid: int | None = None) -> dict:
+        """:meth:`device` without waiting: the same dict as device arrays still being computed."""
         del decisions
         if self._fn is None:
             self._fn = self._build()
-        return jax.tree_util.tree_map(np.asarray, self._fn(settlement))
+        if n_valid is None:
+            n_valid = settlement.events[self.bets[0]].shape[0]
+        return self._fn(settlement, np.int32(n_valid))
 
     def fits(self, res) -> bool:
         return not self.has_jackpot or int(res["royal_count"]) <= MAX_ROYALS_PER_BATCH

@@ -15,6 +15,7 @@ meter restarts from the configured reset value.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 import time
@@ -27,6 +28,7 @@ import polars as pl
 
 import gpusim
 from gpusim.io.runfolder import RunFolder, RunFolderError
+from gpusim.io.writer import BackgroundWriter
 from gpusim.sim.aggregate import ChunkCounts, histogram, merge_counts
 
 __all__ = [
@@ -47,6 +49,9 @@ DEFAULT_CHUNK = 1 << 22
 CPU_BATCH = 1 << 18
 """Rounds per compute batch on the CPU: past ~2^19 rounds XLA's CPU path slows down (fresh
 output buffers per call), so a chunk is computed in batches of at most this many rounds."""
+IN_FLIGHT = 4
+"""Batches a chunk runner dispatches ahead of the host: the host never waits for one batch
+before queueing the next, and memory stays bounded whatever the chunk size."""
 BP = 10_000  # meter sub-units per money unit
 
 MAIN_BETS = {"casino_holdem": ("ante", "call"), "holdem_bonus": ("ante", "flop", "turn", "river")}
@@ -244,9 +249,71 @@ class ChunkRunner:
         advance: Callable[[int], None] | None = None,
     ):
         """Count rounds [first_round, first_round + n_rounds) in batches, in round order."""
+        if self.device_reduce:
+            out = self._pipelined(seed, first_round, n_rounds, meter, advance)
+            if out is not None:
+                return out
+        return self._sequential(seed, first_round, n_rounds, meter, advance)
+
+    def _batches(self, first_round: int, n_rounds: int) -> list[tuple[int, int]]:
+        end = first_round + n_rounds
+        return [(s, min(self.batch, end - s)) for s in range(first_round, end, self.batch)]
+
+    def _pipelined(self, seed, first_round, n_rounds, meter, advance):
+        """All batches reduced to code histograms on the device, dispatched ahead of the host
+        (at most IN_FLIGHT batches), summed, and turned into counts once per chunk.
+
+        Returns None (nothing counted, nothing advanced) for a strategy that cannot be traced.
+        """
+        import jax
+
+        from gpusim.deal import MAX_ROUND, deal
+        from gpusim.sim.joint import counts_from_bins
+
+        if not self.step.traceable():
+            return None
+        window: collections.deque = collections.deque()
+        done: list[tuple[int, int, dict]] = []
+
+        def retire():
+            start, n, res = window.popleft()
+            done.append((start, n, jax.device_get(res)))
+            if advance is not None:
+                advance(n)
+
+        for start, n in self._batches(first_round, n_rounds):
+            size = n
+            if self.batch - n <= n_rounds // 8 and start + self.batch <= MAX_ROUND:
+                # a short last batch is dealt at the full size and masked: one compiled shape
+                # for the whole run, instead of three more programs to trace and compile
+                size = self.batch
+            decisions, s = self.step(deal(seed, start, size, 9))
+            if not self.step.traceable():
+                return None  # found out on the first batch: nothing counted yet
+            window.append((start, n, self.reducer.device_async(decisions, s, n)))
+            if len(window) > IN_FLIGHT:
+                retire()
+        while window:
+            retire()
+        if not all(self.reducer.fits(res) for _, _, res in done):
+            # more Jackpot royals in a batch than the device buffer holds (never, in practice):
+            # recount the chunk exactly on the host; its batches were already advanced
+            return self._sequential(seed, first_round, n_rounds, meter, None)
+        bins = np.zeros(self.reducer.n_bins, np.int64)
+        hits = [np.zeros((0, 2), np.int64)]
+        for start, _, res in done:
+            bins += np.asarray(res["bins"], np.int64)
+            if self.reducer.has_jackpot:
+                k = int(res["royal_count"])
+                off = np.asarray(res["royal_idx"][:k], np.int64) + (start - first_round)
+                hits.append(np.stack([off, np.asarray(res["royal_code"][:k], np.int64)], 1))
+        return counts_from_bins(
+            self.rules, bins, np.concatenate(hits), first_round, n_rounds, meter
+        )
+
+    def _sequential(self, seed, first_round, n_rounds, meter, advance):
         parts = []
-        for start in range(first_round, first_round + n_rounds, self.batch):
-            n = min(self.batch, first_round + n_rounds - start)
+        for start, n in self._batches(first_round, n_rounds):
             counts, meter = self._batch(seed, start, n, meter)
             parts.append(counts)
             if advance is not None:
@@ -342,9 +409,11 @@ def run_simulation(
     All input is validated before anything is written: a bad value raises SimulationError,
     ConfigError, StrategyError or RunFolderError with a one-line message and leaves no files.
     """
+    from gpusim.compile_cache import enable as enable_compile_cache
     from gpusim.config import load_config
     from gpusim.strategy import get_strategy
 
+    enable_compile_cache()  # before anything compiles: JAX reads it once per process
     progress = progress or Progress()
     rules = load_config(config)
     n_rounds = parse_rounds(rounds)
@@ -424,25 +493,31 @@ def run_simulation(
     progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
     t_run = time.perf_counter()
     rounds_this_session = 0
-    for k, (first, n) in enumerate(plan):
-        if k in done:
-            continue
-        t0 = time.perf_counter()
-        counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
-        files = folder.write_parts(k, chunk_tables(k, counts))
-        elapsed = time.perf_counter() - t0
-        folder.commit_chunk(
-            {
+
+    def write(item):
+        k, counts, record = item
+        folder.commit_chunk({**record, "files": folder.write_parts(k, chunk_tables(k, counts))})
+
+    # Parts are written and committed on a background thread while the next chunk computes;
+    # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer), and
+    # a kill loses at most the chunk being computed, one waiting and the one being written.
+    with BackgroundWriter(write, max_pending=1) as writer:
+        for k, (first, n) in enumerate(plan):
+            if k in done:
+                continue
+            t0 = time.perf_counter()
+            counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
+            elapsed = time.perf_counter() - t0
+            record = {
                 "chunk": k,
                 "first_round": first,
                 "n_rounds": n,
-                "files": files,
                 "jackpot_meter_end_bp": meter_after,
                 "elapsed_s": round(elapsed, 6),
             }
-        )
-        meter = meter_after
-        rounds_this_session += n
+            writer.submit((k, counts, record))
+            meter = meter_after
+            rounds_this_session += n
     wall = time.perf_counter() - t_run
     folder.manifest["status"] = "complete"
     folder.manifest["rounds_per_s"] = _rate(folder)

@@ -187,20 +187,68 @@ def thb_preflop_play(cards: jax.Array) -> jax.Array:
     return ~fold
 
 
+def _cover(e: jax.Array, length: int) -> jax.Array:
+    """Bit i set where ``e`` has a bit in i .. i+length-1 (the window of a run starting at i)."""
+    out = e
+    for j in range(1, length):
+        out = out | (e >> _U(j))
+    return out
+
+
+def _hole_in_run_bits(run, hole_e, length: int, n_starts: int) -> jax.Array:
+    """:func:`_hole_in_run` for starts 0 .. n_starts-1, all at once on the bits."""
+    return (run & _cover(hole_e, length) & _U((1 << n_starts) - 1)) != _U(0)
+
+
 @jax.jit
 def _thb_basic(cards: jax.Array):
+    # The rule list of the module docstring on rank and suit bit masks, one pass per street:
+    # the same decisions as _features (a test compares them round by round) with elementwise
+    # integer work only, no (N, k) intermediates.
+    c = cards.astype(jnp.int32)
+    r = [c[:, j] >> 2 for j in (0, 1, 4, 5, 6, 7)]  # hole, hole, flop x3, turn
+    s = [c[:, j] & 3 for j in (0, 1, 4, 5, 6, 7)]
+    bit = [_U(1) << x.astype(_U) for x in r]
     flop = thb_preflop_play(cards)
-    f4 = _features(cards[:, [0, 1, 4, 5, 6]])
-    turn = f4["hole_pair"] | f4["flush4"] | f4["run4"]
-    f5 = _features(cards[:, [0, 1, 4, 5, 6, 7]])
+
+    def street(k: int):
+        """Features of the first k seen cards (5: hole + flop, 6: + turn)."""
+        count = [sum((r[j] == r[h]).astype(jnp.int32) for j in range(k)) for h in (0, 1)]
+        suited = [[s[j] == s[h] for j in range(k)] for h in (0, 1)]
+        suit_count = [sum(x.astype(jnp.int32) for x in suited[h]) for h in (0, 1)]
+        mask = bit[0]
+        for j in range(1, k):
+            mask = mask | bit[j]
+        hole_e = _ace_low(bit[0] | bit[1])
+        return count, suited, suit_count, _ace_low(mask), hole_e
+
+    count, _, suit_count, e, hole_e = street(5)
+    turn = (
+        (count[0] >= 2) | (count[1] >= 2)
+        | (suit_count[0] >= 4) | (suit_count[1] >= 4)
+        | _hole_in_run_bits(_runs(e, 4), hole_e, 4, 11)
+    )  # fmt: skip
+
+    count, suited, suit_count, e, hole_e = street(6)
+    pair_mask = _U(0)
+    for i in range(1, 6):
+        for j in range(i):
+            pair_mask = pair_mask | jnp.where(r[i] == r[j], bit[i], _U(0))
+    hole_pair = (count[0] >= 2) | (count[1] >= 2)
+    sf4 = jnp.zeros_like(hole_pair)
+    for h in (0, 1):
+        suit_mask = _U(0)
+        for j in range(6):
+            suit_mask = suit_mask | jnp.where(suited[h][j], bit[j], _U(0))
+        sf4 = sf4 | _hole_in_run_bits(_runs(_ace_low(suit_mask), 4), _ace_low(bit[h]), 4, 11)
     river = (
-        (f5["hole_pair_rank"] >= 4)  # a pair of sixes (rank 4) or better with a hole card
-        | f5["two_pair_with_hole"]
-        | f5["hole_trips"]
-        | f5["sf4"]
-        | f5["straight"]
-        | f5["flush5"]
-    )
+        ((count[0] >= 2) & (r[0] >= 4)) | ((count[1] >= 2) & (r[1] >= 4))  # sixes or better
+        | ((jax.lax.population_count(pair_mask) >= 2) & hole_pair)  # two pair with a hole card
+        | (count[0] >= 3) | (count[1] >= 3)
+        | sf4
+        | _hole_in_run_bits(_runs(e, 5), hole_e, 5, 10)
+        | (suit_count[0] >= 5) | (suit_count[1] >= 5)
+    )  # fmt: skip
     return flop, flop & turn, flop & river
 
 

@@ -1,0 +1,276 @@
+"""The JAX path beside a native reference, in one run: evaluator, steady state, whole process.
+
+Usage::
+
+    python benchmarks/native.py [--quick] [--whole-rounds 1e8] [--chunk-rounds 1048576]
+                                [--repeats 3] [--threads N] [--configs casino_holdem,holdem_bonus]
+                                [--strategies optimal,basic] [--json]
+
+The native reference is the project's own CUDA device functions (``kernels/*.cuh``, the code the
+tests host-compile) built for this CPU with ``g++ -O3 -march=native`` and run on every core with
+std::thread (``benchmarks/native_ref.cpp``). Both sides play the same rounds, and their counts
+are compared (chunk and whole run) before any rate is printed.
+
+- **evaluator**: 7-card evaluations/s (native: every core over 2^22 dealt hands; JAX:
+  ``gpusim.bench.bench_evaluator``, batches of 2^20);
+- **steady state**: rounds/s of one chunk after a warm-up chunk, exactly as
+  ``benchmarks/simulate.py`` measures it (JAX: ``ChunkRunner``; native: the same loop as the CUDA
+  kernel, per-thread histograms);
+- **whole process**: wall time of a whole ``gpusim simulate`` process (start-up, compilation
+  cache, Parquet parts, manifest, summary) against the whole native process (start, tables,
+  rounds, counts file) for the same rounds. The first JAX run of each strategy fills a fresh
+  compilation cache and is reported apart.
+
+Every figure is the median over ``--repeats`` alternating runs (JAX, native, JAX, native ...);
+the ratios are JAX / native rates and, for the JAX path, whole process / steady state.
+``--quick`` (a few minutes on 2 cores): the optimal strategy of each game, 2 x 10^7 rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 1
+
+
+def _fail(msg: str) -> None:
+    print(f"native.py: {msg}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def build_native(work: Path) -> Path:
+    """Compile benchmarks/native_ref.cpp against kernels/ with -O3 -march=native."""
+    gxx = shutil.which("g++")
+    if gxx is None:
+        _fail("g++ is not installed; the native reference needs it")
+    exe = work / "native_ref"
+    cmd = [gxx, "-O3", "-march=native", "-std=c++17", "-pthread", f"-I{ROOT / 'kernels'}",
+           str(ROOT / "benchmarks" / "native_ref.cpp"), "-o", str(exe)]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        _fail(f"g++ failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else '?'}")
+    return exe
+
+
+class Case:
+    """One config and strategy on both sides."""
+
+    def __init__(self, config: str, strategy: str, work: Path):
+        from gpusim.backends.cupy_backend import strategy_spec
+        from gpusim.config import load_config
+        from gpusim.games import bets
+        from gpusim.games.casino_holdem import qualifier_threshold
+        from gpusim.strategy import get_strategy
+
+        self.config, self.strategy = config, strategy
+        self.rules = load_config(config)
+        self.strat = get_strategy(strategy, self.rules)
+        self.spec = strategy_spec(self.rules, self.strat)  # StrategyError: no kernel form
+        self.tables = work / f"tables-{config}-{strategy}"
+        self.tables.mkdir(exist_ok=True)
+        for key, arr in self.spec.tables.items():
+            np.ascontiguousarray(arr).tofile(self.tables / f"{key}.bin")
+        offered = bets(self.rules)
+        if self.rules.game == "casino_holdem":
+            self.game = "ch"
+            q = qualifier_threshold(self.rules.dealer_qualifier)
+            self.arg = f"{q},{int('aa_bonus' in offered)}"
+        else:
+            self.game = "thb"
+            jp = self.rules.jackpot
+            self.arg = str(int("bonus" in offered) | int("jackpot" in offered) << 1
+                           | int(jp is not None and jp.cards == "all_seven") << 2)  # fmt: skip
+        jp = getattr(self.rules, "jackpot", None)
+        self.meter0 = jp.reset * 10_000 if jp is not None and "jackpot" in offered else 0
+        self.work = work
+
+    def native_args(self, exe: Path, mode: str) -> list[str]:
+        return [str(exe), mode, self.game, str(self.spec.code), str(self.tables), str(SEED)]
+
+    def counts_file(self, path: Path, n_rounds: int):
+        """(ChunkCounts, meter) of rounds 0..n_rounds-1 from a native counts file."""
+        from gpusim.sim.joint import bin_layout, counts_from_bins
+
+        n_max = 23 * 22 if self.game == "ch" else 52 * 21 * 10
+        raw = np.fromfile(path, np.uint64)
+        bins, k = raw[:n_max].astype(np.int64), int(raw[n_max])
+        n_bins = bin_layout(self.rules).n_bins
+        if bins[n_bins:].any():
+            raise RuntimeError("native reference counted codes outside the layout")
+        words = raw[n_max + 1 : n_max + 1 + k].astype(np.int64)
+        hits = np.stack([words >> 16, words & 0xFFFF], axis=1)
+        return counts_from_bins(self.rules, bins[:n_bins], hits, 0, n_rounds, self.meter0)
+
+
+def _median(xs: list[float]) -> float:
+    return statistics.median(xs)
+
+
+def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
+    from gpusim.bench import bench_evaluator as jax_eval
+
+    jax_eval(1 << 20, 1, 0, peers=False)  # warm-up: compile
+    native, jx = [], []
+    for _ in range(repeats):
+        out = subprocess.run([str(exe), "eval", str(1 << 22), str(threads), "3"],
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        native.append(json.loads(out.stdout)["evals_per_s"])
+        jx.append(jax_eval(1 << 20, 3, 0, peers=False)["evals_per_s"])
+    return {"native_evals_per_s": _median(native), "jax_evals_per_s": _median(jx),
+            "jax_over_native": _median(jx) / _median(native)}  # fmt: skip
+
+
+def bench_steady(case: Case, exe: Path, rounds: int, threads: int, repeats: int) -> dict:
+    from gpusim.sim.runner import ChunkRunner
+
+    runner = ChunkRunner(case.rules, case.strat)
+    want = runner(SEED, 0, rounds, case.meter0)  # warm-up (compiles), and the truth
+    out = case.work / "chunk.bin"
+    native, jx = [], []
+    for k in range(repeats):
+        t0 = time.perf_counter()
+        runner(SEED, (k + 1) * rounds, rounds, case.meter0)
+        jx.append(rounds / (time.perf_counter() - t0))
+        res = subprocess.run(
+            [*case.native_args(exe, "chunk"), str(rounds), case.arg, str(threads), "1", str(out)],
+            capture_output=True, text=True, check=True,
+        )
+        native.append(json.loads(res.stdout)["rounds_per_s"])
+        if k == 0 and case.counts_file(out, rounds) != want:
+            raise RuntimeError(f"{case.config}/{case.strategy}: native chunk counts differ")
+    return {"native_rounds_per_s": _median(native), "jax_rounds_per_s": _median(jx),
+            "jax_over_native": _median(jx) / _median(native)}  # fmt: skip
+
+
+def _run_totals(path: Path) -> dict:
+    import polars as pl
+
+    import gpusim
+
+    run = gpusim.open_run(path)
+    o = run.outcomes().collect().group_by(["bet", "net"]).agg(pl.col("count").sum())
+    return {(b, n): c for b, n, c in o.rows()}
+
+
+def bench_whole(case: Case, exe: Path, rounds: int, threads: int, repeats: int,
+                cache: Path) -> dict:  # fmt: skip
+    env = {**os.environ, "GPUSIM_COMPILE_CACHE": str(cache)}
+    out = case.work / f"run-{case.config}-{case.strategy}"
+    jax_cmd = [sys.executable, "-m", "gpusim", "simulate", case.config, "--rounds", str(rounds),
+               "--seed", str(SEED), "--strategy", case.strategy, "--backend", "jax-cpu",
+               "--out", str(out), "--force", "--quiet"]  # fmt: skip
+    native_out = case.work / "whole.bin"
+    native_cmd = [*case.native_args(exe, "run"), str(rounds), case.arg, str(threads),
+                  str(native_out)]  # fmt: skip
+
+    def timed(cmd, **kw) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
+        return time.perf_counter() - t0
+
+    first = timed(jax_cmd, env=env)  # fills the compilation cache
+    native, jx = [], []
+    for k in range(repeats):
+        jx.append(timed(jax_cmd, env=env))
+        native.append(timed(native_cmd))
+        if k == 0:
+            counts, _ = case.counts_file(native_out, rounds)
+            want = {(b, n): c for b, d in counts.outcomes.items() for n, c in d.items()}
+            if _run_totals(out) != want:
+                raise RuntimeError(f"{case.config}/{case.strategy}: whole-run counts differ")
+    shutil.rmtree(out, ignore_errors=True)
+    return {"rounds": rounds, "jax_first_run_s": first, "jax_s": _median(jx),
+            "native_s": _median(native), "jax_rounds_per_s": rounds / _median(jx),
+            "native_rounds_per_s": rounds / _median(native),
+            "jax_over_native": _median(native) / _median(jx)}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="optimal only, 2e7 rounds per run")
+    ap.add_argument("--whole-rounds", default=None, help="rounds per whole run (default 1e8)")
+    ap.add_argument("--chunk-rounds", type=int, default=1 << 20)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--configs", default="casino_holdem,holdem_bonus")
+    ap.add_argument("--strategies", default=None, help="comma list (default: every strategy "
+                    "with a kernel form; --quick: optimal)")  # fmt: skip
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+
+    from gpusim.sim.runner import SimulationError, parse_rounds
+    from gpusim.strategy import StrategyError, strategy_names
+
+    try:
+        whole = parse_rounds(args.whole_rounds or ("2e7" if args.quick else "1e8"),
+                             "--whole-rounds")  # fmt: skip
+    except SimulationError as exc:
+        _fail(str(exc))
+    if args.repeats < 1 or args.threads < 1 or args.chunk_rounds < 1:
+        _fail("--repeats, --threads and --chunk-rounds must be at least 1")
+    wanted = args.strategies or ("optimal" if args.quick else None)
+
+    with tempfile.TemporaryDirectory(prefix="gpusim-native-") as tmp:
+        work = Path(tmp)
+        exe = build_native(work)
+        report = {"threads": args.threads, "repeats": args.repeats,
+                  "chunk_rounds": args.chunk_rounds, "whole_rounds": whole,
+                  "evaluator": bench_evaluator(exe, args.threads, args.repeats),
+                  "rows": []}  # fmt: skip
+        if not args.json:
+            e = report["evaluator"]
+            print(f"native reference: g++ -O3 -march=native, {args.threads} threads; medians of "
+                  f"{args.repeats} alternating runs")  # fmt: skip
+            print(f"7-card evaluator: native {e['native_evals_per_s'] / 1e6:.1f} M/s, "
+                  f"JAX {e['jax_evals_per_s'] / 1e6:.1f} M/s, JAX/native "
+                  f"{e['jax_over_native']:.2f}")  # fmt: skip
+            print(f"{'config':<15}{'strategy':<18}{'steady native':>14}{'JAX':>8}{'ratio':>7}"
+                  f"{'whole native':>14}{'JAX':>8}{'ratio':>7}{'JAX whole/steady':>18}"
+                  f"{'JAX 1st run':>12}")  # fmt: skip
+        for config in args.configs.split(","):
+            from gpusim.config import load_config
+
+            names = wanted.split(",") if wanted else strategy_names(load_config(config).game)
+            for strategy in names:
+                try:
+                    case = Case(config, strategy, work)
+                except StrategyError as exc:
+                    if wanted:
+                        _fail(str(exc))
+                    continue
+                steady = bench_steady(case, exe, args.chunk_rounds, args.threads, args.repeats)
+                run = bench_whole(case, exe, whole, args.threads, args.repeats, work / "cache")
+                row = {"config": config, "strategy": strategy, "steady": steady, "whole": run,
+                       "jax_whole_over_steady": run["jax_rounds_per_s"]
+                       / steady["jax_rounds_per_s"]}  # fmt: skip
+                report["rows"].append(row)
+                if not args.json:
+                    print(f"{config:<15}{strategy:<18}"
+                          f"{steady['native_rounds_per_s'] / 1e6:>12.1f} M"
+                          f"{steady['jax_rounds_per_s'] / 1e6:>6.1f} M"
+                          f"{steady['jax_over_native']:>7.2f}"
+                          f"{run['native_rounds_per_s'] / 1e6:>12.1f} M"
+                          f"{run['jax_rounds_per_s'] / 1e6:>6.1f} M{run['jax_over_native']:>7.2f}"
+                          f"{row['jax_whole_over_steady']:>18.2f}"
+                          f"{run['jax_first_run_s']:>11.1f}s", flush=True)  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(f"whole process: {whole:,} rounds per run; rates in rounds/s; ratio = JAX / native")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
