@@ -281,13 +281,26 @@ class ChunkRunner:
     ):
         """Count rounds [first_round, first_round + n_rounds) in batches, in round order."""
         parts = []
-        for start in range(first_round, first_round + n_rounds, self.batch):
-            n = min(self.batch, first_round + n_rounds - start)
+        end = first_round + n_rounds
+        start = first_round
+        progress = []
+        cum: dict[str, tuple[int, int]] = {}
+        while start < end:
+            # batches end on multiples of the batch size, so the convergence checkpoints fall on
+            # the same rounds whatever the chunk size
+            n = min(self.batch - start % self.batch, end - start)
             counts, meter = self._batch(seed, start, n, meter)
             parts.append(counts)
+            start += n
+            for bet, w in counts.wagers.items():
+                a, b = cum.get(bet, (0, 0))
+                cum[bet] = (a + w[1], b + w[2])
+            progress.append((start, dict(cum)))
             if advance is not None:
                 advance(n)
-        return (parts[0] if len(parts) == 1 else merge_counts(parts)), meter
+        out = parts[0] if len(parts) == 1 else merge_counts(parts)
+        out.progress = progress
+        return out, meter
 
     def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
         from gpusim.deal import deal
@@ -301,8 +314,12 @@ class ChunkRunner:
         return reduce_host(self.rules, decisions, s, first_round, n_rounds, meter)
 
 
-def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
-    """The Parquet parts of one chunk, with the schemas the run folder documents."""
+def chunk_tables(chunk: int, c: ChunkCounts,
+                 first_round: int | None = None) -> dict[str, pl.DataFrame]:
+    """The Parquet parts of one chunk, with the schemas the run folder documents.
+
+    ``progress`` holds the chunk's cumulative wagers at each checkpoint (``c.progress``), or one
+    row per bet at the chunk's end when the backend records none (``first_round`` needed)."""
     i64 = pl.Int64
     outcomes = pl.DataFrame(
         [(chunk, bet, net, n) for bet, d in c.outcomes.items() for net, n in sorted(d.items())],
@@ -337,6 +354,15 @@ def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
         schema={"chunk": i64, "round": i64, "meter": i64},
         orient="row",
     )
+    steps = c.progress or ([(first_round + c.rounds, {b: (w[1], w[2]) for b, w in
+                                                       c.wagers.items()})]
+                           if first_round is not None else [])
+    progress = pl.DataFrame(
+        [(chunk, end, bet, w, r) for end, d in steps for bet, (w, r) in d.items()],
+        schema={"chunk": i64, "round_end": i64, "bet": pl.String, "wagered": i64,
+                "returned": i64},
+        orient="row",
+    )
     return {
         "outcomes": outcomes,
         "events": events,
@@ -344,6 +370,7 @@ def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
         "wagers": wagers,
         "moments": moments,
         "jackpot": jackpot,
+        "progress": progress,
     }
 
 
@@ -468,7 +495,7 @@ def run_simulation(
             continue
         t0 = time.perf_counter()
         counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
-        files = folder.write_parts(k, chunk_tables(k, counts))
+        files = folder.write_parts(k, chunk_tables(k, counts, first))
         elapsed = time.perf_counter() - t0
         folder.commit_chunk(
             {
