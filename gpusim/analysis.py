@@ -59,6 +59,7 @@ __all__ = [
     "return_tables",
     "risk_figures",
     "rules_from_manifest",
+    "shipped_exact_report",
     "ruin_figures",
     "risk_with_detail",
     "ruin_curve_points",
@@ -304,10 +305,32 @@ def _side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
     return out
 
 
+def shipped_exact_report(rules, strategy: str) -> dict | None:
+    """The shipped ``gpusim exact --json`` report of this config and strategy
+    (gpusim/data/exact), or None: only when the config's hash and the file's sha256 match its
+    provenance record, so an edited config never borrows another's figures."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    d = Path(__file__).parent / "data" / "exact"
+    name = f"{rules.name}.{strategy}.json"
+    try:
+        prov = json.loads((d / "provenance.json").read_text())[name]
+        raw = (d / name).read_bytes()
+    except (OSError, KeyError, ValueError):
+        return None
+    if prov.get("config_hash") != rules.config_hash or \
+            hashlib.sha256(raw).hexdigest() != prov.get("sha256"):
+        return None
+    return json.loads(raw)
+
+
 def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
     """Exact event probabilities to set beside the simulated ones.
 
-    mode: ``auto`` - the full exact analysis when its enumeration counts are cached (seconds),
+    mode: ``auto`` - the shipped exact report of a shipped config and strategy, or the full
+    exact analysis when its enumeration counts are cached (seconds),
     else the side bets that combinatorics gives at once (Bonus, Jackpot); ``always`` - the full
     analysis even when it must first be solved (minutes); ``never`` - side bets only.
     Returns {"source": {bet: text}, "events": {bet: {event: p}}, "rtp": {bet: float},
@@ -323,20 +346,24 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
     for bet, p in _side_bet_exact(rules).items():
         events[bet] = p
         source[bet] = "combinatorics"
-    full = mode == "always" or (mode == "auto" and _exact_cached(rules, strategy))
+    shipped = shipped_exact_report(rules, strategy) if mode != "never" else None
+    full = shipped is not None or mode == "always" or (
+        mode == "auto" and _exact_cached(rules, strategy))
     if full:
         from gpusim.exact import exact_report
         from gpusim.strategy import StrategyError
 
-        try:
-            rep = exact_report(rules, strategy, progress=False)
-        except (StrategyError, ValueError) as exc:
-            note = f"exact analysis unavailable: {exc}"
-            rep = None
+        rep = shipped
+        if rep is None:
+            try:
+                rep = exact_report(rules, strategy, progress=False)
+            except (StrategyError, ValueError) as exc:
+                note = f"exact analysis unavailable: {exc}"
         if rep is not None:
             main = rep.get("main")
             for bet, info in rep.get("bets", {}).items():
-                if bet.endswith("_always_settled"):
+                # combinatorics already gave the side bets, in the run's own event names
+                if bet.endswith("_always_settled") or source.get(bet) == "combinatorics":
                     continue
                 events[bet] = {e["event"]: Fraction(repr(float(e["probability"])))
                                for e in info["events"]}
