@@ -54,14 +54,18 @@ def _summary(rep: dict) -> str:
     for bet, b in s["bets"].items():
         k = f"summary.bets.{bet}"
         ci = b.get("rtp_ci95") or [None, None]
+        xr = ((rep["return_tables"].get(bet) or {}).get("exact") or {}).get("rtp")
         half = None if ci[0] is None else (ci[1] - ci[0]) / 2
         rows.append([_cell(bet, cls="l"), _cell(fmt_int(b["placed"]), f"{k}.placed", b["placed"]),
                      _cell(fmt_int(b["wagered"]), f"{k}.wagered", b["wagered"]),
                      _cell(fmt_int(b["returned"]), f"{k}.returned", b["returned"]),
                      _cell(fmt_pct(b["rtp"]), f"{k}.rtp", b["rtp"]),
                      _cell(fmt_pct(half, 3)),
+                     _cell(fmt_pct(xr), f"return_tables.{bet}.exact.rtp" if xr is not None
+                           else None, xr),
                      _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
-    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "SD/round"], rows)
+    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "exact RTP",
+                  "SD/round"], rows)
     m = s.get("main") or {}
     ex = (rep.get("exact") or {}).get("main") or {}
     names = {"house_edge_per_ante": "house edge per ante", "element_of_risk": "element of risk",
