@@ -31,7 +31,9 @@ def _plt():
 
 def _png(fig) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    # fixed margins (set per figure) instead of bbox_inches="tight" / tight_layout, each of
+    # which draws the whole figure once more: drawing is most of a report's build time
+    fig.savefig(buf, format="png", dpi=90)
     _plt().close(fig)
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
@@ -53,6 +55,7 @@ def net_outcomes_png(dists: dict) -> str:
     cols = 2
     rows = math.ceil(len(bets) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(_W, 2.5 * rows), squeeze=False)
+    h = 2.5 * rows
     for ax in axes.flat[len(bets):]:
         ax.set_visible(False)
     for ax, bet in zip(axes.flat, bets, strict=False):
@@ -84,7 +87,8 @@ def net_outcomes_png(dists: dict) -> str:
     for ax in axes[:, 0]:
         ax.set_ylabel("probability", fontsize=8)
     fig.suptitle("Net result per round, by bet (log probability)", fontsize=10)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.09, right=0.98, top=1 - 0.55 / h, bottom=0.5 / h, hspace=0.45,
+                        wspace=0.18)
     return _png(fig)
 
 
@@ -111,7 +115,9 @@ def hit_frequency_png(hf: dict) -> str:
     bets = list(hf)
     y = np.arange(len(bets))
     sim = np.asarray([hf[b]["hit_frequency"] or 0.0 for b in bets])
-    fig, ax = plt.subplots(figsize=(_W, 0.35 * len(bets) + 0.9))
+    h = 0.35 * len(bets) + 1.0
+    fig, ax = plt.subplots(figsize=(_W, h))
+    fig.subplots_adjust(left=0.13, right=0.97, top=1 - 0.35 / h, bottom=0.5 / h)
     ax.barh(y, sim, color="tab:blue", alpha=0.75, label="simulated")
     ex = [(i, hf[b]["exact"]) for i, b in enumerate(bets) if hf[b].get("exact") is not None]
     if ex:
@@ -134,6 +140,7 @@ def convergence_png(conv: dict) -> str:
     n = np.asarray(conv["rounds"], dtype=np.float64)
     r = np.asarray([np.nan if x is None else x for x in conv["rtp"]], dtype=np.float64)
     fig, ax = plt.subplots(figsize=(_W, 3.3))
+    fig.subplots_adjust(left=0.12, right=0.98, top=0.91, bottom=0.14)
     c, sd = conv["centre"], conv["sd_per_sqrt_round"]
     if n.size:
         if c is not None and sd is not None:
@@ -175,7 +182,9 @@ def sessions_png(sessions: dict) -> str:
         h = s["histogram"]
         p = np.asarray(h["probabilities"])
         x = h["start"] + h["width"] * np.arange(p.size)
-        ax.bar(x, p, width=h["width"], align="edge", color="tab:blue", alpha=0.8)
+        # one step artist, not a patch per bin
+        ax.stairs(p, np.append(x, x[-1] + h["width"]) if p.size else [0], fill=True,
+                  color="tab:blue", alpha=0.8)
         for k, style in (("5", ":"), ("50", "-"), ("95", ":")):
             if k in s["percentiles"]:
                 ax.axvline(s["percentiles"][k], ls=style, lw=1, color="tab:orange")
@@ -195,7 +204,7 @@ def sessions_png(sessions: dict) -> str:
                           "ec": "#c90" if len(note) > 1 else "#bbb"})
     axes[0][0].set_ylabel("probability per bin", fontsize=8)
     fig.suptitle("Session distribution (orange: 5th, 50th, 95th percentiles)", fontsize=10)
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.84, bottom=0.16, wspace=0.22)
     return _png(fig)
 
 
@@ -206,6 +215,7 @@ def ruin_png(curve: dict, ruin: dict) -> str:
     b = np.asarray(curve["bankrolls"], dtype=np.float64)
     r = np.clip(np.asarray(curve["ruin"], dtype=np.float64), 1e-7, 1.0)
     fig, ax = plt.subplots(figsize=(_W, 3.2))
+    fig.subplots_adjust(left=0.1, right=0.98, top=0.91, bottom=0.14)
     ax.plot(b, r, lw=1.6, color="tab:red")
     for m in ruin["bankroll_for_risk"]:
         ax.axhline(m["target"], ls=":", lw=1, color="grey")
@@ -231,6 +241,7 @@ def jackpot_png(jp: dict) -> str:
     break-even meter, and the meters the run paid."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(_W, 3.2))
+    fig.subplots_adjust(left=0.1, right=0.91, top=0.91, bottom=0.14)
     ms = [x["meter"] for x in jp["rtp_by_meter"]] + list(jp.get("meters") or [])
     hi = max(ms + [jp["break_even_meter"] * 1.6])
     grid = np.linspace(0, hi, 200)
@@ -249,6 +260,8 @@ def jackpot_png(jp: dict) -> str:
                  color="tab:orange")
         ax2.set_ylabel(f"hits in this run ({jp['hits']:,})", fontsize=8)
         ax2.tick_params(labelsize=7)
+        ax.set_zorder(ax2.get_zorder() + 1)  # the line and its legend above the histogram
+        ax.patch.set_visible(False)
     ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:,.0f}"))
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:.0%}"))
     ax.set_xlabel("Jackpot meter (money units)", fontsize=8)
