@@ -59,8 +59,14 @@ __all__ = [
     "return_tables",
     "risk_figures",
     "rules_from_manifest",
+    "shipped_exact_report",
     "ruin_figures",
+    "risk_with_detail",
+    "ruin_curve_points",
+    "ruin_with_curve",
     "session_figures",
+    "session_pmf",
+    "session_with_pmf",
     "solve_line",
     "volatility_figures",
     "whatif_figures",
@@ -122,7 +128,8 @@ class RunData:
 
     dists: {bet: NetDistribution} per-round net (money), bets plus ``main`` and ``total``.
     events: {bet: {event: count}}; wagers: {bet: {placed, wagered, returned, ...}} (ints).
-    meters: (H,) int64 meter paid at each Jackpot royal; chunks: per-chunk rows for convergence.
+    meters: (H,) int64 meter paid at each Jackpot royal; chunk_wagers: per-chunk rows and
+    progress: within-chunk checkpoints (round_end, bet, wagered, returned), for convergence.
     """
 
     path: str
@@ -139,6 +146,7 @@ class RunData:
     chunk_wagers: pl.DataFrame
     meters: np.ndarray
     stakes: dict[str, int] = field(default_factory=dict)
+    progress: pl.DataFrame | None = None
 
     @property
     def complete(self) -> bool:
@@ -183,7 +191,7 @@ def load_run_data(run) -> RunData:
         path=str(run.path), manifest=manifest, rules=rules, summary=run.summary(),
         rounds=run.rounds_done, bets=bets, dists=dists, events=events, wagers=wagers,
         moments=run.moments().collect(), outcomes=outcomes, chunk_wagers=chunk_wagers,
-        meters=meters, stakes=stakes)
+        meters=meters, stakes=stakes, progress=run.progress().collect())
 
 
 def _fill_not_placed(events: dict[str, dict[str, int]], bets, rounds: int) -> None:
@@ -297,10 +305,32 @@ def _side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
     return out
 
 
+def shipped_exact_report(rules, strategy: str) -> dict | None:
+    """The shipped ``gpusim exact --json`` report of this config and strategy
+    (gpusim/data/exact), or None: only when the config's hash and the file's sha256 match its
+    provenance record, so an edited config never borrows another's figures."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    d = Path(__file__).parent / "data" / "exact"
+    name = f"{rules.name}.{strategy}.json"
+    try:
+        prov = json.loads((d / "provenance.json").read_text())[name]
+        raw = (d / name).read_bytes()
+    except (OSError, KeyError, ValueError):
+        return None
+    if prov.get("config_hash") != rules.config_hash or \
+            hashlib.sha256(raw).hexdigest() != prov.get("sha256"):
+        return None
+    return json.loads(raw)
+
+
 def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
     """Exact event probabilities to set beside the simulated ones.
 
-    mode: ``auto`` - the full exact analysis when its enumeration counts are cached (seconds),
+    mode: ``auto`` - the shipped exact report of a shipped config and strategy, or the full
+    exact analysis when its enumeration counts are cached (seconds),
     else the side bets that combinatorics gives at once (Bonus, Jackpot); ``always`` - the full
     analysis even when it must first be solved (minutes); ``never`` - side bets only.
     Returns {"source": {bet: text}, "events": {bet: {event: p}}, "rtp": {bet: float},
@@ -316,20 +346,24 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
     for bet, p in _side_bet_exact(rules).items():
         events[bet] = p
         source[bet] = "combinatorics"
-    full = mode == "always" or (mode == "auto" and _exact_cached(rules, strategy))
+    shipped = shipped_exact_report(rules, strategy) if mode != "never" else None
+    full = shipped is not None or mode == "always" or (
+        mode == "auto" and _exact_cached(rules, strategy))
     if full:
         from gpusim.exact import exact_report
         from gpusim.strategy import StrategyError
 
-        try:
-            rep = exact_report(rules, strategy, progress=False)
-        except (StrategyError, ValueError) as exc:
-            note = f"exact analysis unavailable: {exc}"
-            rep = None
+        rep = shipped
+        if rep is None:
+            try:
+                rep = exact_report(rules, strategy, progress=False)
+            except (StrategyError, ValueError) as exc:
+                note = f"exact analysis unavailable: {exc}"
         if rep is not None:
             main = rep.get("main")
             for bet, info in rep.get("bets", {}).items():
-                if bet.endswith("_always_settled"):
+                # combinatorics already gave the side bets, in the run's own event names
+                if bet.endswith("_always_settled") or source.get(bet) == "combinatorics":
                     continue
                 events[bet] = {e["event"]: Fraction(repr(float(e["probability"])))
                                for e in info["events"]}
@@ -416,14 +450,27 @@ def volatility_figures(data: RunData, hold_rounds=DEFAULT_HOLD_ROUNDS) -> dict:
 
 
 def convergence(data: RunData, bet: str = "main", exact_rtp: float | None = None) -> dict:
-    """Cumulative RTP of ``bet`` after each chunk, with the 95 % CI funnel around the centre
-    (the exact RTP when given, else the final simulated RTP)."""
+    """Cumulative RTP of ``bet`` at each checkpoint of the run (every compute batch, 2^18
+    rounds on the CPU; each chunk's end for runs without a ``progress`` table), with the 95 %
+    CI funnel around the centre (the exact RTP when given, else the final simulated RTP)."""
     w = data.chunk_wagers.filter(pl.col("bet") == bet).sort("chunk")
     recs = {int(r["chunk"]): r for r in data.manifest.get("chunks_done", [])}
-    n = [int(recs[c]["n_rounds"]) if c in recs else 0 for c in w["chunk"].to_list()]
-    rounds = np.cumsum(n).tolist()
-    wag = np.cumsum(w["wagered"].to_numpy()).tolist()
-    ret = np.cumsum(w["returned"].to_numpy()).tolist()
+    chunks = w["chunk"].to_list()
+    n = [int(recs[c]["n_rounds"]) if c in recs else 0 for c in chunks]
+    cw = np.cumsum(w["wagered"].to_numpy()).tolist()
+    cr = np.cumsum(w["returned"].to_numpy()).tolist()
+    rounds, wag, ret = np.cumsum(n).tolist(), cw, cr
+    pr = data.progress
+    if pr is not None and not pr.is_empty():
+        pr = pr.filter(pl.col("bet") == bet).sort(["chunk", "round_end"])
+        before = dict(zip(chunks, [0, *cw[:-1]], strict=True))
+        before_r = dict(zip(chunks, [0, *cr[:-1]], strict=True))
+        if pr.height and set(pr["chunk"].to_list()) == set(chunks):
+            rounds = pr["round_end"].to_list()
+            wag = [before[c] + x for c, x in zip(pr["chunk"].to_list(), pr["wagered"].to_list(),
+                                                 strict=True)]
+            ret = [before_r[c] + x for c, x in zip(pr["chunk"].to_list(),
+                                                   pr["returned"].to_list(), strict=True)]
     rtp = [r / x if x else None for r, x in zip(ret, wag, strict=True)]
     s = data.summary["bets"].get(bet, {})
     final = s.get("rtp")
@@ -455,23 +502,55 @@ def _cap_gains(dist: NetDistribution, cap: int) -> NetDistribution:
     return NetDistribution.from_counts(np.minimum(dist.values, cap), dist.counts)
 
 
-def session_figures(data: RunData, rounds: int, bet: str = "total",
-                    percentiles=(1, 5, 10, 25, 50, 75, 90, 95, 99)) -> dict:
-    """Exact session result after ``rounds`` rounds (FFT convolution of the per-round net)."""
+def session_with_pmf(data: RunData, rounds: int, bet: str = "total",
+                     percentiles=(1, 5, 10, 25, 50, 75, 90, 95, 99)):
+    """(figures, LatticePMF) of the session result after ``rounds`` rounds.
+
+    A progressive meter can make single wins hundreds of thousands of units, which would
+    stretch the convolution lattice to millions of points. Wins above a cap C are set to C:
+    a session holding such a win is then still above T = C - (rounds - 1) L (L = the largest
+    loss of one round), so the distribution below T, hence every percentile below T and
+    P(ahead/even/behind), is unchanged. C grows until the highest percentile is below T.
+    figures["exact_below"] is T (None when nothing was capped); mean and SD are always the
+    uncapped ones (exact, from the per-round moments).
+    """
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise AnalysisError(f"--rounds: got {rounds!r}; must be a whole number >= 1")
-    s = session_summary(_dist(data, bet), rounds, percentiles=percentiles)
-    return {"bet": bet, "rounds": rounds, "mean": s.mean, "sd": s.sd,
-            "percentiles": {str(k): v for k, v in s.percentiles.items()},
-            "p_ahead": s.p_ahead, "p_even": s.p_even, "p_behind": s.p_behind,
-            "error_bound": s.error, "resolution": s.resolution}
+    dist = _dist(data, bet)
+    loss = max(0, -int(dist.values[0]))
+    top = int(dist.values[-1])
+    cap = 4 * (rounds * loss + 1)
+    q_hi = max(percentiles) / 100.0
+    while True:
+        if cap >= top:
+            pmf, exact_below = session_distribution(dist, rounds), None
+            break
+        pmf = session_distribution(_cap_gains(dist, cap), rounds)
+        exact_below = cap - (rounds - 1) * loss
+        if exact_below > 0 and int(pmf.quantile(q_hi)) < exact_below:
+            break
+        cap *= 4
+    s = session_summary(dist, rounds, percentiles=percentiles, pmf=pmf)
+    fig = {"bet": bet, "rounds": rounds, "mean": s.mean, "sd": s.sd,
+           "percentiles": {str(k): v for k, v in s.percentiles.items()},
+           "p_ahead": s.p_ahead, "p_even": s.p_even, "p_behind": s.p_behind,
+           "error_bound": s.error, "resolution": s.resolution, "exact_below": exact_below}
+    return fig, pmf
 
 
-def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
-                 targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1,
-                 level: float = 0.99) -> dict:
-    """Risk of ruin from ``bankroll`` over ``rounds`` rounds and unlimited, the bankroll for each
-    target risk (exact, integer lattice), and the simulated-paths cross-check."""
+def session_figures(data: RunData, rounds: int, bet: str = "total",
+                    percentiles=(1, 5, 10, 25, 50, 75, 90, 95, 99)) -> dict:
+    """Exact session result after ``rounds`` rounds (FFT convolution of the per-round net);
+    see :func:`session_with_pmf`."""
+    return session_with_pmf(data, rounds, bet, percentiles)[0]
+
+
+def ruin_with_curve(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
+                    targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1,
+                    level: float = 0.99):
+    """(figures, curve) of the risk of ruin over ``rounds`` rounds; curve is the
+    :class:`~gpusim.stats.ruin.RuinCurve` for bankrolls 1..B, B covering ``bankroll`` and every
+    target's bankroll: one backward recursion gives them all."""
     if isinstance(bankroll, bool) or not isinstance(bankroll, int) or bankroll <= 0:
         raise AnalysisError(f"--bankroll: got {bankroll!r}; must be a whole number of money "
                             "units >= 1")
@@ -482,15 +561,26 @@ def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total
             raise AnalysisError(f"--target-ror: got {t}; must be a probability in (0, 1)")
     dist = _dist(data, bet)
     loss = max(0, -int(dist.values[0]))
-    capped = _cap_gains(dist, max(bankroll, rounds * loss + 1) + rounds * loss)
-    lo, hi = ruin_probability(capped, bankroll, rounds)
+    mu, sd = float(dist.mean), float(dist.sd)
+    # the bankroll a target needs is below mean drift + 3 SD over the horizon (else doubled)
+    b_max = max(bankroll, 10, min(rounds * loss + 1, int(rounds * max(0.0, -mu)
+                                                          + 3 * sd * math.sqrt(rounds))
+                                  + loss + 1))
+    while True:
+        capped = _cap_gains(dist, max(b_max, rounds * loss + 1) + rounds * loss)
+        curve = ruin_curve(capped, b_max, rounds)
+        if all(np.any(curve.high <= t) for t in targets) or not loss:
+            break
+        b_max *= 2
+    lo, hi = curve.at(bankroll)
     ulo, uhi = ruin_probability(capped, bankroll, None) if dist.mean <= 0 else \
         ruin_probability(dist, bankroll, None)
     need = []
     for t in targets:
-        b = bankroll_for_risk(capped, t, rounds)
-        need.append({"target": t, "bankroll": b.bankroll, "ruin_low": b.ruin_low,
-                     "ruin_high": b.ruin_high})
+        ok = np.flatnonzero(curve.high <= t)
+        b = int(ok[0]) + 1 if ok.size else 1
+        rl, rh = curve.at(b)
+        need.append({"target": t, "bankroll": b, "ruin_low": rl, "ruin_high": rh})
     unl = []
     if dist.mean > 0 and loss:
         for t in targets:
@@ -499,7 +589,7 @@ def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total
                         "ruin_high": b.ruin_high})
     sim = simulate_ruin(dist, bankroll, rounds, paths=paths, seed=seed, level=level)
     est = (lo + hi) / 2
-    return {
+    fig = {
         "bet": bet, "bankroll": bankroll, "rounds": rounds, "largest_loss": loss,
         "finite": {"low": lo, "high": hi, "estimate": est},
         "unlimited": {"low": ulo, "high": uhi,
@@ -510,6 +600,16 @@ def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total
                       "low": sim.low, "high": sim.high, "level": sim.level, "seed": seed},
         "simulation_agrees": bool(sim.low <= hi and lo <= sim.high),
     }
+    return fig, curve
+
+
+def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
+                 targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1,
+                 level: float = 0.99) -> dict:
+    """Risk of ruin from ``bankroll`` over ``rounds`` rounds and unlimited, the bankroll for each
+    target risk (exact, integer lattice), and the simulated-paths cross-check."""
+    return ruin_with_curve(data, bankroll, rounds, bet=bet, targets=targets, paths=paths,
+                           seed=seed, level=level)[0]
 
 
 def ruin_curve_points(data: RunData, rounds: int, max_bankroll: int, *,
@@ -525,11 +625,20 @@ def ruin_curve_points(data: RunData, rounds: int, max_bankroll: int, *,
 def risk_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
                  targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1) -> dict:
     """What ``gpusim risk`` prints: the session after N rounds and the risk of ruin."""
-    return {"run": data.path, "rounds_in_run": data.rounds, "complete": data.complete,
-            "bet": bet,
-            "session": session_figures(data, rounds, bet),
-            "ruin": ruin_figures(data, bankroll, rounds, bet=bet, targets=targets, paths=paths,
-                                 seed=seed)}
+    return risk_with_detail(data, bankroll, rounds, bet=bet, targets=targets, paths=paths,
+                            seed=seed)[0]
+
+
+def risk_with_detail(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
+                     targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1):
+    """(risk figures, session LatticePMF, RuinCurve): the figures of :func:`risk_figures` and
+    the full distributions behind them (the report plots them and writes them with --data)."""
+    sess, pmf = session_with_pmf(data, rounds, bet)
+    ruin, curve = ruin_with_curve(data, bankroll, rounds, bet=bet, targets=targets,
+                                  paths=paths, seed=seed)
+    fig = {"run": data.path, "rounds_in_run": data.rounds, "complete": data.complete,
+           "bet": bet, "session": sess, "ruin": ruin}
+    return fig, pmf, curve
 
 
 # --- 5. progressive jackpot --------------------------------------------------------------------
@@ -786,6 +895,6 @@ def _ratio(a, b):
 
 
 def session_pmf(data: RunData, rounds: int, bet: str = "total") -> tuple[np.ndarray, np.ndarray]:
-    """(values, probabilities) of the session result after ``rounds`` rounds (for plots)."""
-    pmf = session_distribution(_dist(data, bet), rounds)
-    return pmf.nonzero()
+    """(values, probabilities) of the session result after ``rounds`` rounds (for plots); wins
+    above ``figures["exact_below"]`` of :func:`session_with_pmf` are capped there."""
+    return session_with_pmf(data, rounds, bet)[1].nonzero()

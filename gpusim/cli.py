@@ -249,6 +249,17 @@ def play_cmd(
 # --- exact (exact analysis) --------------------------------------------------------------------
 
 
+def _check_out_file(path: str, field: str, suffix: str | None = None) -> None:
+    """Fail before any work when an output file cannot be written where asked."""
+    from pathlib import Path
+
+    p = Path(path).expanduser()
+    if suffix is not None and p.suffix.lower() != suffix:
+        fail(f"{field}: got {path!r}; the file name must end in {suffix}")
+    if not p.resolve().parent.is_dir():
+        fail(f"{field}: folder {str(p.resolve().parent)!r} does not exist")
+
+
 @app.command("exact")
 def exact_cmd(
     config: Annotated[str, typer.Argument(help="Config name (e.g. casino_holdem) or TOML path.")],
@@ -257,6 +268,9 @@ def exact_cmd(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (docs/exact.md).")] = False,
     out: Annotated[str | None, typer.Option(help="Also write the JSON report here.")] = None,
+    par: Annotated[
+        str | None, typer.Option("--par", help="Also write the PAR sheet (.xlsx) here.")
+    ] = None,
     write_tables: Annotated[
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
@@ -288,6 +302,8 @@ def exact_cmd(
         why = unavailable_reason()
         if why is not None:
             fail(f"--backend cupy: no usable GPU: {why}; use --backend cpu")
+    if par is not None:
+        _check_out_file(par, "--par", ".xlsx")
     if write_tables:
         entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables",
                                      backend=backend)
@@ -300,6 +316,10 @@ def exact_cmd(
         from pathlib import Path
 
         Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    if par is not None:
+        from gpusim.report.par import exact_par_tables, write_par
+
+        typer.echo(f"wrote {write_par(exact_par_tables(report), par)} (PAR sheet)", err=True)
     if as_json:
         echo_json(report)
     else:
@@ -534,7 +554,14 @@ def risk_cmd(
 def report_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
     out: Annotated[str, typer.Option(help="File to write.")] = "report.html",
-    fmt: Annotated[str | None, typer.Option("--format", help="html | md | json.")] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="html | md | json | xlsx (the PAR sheet).")
+    ] = None,
+    data_dir: Annotated[
+        str | None,
+        typer.Option("--data", help="Also write the full session and ruin distributions "
+                     "(Parquet) into this folder."),
+    ] = None,
     bankroll: BankrollOpt = 100,
     rounds: HorizonOpt = 1000,
     target_ror: TargetRorOpt = None,
@@ -554,11 +581,12 @@ def report_cmd(
     from pathlib import Path
 
     from gpusim.analysis import AnalysisError
-    from gpusim.report import FORMATS, build_report, write_report
+    from gpusim.report import FORMATS, write_report
+    from gpusim.report.build import build_report_detail, write_data
 
     if fmt is None:
         suffix = Path(out).suffix.lower().lstrip(".")
-        fmt = {"md": "md", "markdown": "md", "json": "json"}.get(suffix, "html")
+        fmt = {"md": "md", "markdown": "md", "json": "json", "xlsx": "xlsx"}.get(suffix, "html")
     if fmt not in FORMATS:
         fail(f"--format: got {fmt!r}; allowed: {', '.join(FORMATS)}")
     if exact not in ("auto", "always", "never"):
@@ -569,14 +597,20 @@ def report_cmd(
     if not parent.is_dir():
         fail(f"--out: folder {str(parent)!r} does not exist")
     data = _run_data(run)
+    if data_dir is not None and Path(data_dir).exists() and not Path(data_dir).is_dir():
+        fail(f"--data: {data_dir!r} exists and is not a folder")
     try:
-        rep = build_report(data, bankroll=bankroll, rounds=rounds, targets=targets, bet=bet,
-                           exact=exact, paths=paths, seed=seed, live_seats=live_seats,
-                           rounds_per_day=rounds_per_day, stake_dist=stake_dist)
+        rep, detail = build_report_detail(
+            data, bankroll=bankroll, rounds=rounds, targets=targets, bet=bet, exact=exact,
+            paths=paths, seed=seed, live_seats=live_seats, rounds_per_day=rounds_per_day,
+            stake_dist=stake_dist)
     except AnalysisError as exc:
         fail(str(exc))
     path = write_report(rep, out, fmt)
     typer.echo(f"wrote {path} ({fmt})", err=True)
+    if data_dir is not None:
+        for f in write_data(detail, data_dir):
+            typer.echo(f"wrote {f}", err=True)
 
 
 @app.command("whatif")

@@ -42,7 +42,7 @@ def test_golden_covers_every_shipped_config_and_strategy():
     assert (GOLDEN["seed"], GOLDEN["rounds"]) == (record.SEED, record.ROUNDS)
 
 
-@pytest.mark.parametrize(("config", "strategy"), _cases())
+@pytest.mark.parametrize(("config", "strategy"), list(_cases()))
 def test_counts_match_golden(config, strategy, tmp_path):
     now = record._normalise(record.simulation_counts(config, strategy, tmp_path))
     before = GOLDEN["simulation"][f"{config}/{strategy}"]

@@ -1,5 +1,7 @@
 """`gpusim report`: the HTML report's numbers read back equal `gpusim summary` and `gpusim risk`;
-exact side-bet figures against the published ones; Markdown and JSON; bad input."""
+every tagged cell equals the embedded JSON; the embedded JSON holds summaries, the full
+distributions go to Parquet with --data; exact side-bet figures against the published ones;
+Markdown, JSON and the PAR sheet; bad input."""
 
 from __future__ import annotations
 
@@ -111,8 +113,8 @@ def test_html_numbers_equal_summary_and_risk(thb_run, html_report):
     assert embedded["risk"]["session"] == risk["session"]
     assert embedded["summary"]["bets"] == summary["bets"]
     assert embedded["summary"]["main"] == summary["main"]
-    # five plots: convergence, net distribution, session, ruin, jackpot
-    assert p.images == 5
+    # six plots: convergence, net results by bet, hit frequency, sessions, ruin, jackpot
+    assert p.images == 6
     assert "<script src" not in html_report and "<link" not in html_report  # self-contained
 
 
@@ -247,3 +249,117 @@ def test_run_without_completed_chunks(thb_run, tmp_path):
     res = CliRunner().invoke(app, ["report", str(part), "--out", str(tmp_path / "r.html")])
     assert res.exit_code == 2 and "no completed chunks" in res.output
     assert re.fullmatch(r"gpusim: error: [^\n]+\n", res.output)
+
+
+def _at(obj, path: str):
+    for part in path.split("."):
+        obj = obj[int(part)] if isinstance(obj, list) else obj[part]
+    return obj
+
+
+def test_every_tagged_cell_is_in_the_embedded_json(html_report):
+    p = _Cells()
+    p.feed(html_report)
+    rep = json.loads(p.blob)
+    assert len(p.cells) > 100
+    for key, (value, _text) in p.cells.items():
+        assert _at(rep, key) == value, key
+
+
+def _longest_list(obj) -> int:
+    if isinstance(obj, dict):
+        return max([_longest_list(v) for v in obj.values()] + [0])
+    if isinstance(obj, list):
+        return max([len(obj)] + [_longest_list(v) for v in obj])
+    return 0
+
+
+def test_embedded_json_holds_summaries_and_data_has_the_distributions(thb_run, tmp_path):
+    out, data = tmp_path / "r.html", tmp_path / "data"
+    res = CliRunner().invoke(app, ["report", str(thb_run.path), "--out", str(out), "--exact",
+                                   "never", "--data", str(data), *RISK_ARGS])
+    assert res.exit_code == 0, res.output
+    p = _Cells()
+    p.feed(out.read_text())
+    rep = json.loads(p.blob)
+    # a 300-round session of the whole round spans thousands of lattice points; the report
+    # embeds quantiles and a 200-bin histogram (the Jackpot's meters: at most 2,000 hits)
+    assert _longest_list(rep) <= 2000
+    assert set(rep["sessions"]) == {"main", "total"}
+    assert set(rep["net_distributions"]) == {"main", "bonus", "jackpot", "total"}
+    sess = pl.read_parquet(data / "session_total.parquet")
+    assert sess.height > 400 and sess["probability"].sum() == pytest.approx(1, abs=1e-9)
+    cdf = sess["probability"].cum_sum().to_list()
+    values = sess["value"].to_list()
+    for q, v in rep["risk"]["session"]["percentiles"].items():
+        first = next(i for i, c in enumerate(cdf) if c >= float(q) / 100 - 1e-12)
+        assert values[first] == v, q
+    main = pl.read_parquet(data / "session_main.parquet")
+    assert main.select((pl.col("value") * pl.col("probability")).sum()).item() == \
+        pytest.approx(rep["sessions"]["main"]["mean"], abs=1e-6)
+    curve = pl.read_parquet(data / "ruin_curve.parquet")
+    ruin = rep["risk"]["ruin"]
+    row = curve.filter(pl.col("bankroll") == ruin["bankroll"]).row(0, named=True)
+    assert (row["ruin_low"] + row["ruin_high"]) / 2 == pytest.approx(ruin["finite"]["estimate"],
+                                                                     abs=1e-12)
+    for b in ruin["bankroll_for_risk"]:
+        at = curve.filter(pl.col("bankroll") == b["bankroll"])["ruin_high"].item()
+        before = curve.filter(pl.col("bankroll") == b["bankroll"] - 1)["ruin_high"].item()
+        assert at <= b["target"] < before
+    # the embedded ruin curve is the Parquet one at fewer bankrolls
+    emb = dict(zip(rep["ruin_curve"]["bankrolls"], rep["ruin_curve"]["ruin"], strict=True))
+    full = {r["bankroll"]: (r["ruin_low"] + r["ruin_high"]) / 2
+            for r in curve.iter_rows(named=True)}
+    assert all(full[b] == pytest.approx(v, abs=1e-15) for b, v in emb.items())
+
+
+def test_convergence_has_a_point_per_compute_batch(thb_run, html_report):
+    p = _Cells()
+    p.feed(html_report)
+    conv = json.loads(p.blob)["convergence"]
+    # 4 chunks of 10,000 rounds: one checkpoint each (batches are 2^18 rounds)
+    assert conv["rounds"] == [10_000, 20_000, 30_000, 40_000]
+    w = thb_run.wagers().collect().filter(pl.col("bet") == "main")
+    assert conv["rtp"][-1] == w["returned"].sum() / w["wagered"].sum()
+
+
+def test_convergence_checkpoints_inside_chunks(tmp_path, monkeypatch):
+    from gpusim import analysis
+    from gpusim.sim import runner
+
+    monkeypatch.setattr(runner, "CPU_BATCH", 3_000)
+    run = gpusim.simulate("casino_holdem", rounds=20_000, seed=3, out=tmp_path / "r",
+                          chunk=7_000, strategy="basic")
+    conv = analysis.convergence(analysis.load_run_data(run), "main")
+    # batches end on multiples of 3,000 and at each chunk's end
+    assert conv["rounds"] == [3_000, 6_000, 7_000, 9_000, 12_000, 14_000, 15_000, 18_000,
+                              20_000]
+    w = run.wagers().collect().filter(pl.col("bet") == "main").sort("chunk")
+    cum = w["returned"].cum_sum() / w["wagered"].cum_sum()
+    assert [conv["rtp"][i] for i in (2, 5, 8)] == cum.to_list()
+
+
+def test_par_sheet_of_a_run(thb_run, tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    out = tmp_path / "par.xlsx"
+    res = CliRunner().invoke(app, ["report", str(thb_run.path), "--out", str(out), "--exact",
+                                   "never", "--rounds", "100", "--paths", "200"])
+    assert res.exit_code == 0, res.output
+    wb = openpyxl.load_workbook(out)
+    assert wb.sheetnames == ["Summary", "ante", "flop", "turn", "river", "bonus", "jackpot"]
+    summary = thb_run.summary()
+    bets = pl.read_excel(out, sheet_name="Summary", table_name="bets", engine="openpyxl")
+    for row in bets.iter_rows(named=True):
+        assert row["rtp_simulated"] == pytest.approx(summary["bets"][row["bet"]]["rtp"],
+                                                     abs=1e-12)
+    bonus = {r["bet"]: r for r in bets.iter_rows(named=True)}["bonus"]
+    assert round(100 * bonus["rtp_exact"], 2) == 91.46  # exact beside the simulated
+    head = pl.read_excel(out, sheet_name="Summary", table_name="summary", engine="openpyxl")
+    rows = {r["figure"]: r for r in head.iter_rows(named=True)}
+    assert rows["house edge per ante"]["simulated"] == summary["main"]["house_edge_per_ante"]
+    assert rows["config hash (sha256)"]["text"] == thb_run.manifest["config_hash"]
+    assert rows["strategy"]["text"] == "basic"
+    ante = pl.read_excel(out, sheet_name="ante", table_name="ante_paytable", engine="openpyxl")
+    assert ante["count"].sum() == ROUNDS
+    assert 1 + ante["contribution_per_round"].sum() == pytest.approx(
+        summary["bets"]["ante"]["rtp"], abs=1e-12)

@@ -11,6 +11,8 @@ Layout of a run folder::
                                    sum_stake_net
     moments/part-NNNNNN.parquet    chunk, bet_a, bet_b, sum_product
     jackpot/part-NNNNNN.parquet    chunk, round, meter  (one row per royal hit)
+    progress/part-NNNNNN.parquet   chunk, round_end, bet, wagered, returned  (cumulative within
+                                   the chunk at each checkpoint, for convergence plots)
     summary.json             written at the end; `gpusim summary` recomputes it from the parts
 
 Crash safety: a part is written under a temporary name and renamed into place, and a chunk counts
@@ -33,7 +35,7 @@ __all__ = ["MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"
 
 MANIFEST = "manifest.json"
 FORMAT = "gpusim-run/1"
-PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot")
+PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot", "progress")
 
 
 class RunFolderError(ValueError):
@@ -134,6 +136,7 @@ class RunFolder:
         files = {}
         for table, df in tables.items():
             final = self.path / table / part_name(chunk)
+            final.parent.mkdir(exist_ok=True)  # a run resumed from before the table existed
             tmp = final.with_name(f".{final.name}.tmp")
             df.write_parquet(tmp, compression="zstd", statistics=True)
             with tmp.open("rb+") as f:

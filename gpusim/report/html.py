@@ -54,14 +54,18 @@ def _summary(rep: dict) -> str:
     for bet, b in s["bets"].items():
         k = f"summary.bets.{bet}"
         ci = b.get("rtp_ci95") or [None, None]
+        xr = ((rep["return_tables"].get(bet) or {}).get("exact") or {}).get("rtp")
         half = None if ci[0] is None else (ci[1] - ci[0]) / 2
         rows.append([_cell(bet, cls="l"), _cell(fmt_int(b["placed"]), f"{k}.placed", b["placed"]),
                      _cell(fmt_int(b["wagered"]), f"{k}.wagered", b["wagered"]),
                      _cell(fmt_int(b["returned"]), f"{k}.returned", b["returned"]),
                      _cell(fmt_pct(b["rtp"]), f"{k}.rtp", b["rtp"]),
                      _cell(fmt_pct(half, 3)),
+                     _cell(fmt_pct(xr), f"return_tables.{bet}.exact.rtp" if xr is not None
+                           else None, xr),
                      _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
-    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "SD/round"], rows)
+    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "exact RTP",
+                  "SD/round"], rows)
     m = s.get("main") or {}
     ex = (rep.get("exact") or {}).get("main") or {}
     names = {"house_edge_per_ante": "house edge per ante", "element_of_risk": "element of risk",
@@ -92,10 +96,10 @@ def _return_tables(rep: dict) -> str:
         if ex:
             head += ["exact probability", "z"]
         rows = []
-        for r in t["rows"]:
+        for i, r in enumerate(t["rows"]):
             row = [_cell(r["event"], cls="l"),
                    _cell("not placed" if not r["stake"] else fmt_num(r["pays"], 4)),
-                   _cell(fmt_int(r["count"]), f"return_tables.{bet}.{r['event']}.count",
+                   _cell(fmt_int(r["count"]), f"return_tables.{bet}.rows.{i}.count",
                          r["count"]),
                    _cell(fmt_num(r["probability"], 8)), _cell(fmt_num(r["return"], 6))]
             if ex:
@@ -143,21 +147,8 @@ def _volatility(rep: dict) -> str:
 
 def _risk(rep: dict) -> str:
     r = rep["risk"]
-    s, ru = r["session"], r["ruin"]
-    rows = [[_cell(f"mean result after {fmt_int(s['rounds'])} rounds", cls="l"),
-             _cell(fmt_num(s["mean"], 2), "risk.session.mean", s["mean"])],
-            [_cell("SD", cls="l"), _cell(fmt_num(s["sd"], 2), "risk.session.sd", s["sd"])],
-            [_cell("P(ahead)", cls="l"),
-             _cell(fmt_pct(s["p_ahead"]), "risk.session.p_ahead", s["p_ahead"])],
-            [_cell("P(even)", cls="l"),
-             _cell(fmt_pct(s["p_even"]), "risk.session.p_even", s["p_even"])],
-            [_cell("P(behind)", cls="l"),
-             _cell(fmt_pct(s["p_behind"]), "risk.session.p_behind", s["p_behind"])]]
-    for p, val in s["percentiles"].items():
-        rows.append([_cell(f"{ordinal(p)} percentile", cls="l"),
-                     _cell(fmt_int(val), f"risk.session.percentiles.{p}", val)])
-    out = (f"<p>Bet <b>{_e(r['bet'])}</b>; exact convolution of the per-round distribution "
-           f"(error bound {s['error_bound']:.1e}).</p>" + _table(["figure", "value"], rows))
+    ru = r["ruin"]
+    out = f"<p>Bet <b>{_e(r['bet'])}</b>; exact on the integer money lattice.</p>"
     rows = [[_cell(f"P(ruin) from {fmt_int(ru['bankroll'])} within {fmt_int(ru['rounds'])} rounds",
                    cls="l"),
              _cell(fmt_pct(ru["finite"]["estimate"]), "risk.ruin.finite.estimate",
@@ -233,6 +224,60 @@ def _live(lv: dict) -> str:
     return out
 
 
+def _hit(rep: dict) -> str:
+    rows = []
+    for bet, h in rep["hit_frequency"].items():
+        k = f"hit_frequency.{bet}"
+        rows.append([_cell(bet, cls="l"), _cell(fmt_int(h["placed"]), f"{k}.placed", h["placed"]),
+                     _cell(fmt_int(h["wins"]), f"{k}.wins", h["wins"]),
+                     _cell(fmt_pct(h["hit_frequency"]), f"{k}.hit_frequency", h["hit_frequency"]),
+                     _cell(fmt_pct(h["exact"]), f"{k}.exact" if h["exact"] is not None else None,
+                           h["exact"])])
+    return _table(["bet", "placed", "wins", "hit frequency", "exact"], rows)
+
+
+def _sessions(rep: dict) -> str:
+    ss = rep["sessions"]
+    bets = list(ss)
+    risk = rep["risk"]["session"]
+
+    def key(b: str, path: str) -> str:
+        # the analysed bet's figures are those of `gpusim risk`: point the cell there
+        if b == risk["bet"]:
+            if path in risk:
+                return f"risk.session.{path}"
+            if path.startswith("quantiles."):
+                q = ss[b]["quantiles"][int(path.split(".")[1])]["percent"]
+                if str(q) in risk["percentiles"]:
+                    return f"risk.session.percentiles.{q}"
+        return f"sessions.{b}.{path}"
+
+    rows = []
+    for k, label, f in (("mean", "mean", lambda x: fmt_num(x, 2)),
+                        ("sd", "SD", lambda x: fmt_num(x, 2)),
+                        ("p_ahead", "P(ahead)", fmt_pct), ("p_even", "P(even)", fmt_pct),
+                        ("p_behind", "P(behind)", fmt_pct)):
+        rows.append([_cell(label, cls="l")] + [_cell(f(ss[b][k]), key(b, k), ss[b][k])
+                                               for b in bets])
+    for i, q in enumerate(x["percent"] for x in ss[bets[0]]["quantiles"]):
+        rows.append([_cell(f"{ordinal(q)} percentile", cls="l")]
+                    + [_cell(fmt_int(v) if (v := ss[b]["quantiles"][i]["value"]) is not None
+                             else f">= {ss[b]['tail']['from']:,}",
+                             key(b, f"quantiles.{i}.value"), v)
+                       for b in bets])
+    n = ss[bets[0]]["rounds"]
+    out = (f"<p>Result after {fmt_int(n)} rounds, exact (convolution of the run's per-round "
+           "distribution), money units.</p>" + _table(["figure"] + bets, rows))
+    for b in bets:
+        t = ss[b].get("tail")
+        if t:
+            out += (f'<p class="note">{_e(b)}: wins above the largest fixed prize are capped in '
+                    f"the computation; results of {t['from']:,} or more (a session with a "
+                    f"Jackpot royal) have probability {t['probability']:.3e}; every figure "
+                    "below that is exact.</p>")
+    return out
+
+
 def render_html(rep: dict) -> str:
     """The self-contained HTML text of a report dict from :func:`gpusim.report.build_report`."""
     rep = json_safe(rep)
@@ -243,24 +288,20 @@ def render_html(rep: dict) -> str:
             f"{_e((run['config_hash'] or '')[:12])}, backend {_e(run['backend'])}, gpusim "
             f"{_e(rep['gpusim_version'])}, generated {_e(rep['generated'])}.</p>"]
     body += [f'<p class="warn">warning: {_e(w)}</p>' for w in rep["warnings"]]
-    body += ["<h2>Summary</h2>", _summary(rep)]
-    body += ["<h2>Return tables</h2>", _return_tables(rep)]
-    body += ["<h2>Volatility</h2>", _volatility(rep),
+    body += ["<h2>Summary</h2>", _summary(rep),
              _img(plots.convergence_png(rep["convergence"]), "RTP convergence")]
-    nd = rep["net_distribution"]
-    body += ["<h2>Net outcome distribution</h2>",
-             _img(plots.net_distribution_png(nd["values"], nd["counts"], nd["bet"]),
-                  "net outcome distribution")]
-    sp = rep["session_pmf"]
-    body += ["<h2>Session and risk of ruin</h2>", _risk(rep),
-             _img(plots.session_png(sp["values"], sp["probabilities"], sp["rounds"],
-                                    rep["risk"]["session"]["percentiles"]), "session distribution"),
-             _img(plots.ruin_png(rep["ruin_curve"]["bankrolls"], rep["ruin_curve"]["ruin"],
-                                 rep["risk"]["ruin"]["rounds"],
-                                 rep["risk"]["ruin"]["bankroll_for_risk"]), "risk of ruin")]
+    body += ["<h2>Net result per round and hit frequency</h2>",
+             _img(plots.net_outcomes_png(rep["net_distributions"]), "net result per round"),
+             _hit(rep), _img(plots.hit_frequency_png(rep["hit_frequency"]), "hit frequency")]
+    body += ["<h2>Return tables</h2>", _return_tables(rep)]
+    body += ["<h2>Volatility</h2>", _volatility(rep)]
+    body += ["<h2>Sessions</h2>", _sessions(rep),
+             _img(plots.sessions_png(rep["sessions"]), "session distribution")]
+    body += ["<h2>Risk of ruin</h2>", _risk(rep),
+             _img(plots.ruin_png(rep["ruin_curve"], rep["risk"]["ruin"]), "risk of ruin")]
     if rep.get("jackpot"):
         body += ["<h2>Progressive jackpot</h2>", _jackpot(rep["jackpot"]),
-                 _img(plots.jackpot_png(rep["jackpot"]), "jackpot meter")]
+                 _img(plots.jackpot_png(rep["jackpot"]), "jackpot RTP by meter")]
     if rep.get("live"):
         body += ["<h2>Live-table exposure</h2>", _live(rep["live"])]
     blob = json.dumps(rep, separators=(",", ":")).replace("</", "<\\/")
@@ -268,4 +309,3 @@ def render_html(rep: dict) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
-

@@ -10,11 +10,11 @@ from gpusim.report.text import json_safe
 
 __all__ = ["FORMATS", "render", "write_report"]
 
-FORMATS = ("html", "md", "json")
+FORMATS = ("html", "md", "json", "xlsx")
 
 
 def render(report: dict, fmt: str = "html") -> str:
-    """Text of ``report`` in ``fmt`` (html | md | json)."""
+    """Text of ``report`` in ``fmt`` (html | md | json; xlsx is binary: see write_report)."""
     if fmt == "html":
         from gpusim.report.html import render_html
 
@@ -25,11 +25,18 @@ def render(report: dict, fmt: str = "html") -> str:
         return render_markdown(report)
     if fmt == "json":
         return json.dumps(json_safe(report), indent=1) + "\n"
+    if fmt == "xlsx":
+        raise ValueError("--format xlsx: the PAR sheet is binary; write it with write_report")
     raise ValueError(f"--format: got {fmt!r}; allowed: {', '.join(FORMATS)}")
 
 
 def write_report(report: dict, path: str | Path, fmt: str = "html") -> Path:
-    """Write the rendered report to ``path`` (temporary name, then rename)."""
+    """Write the rendered report to ``path`` (temporary name, then rename); ``xlsx`` writes
+    the PAR sheet (:mod:`gpusim.report.par`)."""
+    if fmt == "xlsx":
+        from gpusim.report.par import report_par_tables, write_par
+
+        return write_par(report_par_tables(json_safe(report)), path)
     text = render(report, fmt)
     p = Path(path)
     tmp = p.with_name(f".{p.name}.tmp")

@@ -43,6 +43,8 @@ class ChunkCounts:
     - wagers: {bet: (placed, wagered, returned, sum of stake^2, sum of stake * net)}
     - moments: {(bet_a, bet_b): sum of net_a * net_b over the rounds}
     - jackpot_hits: [(round, meter paid)]
+    - progress: [(round_end, {bet: (wagered, returned)})] cumulative within the chunk at each
+      compute batch's end (for convergence plots); not part of the counts, so not compared
     """
 
     rounds: int = 0
@@ -52,6 +54,8 @@ class ChunkCounts:
     wagers: dict[str, tuple[int, ...]] = field(default_factory=dict)
     moments: dict[tuple[str, str], int] = field(default_factory=dict)
     jackpot_hits: list[tuple[int, int]] = field(default_factory=list)
+    progress: list[tuple[int, dict[str, tuple[int, int]]]] = field(
+        default_factory=list, compare=False)
 
 
 def _add(d: dict, key, value) -> None:

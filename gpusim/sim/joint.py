@@ -19,7 +19,7 @@ import numpy as np
 
 from gpusim.sim.aggregate import ChunkCounts
 
-__all__ = ["BP", "MAIN_BETS", "BinLayout", "bin_layout", "counts_from_bins"]
+__all__ = ["BP", "MAIN_BETS", "BinLayout", "batch_progress", "bin_layout", "counts_from_bins"]
 
 BP = 10_000
 """Jackpot meter sub-units per money unit (contribution rates are whole basis points)."""
@@ -197,3 +197,48 @@ def _decisions(game, events, stakes, weight, n) -> dict[str, dict[str, int]]:
         "turn": {"bet": n_turn, "check": played - n_turn},
         "river": {"bet": n_river, "check": played - n_river},
     }
+
+
+def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]]:
+    """Cumulative (wagered, returned) per bet at the end of each batch of a chunk.
+
+    batches: [(start, n, res)] in round order, ``res`` a device reduction (``bins`` (n_bins,),
+    and for a Jackpot game ``royal_count``, ``royal_idx``, ``royal_code``). counts: the chunk's
+    :func:`counts_from_bins` result, whose paid Jackpot prizes price the royals. Linear in the
+    histograms, so it costs a few dot products per batch; the last checkpoint must equal the
+    chunk's wagers, which is checked.
+    """
+    lay = bin_layout(rules)
+    nets = lay.nets()
+    prizes = dict(counts.jackpot_hits)
+    main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
+    out: list[tuple[int, dict]] = []
+    cum: dict[str, tuple[int, int]] = {}
+    for start, n, res in batches:
+        b = np.asarray(res["bins"], np.int64)
+        codes = np.zeros(0, np.int64)
+        rounds = np.zeros(0, np.int64)
+        if "royal_count" in res:
+            k = int(res["royal_count"])
+            codes = np.asarray(res["royal_code"][:k], np.int64)
+            rounds = np.asarray(res["royal_idx"][:k], np.int64) + start
+        step: dict[str, tuple[int, int]] = {}
+        for bet, net in nets.items():
+            st = lay.stakes[bet]
+            wagered = int(b @ st) + int(st[codes].sum())
+            if bet == "jackpot":
+                won = sum(prizes[r] - int(st[c]) for r, c in zip(rounds.tolist(), codes.tolist(),
+                                                                    strict=True))
+            else:
+                won = int(net[codes].sum())
+            step[bet] = (wagered, int(b @ net) + won)
+        step["main"] = tuple(sum(step[x][i] for x in main_bets) for i in (0, 1))
+        step["total"] = tuple(sum(step[x][i] for x in nets) for i in (0, 1))
+        for bet, (w, net) in step.items():
+            a, r = cum.get(bet, (0, 0))
+            cum[bet] = (a + w, r + w + net)
+        out.append((start + n, dict(cum)))
+    final = {bet: (w[1], w[2]) for bet, w in counts.wagers.items()}
+    if out and out[-1][1] != final:
+        raise AssertionError(f"batch progress {out[-1][1]} != chunk wagers {final}")
+    return out

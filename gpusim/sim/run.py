@@ -25,6 +25,8 @@ _SCHEMAS = {
     "moments": {"chunk": pl.Int64, "bet_a": pl.String, "bet_b": pl.String,
                 "sum_product": pl.Int64},
     "jackpot": {"chunk": pl.Int64, "round": pl.Int64, "meter": pl.Int64},
+    "progress": {"chunk": pl.Int64, "round_end": pl.Int64, "bet": pl.String,
+                 "wagered": pl.Int64, "returned": pl.Int64},
 }
 
 
@@ -44,7 +46,7 @@ class Run:
     - ``outcomes()``: chunk, bet, net, count (bets plus ``main`` and ``total``)
     - ``events()``: chunk, bet, event, count
     - ``decisions()``: chunk, point, action, count
-    - ``wagers()``, ``moments()``, ``jackpot()``: see :mod:`gpusim.io.runfolder`
+    - ``wagers()``, ``moments()``, ``jackpot()``, ``progress()``: see :mod:`gpusim.io.runfolder`
     """
 
     def __init__(self, path: str | Path):
@@ -87,6 +89,11 @@ class Run:
 
     def jackpot(self) -> pl.LazyFrame:
         return self._scan("jackpot")
+
+    def progress(self) -> pl.LazyFrame:
+        """Cumulative wagered/returned per bet within each chunk at its checkpoints
+        (round_end: the round after the checkpoint); empty for runs written before it existed."""
+        return self._scan("progress")
 
     def summary(self) -> dict:
         """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None)."""

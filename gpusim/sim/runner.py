@@ -256,8 +256,15 @@ class ChunkRunner:
         return self._sequential(seed, first_round, n_rounds, meter, advance)
 
     def _batches(self, first_round: int, n_rounds: int) -> list[tuple[int, int]]:
+        """(start, n) of each batch. Batches end on multiples of the batch size, so the
+        convergence checkpoints fall on the same rounds whatever the chunk size."""
         end = first_round + n_rounds
-        return [(s, min(self.batch, end - s)) for s in range(first_round, end, self.batch)]
+        out, start = [], first_round
+        while start < end:
+            n = min(self.batch - start % self.batch, end - start)
+            out.append((start, n))
+            start += n
+        return out
 
     def _pipelined(self, seed, first_round, n_rounds, meter, advance):
         """All batches reduced to code histograms on the device, dispatched ahead of the host
@@ -268,7 +275,7 @@ class ChunkRunner:
         import jax
 
         from gpusim.deal import MAX_ROUND, deal
-        from gpusim.sim.joint import counts_from_bins
+        from gpusim.sim.joint import batch_progress, counts_from_bins
 
         if not self.step.traceable():
             return None
@@ -307,18 +314,28 @@ class ChunkRunner:
                 k = int(res["royal_count"])
                 off = np.asarray(res["royal_idx"][:k], np.int64) + (start - first_round)
                 hits.append(np.stack([off, np.asarray(res["royal_code"][:k], np.int64)], 1))
-        return counts_from_bins(
+        counts, meter = counts_from_bins(
             self.rules, bins, np.concatenate(hits), first_round, n_rounds, meter
         )
+        counts.progress = batch_progress(self.rules, done, counts)
+        return counts, meter
 
     def _sequential(self, seed, first_round, n_rounds, meter, advance):
         parts = []
+        progress = []
+        cum: dict[str, tuple[int, int]] = {}
         for start, n in self._batches(first_round, n_rounds):
             counts, meter = self._batch(seed, start, n, meter)
             parts.append(counts)
+            for bet, w in counts.wagers.items():
+                a, b = cum.get(bet, (0, 0))
+                cum[bet] = (a + w[1], b + w[2])
+            progress.append((start + n, dict(cum)))
             if advance is not None:
                 advance(n)
-        return (parts[0] if len(parts) == 1 else merge_counts(parts)), meter
+        out = parts[0] if len(parts) == 1 else merge_counts(parts)
+        out.progress = progress
+        return out, meter
 
     def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
         from gpusim.deal import deal
@@ -332,8 +349,12 @@ class ChunkRunner:
         return reduce_host(self.rules, decisions, s, first_round, n_rounds, meter)
 
 
-def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
-    """The Parquet parts of one chunk, with the schemas the run folder documents."""
+def chunk_tables(chunk: int, c: ChunkCounts,
+                 first_round: int | None = None) -> dict[str, pl.DataFrame]:
+    """The Parquet parts of one chunk, with the schemas the run folder documents.
+
+    ``progress`` holds the chunk's cumulative wagers at each checkpoint (``c.progress``), or one
+    row per bet at the chunk's end when the backend records none (``first_round`` needed)."""
     i64 = pl.Int64
     outcomes = pl.DataFrame(
         [(chunk, bet, net, n) for bet, d in c.outcomes.items() for net, n in sorted(d.items())],
@@ -368,6 +389,15 @@ def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
         schema={"chunk": i64, "round": i64, "meter": i64},
         orient="row",
     )
+    steps = c.progress or ([(first_round + c.rounds, {b: (w[1], w[2]) for b, w in
+                                                       c.wagers.items()})]
+                           if first_round is not None else [])
+    progress = pl.DataFrame(
+        [(chunk, end, bet, w, r) for end, d in steps for bet, (w, r) in d.items()],
+        schema={"chunk": i64, "round_end": i64, "bet": pl.String, "wagered": i64,
+                "returned": i64},
+        orient="row",
+    )
     return {
         "outcomes": outcomes,
         "events": events,
@@ -375,6 +405,7 @@ def chunk_tables(chunk: int, c: ChunkCounts) -> dict[str, pl.DataFrame]:
         "wagers": wagers,
         "moments": moments,
         "jackpot": jackpot,
+        "progress": progress,
     }
 
 
@@ -496,7 +527,8 @@ def run_simulation(
 
     def write(item):
         k, counts, record = item
-        folder.commit_chunk({**record, "files": folder.write_parts(k, chunk_tables(k, counts))})
+        tables = chunk_tables(k, counts, record["first_round"])
+        folder.commit_chunk({**record, "files": folder.write_parts(k, tables)})
 
     # Parts are written and committed on a background thread while the next chunk computes;
     # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer), and

@@ -96,8 +96,11 @@ class RuinCurve:
         return float(self.low[b - 1]), float(self.high[b - 1])
 
 
-def _apply(ext: np.ndarray, xs, ps, off: int, u: int, dense: np.ndarray | None) -> np.ndarray:
-    """out[..., b-1] = sum_x p(x) ext[..., off + b - 1 + x] for b = 1..u."""
+def _apply(ext: np.ndarray, xs, ps, off: int, u: int, dense: np.ndarray | None,
+           kern: tuple[int, np.ndarray] | None = None) -> np.ndarray:
+    """out[..., b-1] = sum_x p(x) ext[..., off + b - 1 + x] for b = 1..u.
+
+    kern: (nfft, rfft of the reversed dense step distribution), reused across rounds."""
     if dense is None:
         out = np.zeros(ext.shape[:-1] + (u,))
         for x, p in zip(xs.tolist(), ps.tolist(), strict=True):
@@ -106,29 +109,43 @@ def _apply(ext: np.ndarray, xs, ps, off: int, u: int, dense: np.ndarray | None) 
     # correlation with the dense step distribution over [-L, G] through the FFT
     n = ext.shape[-1]
     k = dense.size
-    nfft = 1 << (n + k - 1 - 1).bit_length()
-    c = np.fft.irfft(np.fft.rfft(ext, nfft) * np.fft.rfft(dense[::-1], nfft), nfft)
+    if kern is None:
+        nfft = 1 << (n + k - 1 - 1).bit_length()
+        kern = (nfft, np.fft.rfft(dense[::-1], nfft))
+    nfft, kf = kern
+    c = np.fft.irfft(np.fft.rfft(ext, nfft) * kf, nfft)
     return c[..., k - 1: k - 1 + u]
 
 
-def _finite(xs, ps, rounds: int, u: int) -> tuple[np.ndarray, np.ndarray]:
+def _finite(xs, ps, rounds: int, u: int, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) ruin within ``rounds`` for bankrolls 1..u: states above u filled with 0 and
+    with r(u). exact: u is at least rounds x (largest loss), where the 0 fill is exact, so only
+    that row is computed, and steps of u or more (which land above u from every bankroll, on a
+    0) are dropped: a jackpot's huge wins then cost nothing."""
+    if exact:
+        keep = xs < u
+        xs, ps = xs[keep], ps[keep]
     loss = max(0, -int(xs.min()))
     gain = max(0, int(xs.max()))
-    dense = None
+    rows = 1 if exact else 2
+    dense = kern = None
     if xs.size > _SPARSE_MAX:
         dense = np.zeros(loss + gain + 1)
         np.add.at(dense, xs + loss, ps)
-    ext = np.zeros((2, loss + u + gain))
+        nfft = 1 << (loss + u + gain + dense.size - 2).bit_length()
+        kern = (nfft, np.fft.rfft(dense[::-1], nfft))
+    ext = np.zeros((rows, loss + u + gain))
     ext[:, :loss] = 1.0
-    r = np.zeros((2, u))
+    r = np.zeros((rows, u))
     for _ in range(rounds):
         ext[:, loss:loss + u] = r
         ext[0, loss + u:] = 0.0
-        ext[1, loss + u:] = r[1, -1]
-        r = _apply(ext, xs, ps, loss, u, dense)
+        if rows == 2:
+            ext[1, loss + u:] = r[1, -1]
+        r = _apply(ext, xs, ps, loss, u, dense, kern)
         if dense is not None:
             np.clip(r, 0.0, 1.0, out=r)
-    return r[0], r[1]
+    return r[0], r[-1]
 
 
 def lundberg_coefficient(dist) -> float:
@@ -251,9 +268,7 @@ def ruin_curve(dist, max_bankroll: int, rounds: int | None = None, *,
             raise ValueError(f"finite-horizon ruin over {n} rounds needs about {work:.2g} "
                              f"operations (U = {u}); use fewer rounds, rounds=None, or "
                              f"simulate_ruin")
-        lo, hi = _finite(xs, ps, n, u)
-        if u >= exact_u:
-            hi = lo
+        lo, hi = _finite(xs, ps, n, u, exact=u >= exact_u)
         if u >= exact_u or float(np.max(hi[:b_max] - lo[:b_max])) <= tol:
             return RuinCurve(bank, lo[:b_max].copy(), hi[:b_max].copy(), n, u)
         u *= 2

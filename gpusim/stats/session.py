@@ -88,17 +88,21 @@ class SessionSummary:
 
 def session_summary(dist, rounds: int, *,
                     percentiles: Sequence[float] = DEFAULT_PERCENTILES,
-                    tail_eps: float = 1e-15, max_points: int = 1 << 24) -> SessionSummary:
+                    tail_eps: float = 1e-15, max_points: int = 1 << 24,
+                    pmf: LatticePMF | None = None) -> SessionSummary:
     """Session result after ``rounds`` rounds: mean, SD, percentiles and P(ahead/even/behind).
 
     dist: per-round NetDistribution (moments then exact) or LatticePMF.
     percentiles: levels in (0, 100).
+    pmf: the session distribution when already computed (e.g. of ``dist`` with its rare huge
+        wins capped, which leaves the figures below the cap unchanged); else computed here.
     """
     n = _check_rounds(rounds)
     for p in percentiles:
         if not 0 < p < 100:
             raise ValueError(f"percentiles must be in (0, 100), got {p}")
-    pmf = session_distribution(dist, n, tail_eps=tail_eps, max_points=max_points)
+    if pmf is None:
+        pmf = session_distribution(dist, n, tail_eps=tail_eps, max_points=max_points)
     if isinstance(dist, NetDistribution):
         mean = float(dist.mean * n)
         sd = float(np.sqrt(float(dist.variance * Fraction(n))))
