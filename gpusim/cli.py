@@ -22,6 +22,25 @@ bench_app = typer.Typer(no_args_is_help=True, help="Measure speed against instal
 app.add_typer(bench_app, name="bench", help="Measure speed against installed peers.")
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from gpusim import __version__
+
+        typer.echo(f"gpusim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """GPU-accelerated batch simulator and exact analyser for casino poker table games."""
+
+
 def fail(message: str) -> NoReturn:
     """Print one error line to stderr and exit with code 2."""
     typer.echo(f"gpusim: error: {message}", err=True)
@@ -298,6 +317,14 @@ def simulate_cmd(
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing run folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or table.")] = False,
+    shard: Annotated[
+        str | None, typer.Option(help="Play only slice I of N of the rounds: I/N, 0 <= I < N.")
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", flag_value="auto", metavar="[ADDRESS]",
+                     help="Run as shards on a Ray cluster (address, or auto / local)."),
+    ] = None,
 ) -> None:
     """Monte Carlo run streaming outcome counts to Parquet.
 
@@ -309,8 +336,12 @@ def simulate_cmd(
     from gpusim.sim.display import print_summary, rich_progress
     from gpusim.sim.run import simulate
     from gpusim.sim.runner import DEFAULT_ROUNDS, SimulationError
+    from gpusim.sim.shards import ShardError
     from gpusim.strategy import StrategyError
 
+    if ray is not None and (shard is not None or resume):
+        fail(f"--ray: cannot be combined with {'--shard' if shard else '--resume'}; "
+             "a Ray run makes and merges its own shards")
     console = Console(stderr=False, quiet=quiet)
     if config is None and not quiet:
         console.print(
@@ -320,21 +351,26 @@ def simulate_cmd(
     bar, callbacks = rich_progress(console)
     try:
         try:
-            run = simulate(
-                config or DEFAULT_SIM_CONFIG,
+            kwargs = dict(
                 rounds=rounds if rounds is not None else DEFAULT_ROUNDS,
                 seed=seed,
                 out=out,
                 strategy=strategy,
                 backend=backend,
                 chunk=chunk,
-                resume=resume,
                 force=force,
                 progress=callbacks,
             )
+            if ray is not None:
+                from gpusim.sim.ray_runner import simulate_ray
+
+                run = simulate_ray(config or DEFAULT_SIM_CONFIG, address=ray, **kwargs)
+            else:
+                run = simulate(config or DEFAULT_SIM_CONFIG, resume=resume, shard=shard,
+                               **kwargs)
         finally:
             bar.stop()
-    except (SimulationError, ConfigError, StrategyError, RunFolderError) as exc:
+    except (SimulationError, ConfigError, StrategyError, RunFolderError, ShardError) as exc:
         fail(str(exc))
     if not quiet:
         print_summary(run.summary(), console)
@@ -352,10 +388,12 @@ def summary_cmd(
     from rich.console import Console
 
     from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import require_intact
     from gpusim.sim.display import print_summary
     from gpusim.sim.run import open_run
 
     try:
+        require_intact(run)
         r = open_run(run)
     except RunFolderError as exc:
         fail(str(exc))
@@ -379,9 +417,11 @@ def _run_data(run: str):
     """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
     from gpusim.analysis import AnalysisError, load_run_data
     from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import require_intact
     from gpusim.sim.run import open_run
 
     try:
+        require_intact(run)
         r = open_run(run)
         if not r.complete and r.rounds_done:
             typer.echo(
@@ -600,6 +640,54 @@ def whatif_cmd(
                    f"{s['nearest']['pay']}")
         if s["note"]:
             typer.echo(f"  note: {s['note']}")
+
+
+# --- merge and verify (batch jobs) -------------------------------------------------------------
+
+
+@app.command("merge")
+def merge_cmd(
+    runs: Annotated[list[str], typer.Argument(help="Shard run folders (any order).")],
+    out: Annotated[str, typer.Option(help="Merged run folder to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing folder.")] = False,
+) -> None:
+    """Combine shard run folders into one run.
+
+    Checks config, strategy, seed, rounds, version, ranges and every part's sha256 first."""
+    from gpusim.sim.merge import MergeError, merge_runs
+
+    try:
+        path = merge_runs(runs, out, force=force)
+    except MergeError as exc:
+        fail(str(exc))
+    typer.echo(f"merged {len(runs)} folder(s) into {path}", err=True)
+
+
+@app.command("verify")
+def verify_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check a run folder: sha256, coverage, counts, config hash.
+
+    Exit code 0 when the run is sound, 1 with the list of problems when not."""
+    from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import verify_run
+
+    try:
+        problems = verify_run(run)
+    except RunFolderError as exc:
+        fail(str(exc))
+    if as_json:
+        echo_json({"run": run, "sound": not problems, "problems": problems})
+    elif problems:
+        typer.echo(f"{run}: {len(problems)} problem(s):")
+        for p in problems:
+            typer.echo(f"  - {p}")
+    else:
+        typer.echo(f"{run}: sound (parts' sha256, round coverage, counts and config hash)")
+    if problems:
+        raise typer.Exit(1)
 
 
 def main() -> None:
