@@ -259,6 +259,9 @@ def exact_cmd(
     write_tables: Annotated[
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
+    recompute: Annotated[
+        bool, typer.Option("--recompute", help="Count every deal even if a report is shipped.")
+    ] = False,
 ) -> None:
     """Exact analysis: count every deal, solve the strategy.
 
@@ -279,8 +282,14 @@ def exact_cmd(
     if write_tables:
         entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables")
         typer.echo(f"wrote {entry['file']} sha256 {entry['sha256']}", err=True)
+    from gpusim.exact.shipped import shipped_report
+
+    report = None if recompute or write_tables else shipped_report(rules, name)
+    if report is not None:
+        typer.echo("gpusim: note: the shipped exact report for this config and strategy "
+                   "(sha256 checked); --recompute counts every deal again", err=True)
     try:
-        report = exact_report(rules, name)
+        report = report or exact_report(rules, name)
     except StrategyError as exc:
         fail(str(exc))
     if out is not None:

@@ -28,8 +28,8 @@ import numpy as np
 
 from gpusim.sim.aggregate import ChunkCounts
 
-__all__ = ["ChunkResult", "Segment", "ShardError", "parse_shard", "settle_segments",
-           "shard_range"]
+__all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
+           "settle_segments", "shard_range"]
 
 BP = 10_000
 
@@ -85,27 +85,28 @@ class Segment:
     chunks: list[ChunkResult]
 
 
-def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list[ChunkResult]:
-    """The chunks of contiguous segments (round order) with the Jackpot settled across them.
+class JackpotSettler:
+    """Settles segments handed over in round order (a Ray driver settles each shard as soon as
+    the shards before it are in); :func:`settle_segments` does all at once."""
 
-    ``strategy`` is the strategy object the shards played (its decisions are replayed for a
-    settled royal round). Mutates and returns the chunks.
-    """
-    jp = getattr(rules, "jackpot", None)
-    out: list[ChunkResult] = []
-    has_jp = jp is not None and int(rules.stakes["jackpot"]) > 0
-    meter = jp.reset * BP if has_jp else 0
-    for seg in segments:
-        if not has_jp:
-            out.extend(seg.chunks)
-            continue
-        if not seg.provisional and seg.meter_start != meter:
+    def __init__(self, rules, strategy, seed: int):
+        self.rules, self.strategy, self.seed = rules, strategy, seed
+        self.jp = getattr(rules, "jackpot", None)
+        self.active = self.jp is not None and int(rules.stakes["jackpot"]) > 0
+        self.meter = self.jp.reset * BP if self.active else 0
+        """The true meter after every round settled so far (1/10,000 money units)."""
+
+    def settle(self, seg: Segment) -> list[ChunkResult]:
+        """The segment's chunks with true meters and the first royal's pay settled (mutated)."""
+        if not self.active:
+            return seg.chunks
+        if not seg.provisional and seg.meter_start != self.meter:
             raise ShardError(
                 f"merge: the shard starting at round {seg.first_round:,} ran from meter "
-                f"{seg.meter_start} but the rounds before it leave {meter}"
+                f"{seg.meter_start} but the rounds before it leave {self.meter}"
             )
-        start, offset = meter, meter - seg.meter_start
-        contrib = int(rules.stakes["jackpot"]) * jp.contribution_bp
+        start, offset = self.meter, self.meter - seg.meter_start
+        contrib = int(self.rules.stakes["jackpot"]) * self.jp.contribution_bp
         settled = offset == 0
         for c in seg.chunks:
             if not settled:
@@ -117,14 +118,23 @@ def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list
                             f"merge: the Jackpot paid {paid} at round {r:,} does not follow "
                             f"from the shard's starting meter; the shard is not consistent"
                         )
-                    _resettle_round(c.counts, rules, strategy, seed, r, paid,
+                    _resettle_round(c.counts, self.rules, self.strategy, self.seed, r, paid,
                                     (start + c_first) // BP)
                     settled = True
                 else:
                     c.meter_end += offset
-            meter = c.meter_end
-            out.append(c)
-    return out
+            self.meter = c.meter_end
+        return seg.chunks
+
+
+def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list[ChunkResult]:
+    """The chunks of contiguous segments (round order) with the Jackpot settled across them.
+
+    ``strategy`` is the strategy object the shards played (its decisions are replayed for a
+    settled royal round). Mutates and returns the chunks.
+    """
+    settler = JackpotSettler(rules, strategy, seed)
+    return [c for seg in segments for c in settler.settle(seg)]
 
 
 def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
