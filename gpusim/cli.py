@@ -307,6 +307,23 @@ def exact_cmd(
 DEFAULT_SIM_CONFIG = "casino_holdem"
 
 
+def _ray_option():
+    """``--ray [ADDRESS]``: a bare ``--ray`` means "auto". Typer deprecates the click feature
+    behind an optional value (flag_value); without it, ``--ray`` needs an explicit value."""
+    import warnings
+
+    help_text = "Run as shards on a Ray cluster: --ray [ADDRESS] (default auto, or local)."
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            return typer.Option("--ray", flag_value="auto", metavar="[ADDRESS]", help=help_text)
+        except TypeError:
+            return typer.Option("--ray", metavar="ADDRESS", help=help_text)
+
+
+_RAY_OPTION = _ray_option()
+
+
 @app.command("simulate")
 def simulate_cmd(
     config: Annotated[
@@ -329,11 +346,7 @@ def simulate_cmd(
     shard: Annotated[
         str | None, typer.Option(help="Play only slice I of N of the rounds: I/N, 0 <= I < N.")
     ] = None,
-    ray: Annotated[
-        str | None,
-        typer.Option("--ray", flag_value="auto", metavar="[ADDRESS]",
-                     help="Run as shards on a Ray cluster (address, or auto / local)."),
-    ] = None,
+    ray: Annotated[str | None, _RAY_OPTION] = None,
 ) -> None:
     """Monte Carlo run streaming outcome counts to Parquet.
 

@@ -1,0 +1,60 @@
+"""Runs shared by the batch-job tests (shards, merge, verify, Ray), computed once a session.
+
+Seed 37, 600,000 rounds of holdem_bonus: Jackpot royals at rounds 62,216, 517,522 and 599,440,
+i.e. in shards 0 and 2 of 3 (shard 1 has none, so the meter carries across it, and shard 2 has
+two, the second already exact within its shard).
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+
+import gpusim
+
+THB = {"config": "holdem_bonus", "rounds": 600_000, "seed": 37}
+THB_ROYALS = [62_216, 517_522, 599_440]
+CH = {"config": "casino_holdem", "rounds": 60_000, "seed": 5}
+
+_ROOT = Path(tempfile.mkdtemp(prefix="gpusim-batch-"))
+atexit.register(shutil.rmtree, _ROOT, ignore_errors=True)
+
+
+def tmp(name: str) -> Path:
+    return _ROOT / name
+
+
+@cache
+def single(config: str, rounds: int, seed: int):
+    """A single-process run (chunk size not dividing the shards' boundaries)."""
+    return gpusim.simulate(config, rounds=rounds, seed=seed, out=_ROOT / f"single-{config}",
+                           chunk=131_072, backend="jax-cpu")
+
+
+@cache
+def shard(config: str, rounds: int, seed: int, index: int, count: int):
+    return gpusim.simulate(config, rounds=rounds, seed=seed, chunk=100_000, backend="jax-cpu",
+                           out=_ROOT / f"shard-{config}-{seed}-{index}-{count}",
+                           shard=f"{index}/{count}")
+
+
+def tables(run) -> dict:
+    """Every table summed over chunks (chunk boundaries differ), plus the Jackpot rows."""
+    out = {}
+    for name, keys in {"outcomes": ["bet", "net"], "events": ["bet", "event"],
+                       "decisions": ["point", "action"]}.items():
+        df = getattr(run, name)().collect()
+        out[name] = df.group_by(keys).agg(pl.col("count").sum()).sort(keys).rows()
+    w = run.wagers().collect().group_by("bet").agg(pl.exclude("chunk").sum()).sort("bet")
+    out["wagers"] = w.rows()
+    m = run.moments().collect().group_by(["bet_a", "bet_b"]).agg(pl.col("sum_product").sum())
+    out["moments"] = m.sort(["bet_a", "bet_b"]).rows()
+    out["jackpot"] = run.jackpot().collect().select("round", "meter").sort("round").rows()
+    done = sorted(run.manifest["chunks_done"], key=lambda r: r["first_round"])
+    out["meter_end"] = done[-1]["jackpot_meter_end_bp"]
+    return out
