@@ -23,22 +23,49 @@ CH = {"config": "casino_holdem", "rounds": 60_000, "seed": 5}
 
 _ROOT = Path(tempfile.mkdtemp(prefix="gpusim-batch-"))
 atexit.register(shutil.rmtree, _ROOT, ignore_errors=True)
+JAX_CACHE = {
+    "JAX_COMPILATION_CACHE_DIR": str(_ROOT / "jax-cache"),
+    "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+    "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
+}
+"""Every run compiles the same few programs afresh (a new jit per run); JAX's persistent
+compilation cache shares them across these runs and the Ray workers (compiling, not counting,
+is most of these tests' time on a 2-core machine)."""
+
+
+def use_jax_cache() -> None:
+    import os
+
+    import jax
+
+    os.environ.update(JAX_CACHE)
+    jax.config.update("jax_compilation_cache_dir", JAX_CACHE["JAX_COMPILATION_CACHE_DIR"])
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 
 
 def tmp(name: str) -> Path:
     return _ROOT / name
 
 
+def _chunk(rounds: int) -> int:
+    """One batch shape for every run and shard of a round count (each new shape compiles)."""
+    return rounds // 6
+
+
 @cache
 def single(config: str, rounds: int, seed: int):
-    """A single-process run (chunk size not dividing the shards' boundaries)."""
+    """A single-process run."""
+    use_jax_cache()
     return gpusim.simulate(config, rounds=rounds, seed=seed, out=_ROOT / f"single-{config}",
-                           chunk=131_072, backend="jax-cpu")
+                           chunk=_chunk(rounds), backend="jax-cpu")
 
 
 @cache
 def shard(config: str, rounds: int, seed: int, index: int, count: int):
-    return gpusim.simulate(config, rounds=rounds, seed=seed, chunk=100_000, backend="jax-cpu",
+    use_jax_cache()
+    return gpusim.simulate(config, rounds=rounds, seed=seed, chunk=_chunk(rounds),
+                           backend="jax-cpu",
                            out=_ROOT / f"shard-{config}-{seed}-{index}-{count}",
                            shard=f"{index}/{count}")
 
