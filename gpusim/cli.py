@@ -11,6 +11,7 @@ import sys
 from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 app = typer.Typer(
     add_completion=False,
@@ -307,24 +308,26 @@ def exact_cmd(
 DEFAULT_SIM_CONFIG = "casino_holdem"
 
 
-def _ray_option():
-    """``--ray [ADDRESS]``: a bare ``--ray`` means "auto". Typer deprecates the click feature
-    behind an optional value (flag_value); without it, ``--ray`` needs an explicit value."""
-    import warnings
+class _OptionalRayValue(TyperCommand):
+    """``--ray [ADDRESS]``: a bare ``--ray`` (last, or followed by another option) means
+    ``--ray=auto``; Typer has no option with an optional value."""
 
-    help_text = "Run as shards on a Ray cluster: --ray [ADDRESS] (default auto, or local)."
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        try:
-            return typer.Option("--ray", flag_value="auto", metavar="[ADDRESS]", help=help_text)
-        except TypeError:
-            return typer.Option("--ray", metavar="ADDRESS", help=help_text)
-
-
-_RAY_OPTION = _ray_option()
+    def parse_args(self, ctx, args):
+        args = list(args)
+        for i, a in enumerate(args):
+            if a == "--":
+                break
+            if a == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                args[i] = "--ray=auto"
+        return super().parse_args(ctx, args)
 
 
-@app.command("simulate")
+_RAY_OPTION = typer.Option(
+    "--ray", metavar="[ADDRESS]",
+    help="Run as shards on a Ray cluster: --ray [ADDRESS] (default auto, or local).")
+
+
+@app.command("simulate", cls=_OptionalRayValue)
 def simulate_cmd(
     config: Annotated[
         str | None,

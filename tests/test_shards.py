@@ -103,3 +103,21 @@ def test_merge_refusals(tmp_path):
     _one_line_error(_merge(p[0], tampered, p[2], out=tmp_path / "e"), "sha256", "gpusim verify")
     for name in "abcdde":
         assert not (tmp_path / name).exists()
+
+
+def test_ray_option_takes_an_optional_address(monkeypatch, tmp_path):
+    import gpusim.sim.ray_runner as rr
+
+    seen = []
+
+    def fake(config, **kw):
+        seen.append(kw["address"])
+        raise SystemExit(0)
+
+    monkeypatch.setattr(rr, "simulate_ray", fake)
+    base = ["simulate", "casino_holdem", "--rounds", "10", "--out", str(tmp_path / "r")]
+    for extra, want in ((["--ray"], "auto"), (["--ray", "--quiet"], "auto"),
+                        (["--ray", "10.0.0.1:6379"], "10.0.0.1:6379"), (["--ray=local"], "local")):
+        assert runner.invoke(app, [*base, *extra]).exit_code == 0
+        assert seen[-1] == want
+    _one_line_error(runner.invoke(app, [*base, "--ray", "--shard", "0/2"]), "--ray", "--shard")
