@@ -163,6 +163,7 @@ def simulate_ray(
         folder = _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan),
                          meter0, force)
         progress.start(n_rounds, 0)
+        t0 = time.perf_counter()
         shown, results, pending, next_shard = 0, {}, list(refs), 0
         devices: set[tuple[str, str]] = set()
         settler = JackpotSettler(rules, strat, seed)
@@ -190,6 +191,7 @@ def simulate_ray(
                 devices.add((r["backend"], r["device"]))
                 next_shard += 1
         state = ray.get(tracker.state.remote())
+        wall = time.perf_counter() - t0
     finally:
         if started:
             ray.shutdown()
@@ -199,6 +201,10 @@ def simulate_ray(
         "ray": {"address": address or "auto", "shards": n_shards, "gpus": gpus, "cpus": cpus,
                 "num_gpus_per_task": 1 if gpus else 0,
                 "attempts": {str(k): v for k, v in sorted(state["attempts"].items())}},
+        # wall clock of the whole cluster run, worker start-up and compilation included
+        "rounds_per_s": n_rounds / wall if wall > 0 else None,
+        "last_session": {"rounds": n_rounds, "wall_s": round(wall, 3),
+                         "rounds_per_s": n_rounds / wall if wall > 0 else None},
         "status": "complete",
     })
     folder.save_manifest()
