@@ -103,6 +103,9 @@ def test_merge_refusals(tmp_path):
     _one_line_error(_merge(p[0], tampered, p[2], out=tmp_path / "e"), "sha256", "gpusim verify")
     for name in "abcdde":
         assert not (tmp_path / name).exists()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("")
+    _one_line_error(_merge(*p, out=tmp_path / "full"), "--out", "--force")
 
 
 def test_ray_option_takes_an_optional_address(monkeypatch, tmp_path):

@@ -106,6 +106,8 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
     for f in folders:
         if outp.resolve() == f.path.resolve():
             raise MergeError(f"--out: {str(outp)!r} is one of the folders being merged")
+    if outp.is_dir() and any(outp.iterdir()) and not force:
+        raise MergeError(f"--out: {str(outp)!r} already exists; pass --force to replace it")
     try:
         path = RunFolder.check_writable(outp, resume=False, force=force)
     except RunFolderError as exc:

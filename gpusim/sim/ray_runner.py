@@ -37,7 +37,7 @@ from gpusim.sim.shards import BP, ChunkResult, JackpotSettler, Segment
 __all__ = ["MAX_RETRIES", "simulate_ray"]
 
 MAX_RETRIES = 3
-_POLL_S = 0.25
+_POLL_S = 0.1
 
 
 def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
@@ -174,7 +174,8 @@ def simulate_ray(
                     results[refs[ref]] = ray.get(ref)
                 except ray.exceptions.RayError as exc:
                     raise SimulationError(
-                        f"--ray: shard {refs[ref]} failed after {MAX_RETRIES} retries: "
+                        f"--ray: shard {refs[ref]} failed (worker deaths are retried up to "
+                        f"{MAX_RETRIES} times): "
                         f"{' '.join(str(exc).split())[:300]}"
                     ) from None
             done = ray.get(tracker.state.remote())["done"]
