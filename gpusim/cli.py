@@ -11,6 +11,7 @@ import sys
 from typing import Annotated, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 app = typer.Typer(
     add_completion=False,
@@ -20,6 +21,25 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(no_args_is_help=True, help="Measure speed against installed peers.")
 app.add_typer(bench_app, name="bench", help="Measure speed against installed peers.")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from gpusim import __version__
+
+        typer.echo(f"gpusim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """GPU-accelerated batch simulator and exact analyser for casino poker table games."""
 
 
 def fail(message: str) -> NoReturn:
@@ -275,8 +295,11 @@ def exact_cmd(
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
     backend: Annotated[
-        str, typer.Option(help="What counts the deals: cpu | cupy (a CUDA kernel).")
+        str, typer.Option(help="What counts the deals: cpu | cupy (a CUDA kernel, always counts).")
     ] = "cpu",
+    recompute: Annotated[
+        bool, typer.Option("--recompute", help="Count every deal even if a report is shipped.")
+    ] = False,
 ) -> None:
     """Exact analysis: count every deal, solve the strategy.
 
@@ -308,8 +331,16 @@ def exact_cmd(
         entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables",
                                      backend=backend)
         typer.echo(f"wrote {entry['file']} sha256 {entry['sha256']}", err=True)
+    from gpusim.exact.shipped import shipped_report
+
+    # the GPU backend is asked for to count, so it never answers from the shipped report
+    counting = recompute or write_tables or backend == "cupy"
+    report = None if counting else shipped_report(rules, name)
+    if report is not None:
+        typer.echo("gpusim: note: the shipped exact report for this config and strategy "
+                   "(sha256 checked); --recompute counts every deal again", err=True)
     try:
-        report = exact_report(rules, name, backend=backend)
+        report = report or exact_report(rules, name, backend=backend)
     except StrategyError as exc:
         fail(str(exc))
     if out is not None:
@@ -331,7 +362,26 @@ def exact_cmd(
 DEFAULT_SIM_CONFIG = "casino_holdem"
 
 
-@app.command("simulate")
+class _OptionalRayValue(TyperCommand):
+    """``--ray [ADDRESS]``: a bare ``--ray`` (last, or followed by another option) means
+    ``--ray=auto``; Typer has no option with an optional value."""
+
+    def parse_args(self, ctx, args):
+        args = list(args)
+        for i, a in enumerate(args):
+            if a == "--":
+                break
+            if a == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                args[i] = "--ray=auto"
+        return super().parse_args(ctx, args)
+
+
+_RAY_OPTION = typer.Option(
+    "--ray", metavar="[ADDRESS]",
+    help="Run as shards on a Ray cluster: --ray [ADDRESS] (default auto, or local).")
+
+
+@app.command("simulate", cls=_OptionalRayValue)
 def simulate_cmd(
     config: Annotated[
         str | None,
@@ -350,6 +400,10 @@ def simulate_cmd(
     resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted run.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing run folder.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar or table.")] = False,
+    shard: Annotated[
+        str | None, typer.Option(help="Play only slice I of N of the rounds: I/N, 0 <= I < N.")
+    ] = None,
+    ray: Annotated[str | None, _RAY_OPTION] = None,
 ) -> None:
     """Monte Carlo run streaming outcome counts to Parquet.
 
@@ -362,8 +416,12 @@ def simulate_cmd(
     from gpusim.sim.display import print_summary, rich_progress
     from gpusim.sim.run import simulate
     from gpusim.sim.runner import DEFAULT_ROUNDS, SimulationError
+    from gpusim.sim.shards import ShardError
     from gpusim.strategy import StrategyError
 
+    if ray is not None and (shard is not None or resume):
+        fail(f"--ray: cannot be combined with {'--shard' if shard else '--resume'}; "
+             "a Ray run makes and merges its own shards")
     console = Console(stderr=False, quiet=quiet)
     if config is None and not quiet:
         console.print(
@@ -373,21 +431,27 @@ def simulate_cmd(
     bar, callbacks = rich_progress(console)
     try:
         try:
-            run = simulate(
-                config or DEFAULT_SIM_CONFIG,
+            kwargs = dict(
                 rounds=rounds if rounds is not None else DEFAULT_ROUNDS,
                 seed=seed,
                 out=out,
                 strategy=strategy,
                 backend=backend,
                 chunk=chunk,
-                resume=resume,
                 force=force,
                 progress=callbacks,
             )
+            if ray is not None:
+                from gpusim.sim.ray_runner import simulate_ray
+
+                run = simulate_ray(config or DEFAULT_SIM_CONFIG, address=ray, **kwargs)
+            else:
+                run = simulate(config or DEFAULT_SIM_CONFIG, resume=resume, shard=shard,
+                               **kwargs)
         finally:
             bar.stop()
-    except (SimulationError, ConfigError, StrategyError, RunFolderError, BackendError) as exc:
+    except (SimulationError, ConfigError, StrategyError, RunFolderError, BackendError,
+            ShardError) as exc:
         fail(str(exc))
     if not quiet:
         print_summary(run.summary(), console)
@@ -405,10 +469,12 @@ def summary_cmd(
     from rich.console import Console
 
     from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import require_intact
     from gpusim.sim.display import print_summary
     from gpusim.sim.run import open_run
 
     try:
+        require_intact(run)
         r = open_run(run)
     except RunFolderError as exc:
         fail(str(exc))
@@ -432,9 +498,11 @@ def _run_data(run: str):
     """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
     from gpusim.analysis import AnalysisError, load_run_data
     from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import require_intact
     from gpusim.sim.run import open_run
 
     try:
+        require_intact(run)
         r = open_run(run)
         if not r.complete and r.rounds_done:
             typer.echo(
@@ -667,6 +735,54 @@ def whatif_cmd(
                    f"{s['nearest']['pay']}")
         if s["note"]:
             typer.echo(f"  note: {s['note']}")
+
+
+# --- merge and verify (batch jobs) -------------------------------------------------------------
+
+
+@app.command("merge")
+def merge_cmd(
+    runs: Annotated[list[str], typer.Argument(help="Shard run folders (any order).")],
+    out: Annotated[str, typer.Option(help="Merged run folder to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing folder.")] = False,
+) -> None:
+    """Combine shard run folders into one run.
+
+    Checks config, strategy, seed, rounds, version, ranges and every part's sha256 first."""
+    from gpusim.sim.merge import MergeError, merge_runs
+
+    try:
+        path = merge_runs(runs, out, force=force)
+    except MergeError as exc:
+        fail(str(exc))
+    typer.echo(f"merged {len(runs)} folder(s) into {path}", err=True)
+
+
+@app.command("verify")
+def verify_cmd(
+    run: Annotated[str, typer.Argument(help="Run folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Check a run folder: sha256, coverage, counts, config hash.
+
+    Exit code 0 when the run is sound, 1 with the list of problems when not."""
+    from gpusim.io.runfolder import RunFolderError
+    from gpusim.io.verify import verify_run
+
+    try:
+        problems = verify_run(run)
+    except RunFolderError as exc:
+        fail(str(exc))
+    if as_json:
+        echo_json({"run": run, "sound": not problems, "problems": problems})
+    elif problems:
+        typer.echo(f"{run}: {len(problems)} problem(s):")
+        for p in problems:
+            typer.echo(f"  - {p}")
+    else:
+        typer.echo(f"{run}: sound (parts' sha256, round coverage, counts and config hash)")
+    if problems:
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ from typer.testing import CliRunner
 from gpusim.cli import app
 
 COMMANDS = ["eval", "games", "play", "exact", "simulate", "summary", "risk", "report", "whatif",
-            "bench", "devices"]
+            "bench", "devices", "merge", "verify"]
 
 
 def test_help_lists_every_command_on_one_line():

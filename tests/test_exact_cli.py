@@ -41,7 +41,8 @@ def test_help():
 def test_json_report_shape(tmp_path):
     out = tmp_path / "r.json"
     result = runner.invoke(
-        app, ["exact", "holdem_bonus", "--strategy", "optimal", "--json", "--out", str(out)]
+        app, ["exact", "holdem_bonus", "--strategy", "optimal", "--json", "--recompute", "--out",
+              str(out)]
     )
     assert result.exit_code == 0, result.output
     rep = json.loads(out.read_text())

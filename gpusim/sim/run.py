@@ -63,7 +63,8 @@ class Run:
     @property
     def complete(self) -> bool:
         done = sum(r["n_rounds"] for r in self._folder.completed().values())
-        return done == self.manifest["rounds"]
+        shard = self.manifest.get("shard")
+        return done == (shard["n_rounds"] if shard else self.manifest["rounds"])
 
     @property
     def rounds_done(self) -> int:
@@ -139,15 +140,17 @@ def simulate(
     resume: bool = False,
     force: bool = False,
     progress: Progress | None = None,
+    shard: str | tuple[int, int] | None = None,
 ) -> Run:
     """Simulate ``rounds`` rounds of ``config`` into the folder ``out`` and return the Run.
 
     ``config`` is a shipped config name (``"casino_holdem"``), a TOML path or a rules object;
     ``seed`` is required: the same seed gives the same counts whatever ``chunk`` or backend.
+    ``shard="I/N"`` plays only slice I of N (combine the slices with ``gpusim merge``).
     """
     path = run_simulation(
         config, rounds=rounds, seed=seed, out=out, strategy=strategy, backend=backend,
-        chunk=chunk, resume=resume, force=force, progress=progress,
+        chunk=chunk, resume=resume, force=force, progress=progress, shard=shard,
     )
     run = Run(path)
     run.write_summary()

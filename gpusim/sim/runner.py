@@ -19,7 +19,7 @@ import collections
 import dataclasses
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 
@@ -35,6 +35,7 @@ __all__ = [
     "BACKENDS",
     "ChunkRunner",
     "DEFAULT_ROUNDS",
+    "MAX_ROUNDS",
     "SimulationError",
     "parse_rounds",
     "plan_chunks",
@@ -44,6 +45,8 @@ __all__ = [
 
 BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
 DEFAULT_ROUNDS = 10_000_000
+MAX_ROUNDS = 2**48
+"""Largest --rounds: the generator's round-index space (:data:`gpusim.deal.MAX_ROUND`)."""
 DEFAULT_CHUNK = 1 << 22
 """Rounds per chunk (one Parquet part per table) unless --chunk says otherwise."""
 CPU_BATCH = 1 << 18
@@ -62,10 +65,18 @@ class SimulationError(ValueError):
 
 
 def parse_rounds(text: str | int, field: str = "--rounds") -> int:
-    """Parse a positive round count: ``2000000``, ``2_000_000``, ``2e6`` or ``1e9``."""
+    """Parse a positive round count: ``2000000``, ``2_000_000``, ``2e6`` or ``1e9``.
+
+    At most :data:`MAX_ROUNDS`; larger values are refused before any integer of their size is
+    built (``1e1000000000`` would otherwise allocate gigabytes just to be parsed).
+    """
     if isinstance(text, bool):
         raise SimulationError(f"{field}: got {text!r}; expected a positive whole number")
     bad = f"{field}: got {text!r}; expected a positive whole number like 2_000_000 or 1e9"
+    too_big = (
+        f"{field}: got {text!r}; at most 2^48 = {MAX_ROUNDS:,} rounds (the generator's "
+        "round-index space)"
+    )
     if isinstance(text, int):
         value = text
     else:
@@ -73,17 +84,57 @@ def parse_rounds(text: str | int, field: str = "--rounds") -> int:
         if not re.fullmatch(r"[+-]?\d+(\.\d+)?([eE][+]?\d+)?", s):
             raise SimulationError(bad)
         d = Decimal(s)
+        if d.is_finite() and d.adjusted() > len(str(MAX_ROUNDS)):
+            raise SimulationError(too_big)
         if d != d.to_integral_value():
             raise SimulationError(bad)
         value = int(d)
     if value <= 0:
         raise SimulationError(f"{field}: got {text!r}; must be at least 1")
+    if value > MAX_ROUNDS:
+        raise SimulationError(too_big)
     return value
 
 
-def plan_chunks(rounds: int, chunk: int) -> list[tuple[int, int]]:
-    """[(first_round, n_rounds)] covering 0..rounds-1 in order; the last chunk may be short."""
-    return [(s, min(chunk, rounds - s)) for s in range(0, rounds, chunk)]
+class ChunkPlan(Sequence):
+    """The chunks of rounds [first, stop): ``(first_round, n_rounds)`` pairs, computed on demand.
+
+    A lazy sequence, so planning 2^48 rounds costs nothing; the last chunk may be short.
+    """
+
+    def __init__(self, first: int, stop: int, chunk: int):
+        self.first, self.stop, self.chunk = first, stop, chunk
+
+    def __len__(self) -> int:
+        return -(-(self.stop - self.first) // self.chunk)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(k)
+        s = self.first + k * self.chunk
+        return (s, min(self.chunk, self.stop - s))
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            if len(self) != len(other):
+                return False
+            return all(a == tuple(b) for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"ChunkPlan({self.first}, {self.stop}, {self.chunk})"
+
+
+def plan_chunks(rounds: int, chunk: int, first: int = 0) -> ChunkPlan:
+    """[(first_round, n_rounds)] covering first..first+rounds-1 in order (lazy)."""
+    return ChunkPlan(first, first + rounds, chunk)
 
 
 def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, str | None]:
@@ -434,8 +485,12 @@ def run_simulation(
     resume: bool = False,
     force: bool = False,
     progress: Progress | None = None,
+    shard: str | tuple[int, int] | None = None,
 ) -> Path:
     """Run (or resume) a simulation into the folder ``out``; returns the folder path.
+
+    ``shard`` ("I/N" or (I, N)) plays only slice I of the N slices of the global round range
+    (:mod:`gpusim.sim.shards`); ``gpusim merge`` combines the slices.
 
     All input is validated before anything is written: a bad value raises SimulationError,
     ConfigError, StrategyError or RunFolderError with a one-line message and leaves no files.
@@ -453,6 +508,10 @@ def run_simulation(
         raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
     if resume and force:
         raise SimulationError("--resume and --force: give at most one of them")
+    from gpusim.sim.shards import parse_shard, shard_range
+
+    shard_ix = parse_shard(shard) if shard is not None else None
+    first_round, stop_round = shard_range(n_rounds, *shard_ix) if shard_ix else (0, n_rounds)
     strategy_name = strategy or rules.default_strategy
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
@@ -461,7 +520,7 @@ def run_simulation(
     if note:
         progress.note(note)
 
-    plan = plan_chunks(n_rounds, chunk_rounds)
+    plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
     from gpusim.games import bets as game_bets
 
     identity = {
@@ -476,6 +535,9 @@ def run_simulation(
         "chunk_rounds": chunk_rounds,
         "n_chunks": len(plan),
     }
+    if shard_ix:
+        identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
+                             "first_round": first_round, "n_rounds": stop_round - first_round}
     if resume and (path / "manifest.json").is_file():
         folder = RunFolder.open(path)
         mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
@@ -500,11 +562,16 @@ def run_simulation(
             {
                 "gpusim_version": gpusim.__version__,
                 **identity,
-                "chunk_plan": {"first_round": 0, "chunk_rounds": chunk_rounds,
+                "chunk_plan": {"first_round": first_round, "chunk_rounds": chunk_rounds,
                                "last_chunk_rounds": plan[-1][1]},
                 "backend": backend_name,
                 "device": device,
                 "jackpot_meter_start_bp": meter0,
+                # a later shard cannot know the meter its first round inherits: it starts from
+                # the reset value and `gpusim merge` settles its first royal (gpusim.sim.shards)
+                **({"jackpot_meter_provisional": True}
+                   if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
+                   else {}),
             },
             force=force,
         )

@@ -1,0 +1,253 @@
+"""``gpusim simulate ... --ray [ADDRESS]``: one run as shards on a Ray cluster.
+
+The run's chunk plan is cut into contiguous shards, one Ray task each: ``num_gpus=1`` per task
+when the cluster has GPUs (so a server with several GPUs uses them all, each task on its own
+device), one CPU per task otherwise. Without ``--chunk`` the chunk size is lowered so that every
+GPU (or CPU) gets a shard.
+
+Storage: **the counts are sent back to the driver**, which alone writes the run folder. A task
+returns its chunks' integer counts (a few kilobytes a chunk), so workers need no shared
+filesystem and nothing a worker writes can be half-finished. The driver writes a shard's parts
+as soon as every shard before it is in (the progressive Jackpot is settled in round order, see
+:mod:`gpusim.sim.shards`), keyed by chunk and round range: a chunk already in the manifest with
+the same range is never written again.
+
+Faults: a task whose worker dies is retried by Ray (``max_retries``) from its shard's first
+round; a killed attempt returns nothing, so no round is counted twice. One progress bar covers
+all shards: each attempt reports the rounds it has done to a small actor, and a retried shard's
+count restarts from zero.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from gpusim.sim.runner import (
+    BACKENDS,
+    DEFAULT_CHUNK,
+    Progress,
+    SimulationError,
+    parse_rounds,
+    plan_chunks,
+)
+from gpusim.sim.shards import BP, ChunkResult, JackpotSettler, Segment
+
+__all__ = ["MAX_RETRIES", "simulate_ray"]
+
+MAX_RETRIES = 3
+_POLL_S = 0.1
+
+
+def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
+               chunks: list[tuple[int, int, int]], meter0: int, tracker) -> dict:
+    """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
+    import ray
+
+    from gpusim.sim.runner import _chunk_runner, resolve_backend
+    from gpusim.strategy import get_strategy
+
+    ray.get(tracker.start.remote(shard, os.getpid()))
+    backend_name, device, _ = resolve_backend(backend)
+    runner = _chunk_runner(backend_name, rules, get_strategy(strategy_name, rules))
+    meter, out = meter0, []
+    for k, first, n in chunks:
+        t0 = time.perf_counter()
+        counts, meter = runner(seed, first, n, meter,
+                               advance=lambda m: tracker.advance.remote(shard, m))
+        out.append((k, ChunkResult(first, n, counts, meter, time.perf_counter() - t0)))
+    return {"chunks": out, "backend": backend_name, "device": device}
+
+
+class _Tracker:
+    """Ray actor: rounds done per shard in its current attempt, and attempts per shard."""
+
+    def __init__(self):
+        self.done: dict[int, int] = {}
+        self.attempts: dict[int, int] = {}
+        self.pids: dict[int, int] = {}
+
+    def start(self, shard: int, pid: int) -> None:
+        self.done[shard] = 0
+        self.attempts[shard] = self.attempts.get(shard, 0) + 1
+        self.pids[shard] = pid
+
+    def advance(self, shard: int, n: int) -> None:
+        self.done[shard] = self.done.get(shard, 0) + n
+
+    def state(self) -> dict:
+        return {"done": sum(self.done.values()), "attempts": dict(self.attempts),
+                "pids": dict(self.pids)}
+
+
+def _connect(address: str | None):
+    """Import and initialise Ray; returns (ray, whether this call started it)."""
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError("--ray: the ray package is not installed; install gpusim[ray]"
+                              ) from None
+    if ray.is_initialized():
+        return ray, False
+    addr = None if address in (None, "", "auto") else address
+    try:
+        ray.init(address=addr, logging_level="ERROR", log_to_driver=False,
+                 include_dashboard=False)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        raise SimulationError(f"--ray: cannot connect to {address!r}: "
+                              f"{' '.join(str(exc).split())[:200]}") from None
+    return ray, True
+
+
+def simulate_ray(
+    config,
+    *,
+    address: str | None,
+    rounds: int | str,
+    seed: int,
+    out: str | Path,
+    strategy: str | None = None,
+    backend: str = "auto",
+    chunk: int | str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+    shards: int | None = None,
+):
+    """Run a simulation as shards on Ray into the folder ``out``; returns the :class:`Run`.
+
+    ``address``: a Ray address, ``"auto"`` / None (the cluster of ``RAY_ADDRESS`` or of this
+    machine, else a new local one) or ``"local"``. ``shards``: tasks to cut the run into
+    (default: the cluster's GPUs, else its CPUs). Counts are identical to a single-process run
+    with the same seed.
+    """
+    from gpusim.config import load_config
+    from gpusim.io.runfolder import RunFolder
+    from gpusim.sim.run import Run
+    from gpusim.strategy import get_strategy
+
+    progress = progress or Progress()
+    rules = load_config(config)
+    n_rounds = parse_rounds(rounds)
+    chunk_given = None if chunk is None else parse_rounds(chunk, "--chunk")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
+    if backend not in BACKENDS:
+        raise SimulationError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
+    strategy_name = strategy or rules.default_strategy
+    strat = get_strategy(strategy_name, rules)
+    path = RunFolder.check_writable(out, resume=False, force=force)
+
+    ray, started = _connect(address)
+    try:
+        res = ray.cluster_resources()
+        gpus, cpus = int(res.get("GPU", 0)), max(1, int(res.get("CPU", 1)))
+        workers = shards or gpus or cpus
+        chunk_rounds = chunk_given or min(DEFAULT_CHUNK, -(-n_rounds // workers))
+        plan = plan_chunks(n_rounds, chunk_rounds)
+        n_shards = min(workers, len(plan))
+        cut = [len(plan) * i // n_shards for i in range(n_shards + 1)]
+        groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
+        progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
+
+        jp = getattr(rules, "jackpot", None)
+        meter0 = jp.reset * BP if jp is not None else 0
+        tracker = ray.remote(num_cpus=0)(_Tracker).remote()
+        task = ray.remote(_run_shard).options(
+            num_gpus=1 if gpus else 0, num_cpus=0 if gpus else 1, max_retries=MAX_RETRIES,
+        )
+        refs = {
+            task.remote(rules, strategy_name, backend, seed, i, g, meter0, tracker): i
+            for i, g in enumerate(groups)
+        }
+        folder = _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan),
+                         meter0, force)
+        progress.start(n_rounds, 0)
+        t0 = time.perf_counter()
+        shown, results, pending, next_shard = 0, {}, list(refs), 0
+        devices: set[tuple[str, str]] = set()
+        settler = JackpotSettler(rules, strat, seed)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=_POLL_S)
+            for ref in ready:
+                try:
+                    results[refs[ref]] = ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    raise SimulationError(
+                        f"--ray: shard {refs[ref]} failed (worker deaths are retried up to "
+                        f"{MAX_RETRIES} times): "
+                        f"{' '.join(str(exc).split())[:300]}"
+                    ) from None
+            done = ray.get(tracker.state.remote())["done"]
+            if done != shown:
+                progress.advance(done - shown)
+                shown = done
+            # the Jackpot is settled in round order: write a shard once all before it are in
+            while next_shard in results:
+                r = results.pop(next_shard)
+                seg = Segment(groups[next_shard][0][1], meter0, next_shard > 0,
+                              [c for _, c in r["chunks"]])
+                for (k, _), c in zip(r["chunks"], settler.settle(seg), strict=True):
+                    _write_chunk(folder, k, c)
+                devices.add((r["backend"], r["device"]))
+                next_shard += 1
+        state = ray.get(tracker.state.remote())
+        wall = time.perf_counter() - t0
+    finally:
+        if started:
+            ray.shutdown()
+    folder.manifest.update({
+        "backend": ",".join(sorted({b for b, _ in devices})),
+        "device": ",".join(sorted({d for _, d in devices})),
+        "ray": {"address": address or "auto", "shards": n_shards, "gpus": gpus, "cpus": cpus,
+                "num_gpus_per_task": 1 if gpus else 0,
+                "attempts": {str(k): v for k, v in sorted(state["attempts"].items())}},
+        # wall clock of the whole cluster run, worker start-up and compilation included
+        "rounds_per_s": n_rounds / wall if wall > 0 else None,
+        "last_session": {"rounds": n_rounds, "wall_s": round(wall, 3),
+                         "rounds_per_s": n_rounds / wall if wall > 0 else None},
+        "status": "complete",
+    })
+    folder.save_manifest()
+    run = Run(path)
+    run.write_summary()
+    return run
+
+
+def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
+    import gpusim
+    from gpusim.games import bets as game_bets
+    from gpusim.io.runfolder import RunFolder
+
+    last = n_rounds - (n_chunks - 1) * chunk_rounds
+    return RunFolder.create(path, {
+        "gpusim_version": gpusim.__version__,
+        "config_name": rules.name,
+        "game": rules.game,
+        "config": rules.to_dict(),
+        "config_hash": rules.config_hash,
+        "bets": list(game_bets(rules)),
+        "strategy": strategy_name,
+        "seed": seed,
+        "rounds": n_rounds,
+        "chunk_rounds": chunk_rounds,
+        "n_chunks": n_chunks,
+        "chunk_plan": {"first_round": 0, "chunk_rounds": chunk_rounds,
+                       "last_chunk_rounds": last},
+        "jackpot_meter_start_bp": meter0,
+    }, force=force)
+
+
+def _write_chunk(folder, k: int, c: ChunkResult) -> None:
+    """Write chunk k unless the manifest already holds it for the same round range."""
+    from gpusim.sim.runner import chunk_tables
+
+    have = folder.completed().get(k)
+    if have is not None:
+        if (have["first_round"], have["n_rounds"]) != (c.first_round, c.n_rounds):
+            raise SimulationError(f"--ray: chunk {k} is already written for another round range")
+        return
+    files = folder.write_parts(k, chunk_tables(k, c.counts, c.first_round))
+    folder.commit_chunk({"chunk": k, "first_round": c.first_round, "n_rounds": c.n_rounds,
+                         "files": files, "jackpot_meter_end_bp": c.meter_end,
+                         "elapsed_s": round(c.elapsed_s, 6)})

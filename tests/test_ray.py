@@ -1,0 +1,89 @@
+"""`gpusim simulate --ray` on a local 2-CPU Ray cluster: the counts equal a single-process run,
+and a worker killed in the middle of its shard is retried without counting a round twice.
+
+Skipped only when `ray` cannot be imported (install the `ray` extra, part of `dev`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'gpusim[ray]'")
+
+from _batch_runs import THB, single, tables, tmp, use_jax_cache  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+import gpusim  # noqa: E402
+from gpusim.cli import app  # noqa: E402
+from gpusim.sim.ray_runner import simulate_ray  # noqa: E402
+from gpusim.sim.runner import Progress  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cluster():
+    use_jax_cache()  # before ray.init: the workers inherit the cache settings
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_ray_run_equals_the_single_run():
+    out = tmp("ray-thb")
+    res = CliRunner().invoke(app, [
+        "simulate", "holdem_bonus", "--rounds", str(THB["rounds"]), "--seed", str(THB["seed"]),
+        "--chunk", str(THB["rounds"] // 6), "--out", str(out), "--quiet", "--ray",
+    ])
+    assert res.exit_code == 0, res.output
+    run = gpusim.open_run(out)
+    m = run.manifest
+    assert m["ray"]["shards"] == 2 and m["ray"]["cpus"] == 2 and m["ray"]["gpus"] == 0
+    assert m["status"] == "complete" and run.complete
+    # shards [0, 300000) and [300000, 600000): royals in both, the meter carried into shard 1
+    assert tables(run) == tables(single(**THB))
+    assert CliRunner().invoke(app, ["verify", str(out)]).exit_code == 0
+
+
+def _running_shard_pids() -> list[int]:
+    import psutil
+
+    pids = []
+    for p in psutil.process_iter(["pid", "cmdline"]):
+        cmd = " ".join(p.info["cmdline"] or [])
+        if cmd.startswith("ray::_run_shard"):
+            pids.append(p.info["pid"])
+    return pids
+
+
+def test_a_killed_worker_is_retried_and_counts_stay_identical():
+    killed: list[int] = []
+
+    def kill_one(n: int) -> None:
+        # called on the driver whenever the shards report rounds done: kill a worker that is
+        # in the middle of its shard (once)
+        if not killed:
+            for pid in _running_shard_pids():
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+                break
+
+    # a fast machine may finish a shard between two polls: then try again with more rounds
+    for rounds in (1_200_000, 4_800_000, 19_200_000, 76_800_000):
+        out = tmp(f"ray-fault-{rounds}")
+        run = simulate_ray("casino_holdem", address=None, rounds=rounds, seed=9, out=out,
+                           chunk=rounds // 12, shards=2, progress=Progress(advance=kill_one))
+        if killed:
+            break
+    assert killed, "no shard was running when progress was reported"
+    attempts = run.manifest["ray"]["attempts"]
+    assert sorted(attempts.values()) == [1, 2], attempts
+    ref = gpusim.simulate("casino_holdem", rounds=rounds, seed=9, chunk=rounds // 12,
+                          out=tmp(f"single-fault-{rounds}"), backend="jax-cpu")
+    assert tables(run) == tables(ref)
+    done = json.loads((out / "manifest.json").read_text())["chunks_done"]
+    assert sum(r["n_rounds"] for r in done) == rounds and len(done) == 12
