@@ -84,7 +84,12 @@ def tables(run) -> dict:
     out["jackpot"] = run.jackpot().collect().select("round", "meter").sort("round").rows()
     done = sorted(run.manifest["chunks_done"], key=lambda r: r["first_round"])
     out["meter_end"] = done[-1]["jackpot_meter_end_bp"]
-    out["progress"] = global_progress(run)
+    # checkpoints every run has, whatever its chunks: batch ends (multiples of the CPU batch)
+    # and the run's end
+    from gpusim.sim.runner import CPU_BATCH
+
+    out["progress"] = [row for row in global_progress(run)
+                       if row[0] % CPU_BATCH == 0 or row[0] == run.manifest["rounds"]]
     return out
 
 
