@@ -97,14 +97,17 @@ def _return_tables(rep: dict) -> str:
             head += ["exact probability", "z"]
         rows = []
         for i, r in enumerate(t["rows"]):
+            k = f"return_tables.{bet}.rows.{i}"
             row = [_cell(r["event"], cls="l"),
                    _cell("not placed" if not r["stake"] else fmt_num(r["pays"], 4)),
                    _cell(fmt_int(r["count"]), f"return_tables.{bet}.rows.{i}.count",
                          r["count"]),
-                   _cell(fmt_num(r["probability"], 8)), _cell(fmt_num(r["return"], 6))]
+                   _cell(fmt_num(r["probability"], 8), f"{k}.probability", r["probability"]),
+                   _cell(fmt_num(r["return"], 6), f"{k}.return", r["return"])]
             if ex:
-                row += [_cell(fmt_num(r.get("exact_probability"), 8)),
-                        _cell(fmt_num(r.get("z"), 2))]
+                row += [_cell(fmt_num(r.get("exact_probability"), 8),
+                              f"{k}.exact_probability", r.get("exact_probability")),
+                        _cell(fmt_num(r.get("z"), 2), f"{k}.z", r.get("z"))]
             rows.append(row)
         line = (f"RTP {fmt_pct(t['rtp'])} over {fmt_int(t['rounds'])} rounds "
                 f"({fmt_int(t['placed'])} placed, stake {t['stake']})")
@@ -123,9 +126,12 @@ def _volatility(rep: dict) -> str:
         k = f"volatility.bets.{bet}"
         rows.append([_cell(bet, cls="l"), _cell(fmt_num(b["stake"], 0)),
                      _cell(fmt_pct(b["house_edge"]), f"{k}.house_edge", b["house_edge"]),
-                     _cell(fmt_pct(b["element_of_risk"])),
-                     _cell(fmt_num(b["sd"]), f"{k}.sd", b["sd"]), _cell(fmt_num(b["vi90"])),
-                     _cell(fmt_num(b["vi95"])), _cell(fmt_num(b["n0"], 0))])
+                     _cell(fmt_pct(b["element_of_risk"]), f"{k}.element_of_risk",
+                           b["element_of_risk"]),
+                     _cell(fmt_num(b["sd"]), f"{k}.sd", b["sd"]),
+                     _cell(fmt_num(b["vi90"]), f"{k}.vi90", b["vi90"]),
+                     _cell(fmt_num(b["vi95"]), f"{k}.vi95", b["vi95"]),
+                     _cell(fmt_num(b["n0"], 0), f"{k}.n0", b["n0"])])
     out = _table(["bet", "stake", "house edge", "element of risk", "SD/round per stake",
                   "VI 90 %", "VI 95 %", "N0"], rows)
     out += ('<p class="note">House edge and SD per unit of the bet\'s stake (main and total: per '
@@ -138,8 +144,12 @@ def _volatility(rep: dict) -> str:
         out += "<h3>Covariance of the bets in one round (money units squared)</h3>"
         out += _table([""] + names, rows)
     for bet, rows_ in v["hold_ci95"].items():
-        rows = [[_cell(fmt_int(h["rounds"]), cls="l"), _cell(fmt_pct(h["hold"])),
-                 _cell(fmt_pct(h["low"])), _cell(fmt_pct(h["high"]))] for h in rows_]
+        k = f"volatility.hold_ci95.{bet}"
+        rows = [[_cell(fmt_int(h["rounds"]), cls="l"),
+                 _cell(fmt_pct(h["hold"]), f"{k}.{i}.hold", h["hold"]),
+                 _cell(fmt_pct(h["low"]), f"{k}.{i}.low", h["low"]),
+                 _cell(fmt_pct(h["high"]), f"{k}.{i}.high", h["high"])]
+                for i, h in enumerate(rows_)]
         out += f"<h3>95 % CI of the hold per ante after N rounds ({_e(bet)})</h3>"
         out += _table(["rounds", "hold", "low", "high"], rows)
     return out
