@@ -83,7 +83,8 @@ class RunFolder:
         """
         if not str(path).strip():
             raise RunFolderError(f"--out: got {str(path)!r}; expected the path of a run folder")
-        p = Path(path).expanduser()
+        # resolved, so that "a/../run" never creates "a": only the run folder itself is written
+        p = Path(path).expanduser().resolve()
         if p.exists() and not p.is_dir():
             raise RunFolderError(f"--out: {str(p)!r} exists and is not a folder")
         if p.is_dir() and any(p.iterdir()) and not (resume or force):
