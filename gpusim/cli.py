@@ -478,6 +478,7 @@ def summary_cmd(
         r = open_run(run)
     except RunFolderError as exc:
         fail(str(exc))
+    _check_parts(r)
     if not r.complete:
         typer.echo(
             f"gpusim: warning: run is unfinished ({r.rounds_done:,} of "
@@ -494,6 +495,13 @@ def summary_cmd(
 # --- report, risk and whatif (run analysis) ----------------------------------------------------
 
 
+def _check_parts(r) -> None:
+    bad = r.verify()
+    if bad:
+        fail(f"run: part {bad[0]!r} of {str(r.path)!r} is missing or does not match its sha256 "
+             "in the manifest; `gpusim simulate ... --resume` recomputes that chunk")
+
+
 def _run_data(run: str):
     """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
     from gpusim.analysis import AnalysisError, load_run_data
@@ -504,6 +512,7 @@ def _run_data(run: str):
     try:
         require_intact(run)
         r = open_run(run)
+        _check_parts(r)
         if not r.complete and r.rounds_done:
             typer.echo(
                 f"gpusim: warning: run is unfinished ({r.rounds_done:,} of "
@@ -786,12 +795,54 @@ def verify_cmd(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.
+
+    Click's usage errors (unknown option, bad option type, missing argument) become the same
+    one-line error as every other bad input, instead of click's multi-line box.
+    """
+    try:  # recent typer vendors click; older ones use the click package
+        from typer._click.exceptions import (
+            BadParameter,
+            ClickException,
+            NoArgsIsHelpError,
+            UsageError,
+        )
+    except ImportError:
+        from click.exceptions import BadParameter, ClickException, NoArgsIsHelpError, UsageError
+
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(prog_name="gpusim", standalone_mode=False)
+    except NoArgsIsHelpError as exc:
+        typer.echo(exc.ctx.get_help() if exc.ctx is not None else str(exc), err=True)
+        sys.exit(2)
+    except UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "gpusim"
+        msg = " ".join(exc.format_message().split())
+        if isinstance(exc, BadParameter) and exc.param is not None:
+            got = _given_value(sys.argv[1:], list(getattr(exc.param, "opts", [])))
+            if got is not None:
+                msg += f" (got {got!r})"
+        typer.echo(f"gpusim: error: {where}: {msg}", err=True)
+        sys.exit(2)
+    except ClickException as exc:
+        typer.echo(f"gpusim: error: {' '.join(exc.format_message().split())}", err=True)
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("gpusim: interrupted", err=True)
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _given_value(argv: list[str], opts: list[str]) -> str | None:
+    """The last value given on the command line for an option (``--x v`` or ``--x=v``)."""
+    found = None
+    for i, tok in enumerate(argv):
+        for opt in opts:
+            if tok == opt and i + 1 < len(argv):
+                found = argv[i + 1]
+            elif tok.startswith(opt + "="):
+                found = tok[len(opt) + 1 :]
+    return found
 
 
 if __name__ == "__main__":

@@ -168,6 +168,12 @@ MAX_PAY = 1_000_000
 class ConfigError(ValueError):
     """A config that cannot be used; the message is one line naming file, key, value and rule."""
 
+    def __init__(self, message: str):
+        # keys and values come from the file: a newline or control character in them must not
+        # break the one-line message
+        super().__init__("".join(c if c.isprintable() else c.encode("unicode_escape").decode()
+                                 for c in str(message)))
+
 
 # --- frozen rule objects -------------------------------------------------------------------------
 

@@ -73,14 +73,18 @@ def test_holdem_bonus_optimal_river_matches_brute_force(seed):
     rules = load_config("holdem_bonus")
     strat = get_strategy("optimal", rules)
     rng = np.random.default_rng(seed)
-    seen = rng.choice(52, 6, replace=False).astype(np.int32)
-    rounds = _all_completions(seen, 4, ordered=False)
+    # draw until the hole cards bet the flop, so that the River decision exists to check
+    for _ in range(50):
+        seen = rng.choice(52, 6, replace=False).astype(np.int32)
+        rounds = _all_completions(seen, 4, ordered=False)
+        d = strat.decide(rounds[:1])
+        if d["flop"][0]:
+            break
+    assert d["flop"][0]
     ones = np.ones(len(rounds), bool)
     net = np.asarray(settle(rounds, {"flop": ones, "turn": ones, "river": ones}, rules)
                      .nets["river"])
-    d = strat.decide(rounds[:1])
-    if d["flop"][0]:
-        assert bool(d["river"][0]) == bool((net > 0).sum() > (net < 0).sum())
+    assert bool(d["river"][0]) == bool((net > 0).sum() > (net < 0).sum())
 
 
 def test_holdem_bonus_optimal_turn_matches_brute_force():

@@ -83,7 +83,10 @@ class RunFolder:
 
         An existing non-empty folder is refused unless ``resume`` or ``force`` is given.
         """
-        p = Path(path).expanduser()
+        if not str(path).strip():
+            raise RunFolderError(f"--out: got {str(path)!r}; expected the path of a run folder")
+        # resolved, so that "a/../run" never creates "a": only the run folder itself is written
+        p = Path(path).expanduser().resolve()
         if p.exists() and not p.is_dir():
             raise RunFolderError(f"--out: {str(p)!r} exists and is not a folder")
         if p.is_dir() and any(p.iterdir()) and not (resume or force):
@@ -123,10 +126,13 @@ class RunFolder:
             manifest = json.loads(mf.read_text())
         except json.JSONDecodeError as exc:
             raise RunFolderError(f"run: {str(mf)!r} is not valid JSON ({exc.msg})") from None
+        if not isinstance(manifest, dict):
+            raise RunFolderError(f"run: {str(mf)!r} is not a JSON object; expected a manifest")
         if manifest.get("format") != FORMAT:
             raise RunFolderError(
                 f"run: {str(mf)!r} has format {manifest.get('format')!r}; expected {FORMAT!r}"
             )
+        _check_manifest(mf, manifest)
         return cls(p, manifest)
 
     # -- parts ----------------------------------------------------------------------------
@@ -134,19 +140,28 @@ class RunFolder:
     def write_parts(self, chunk: int, tables: dict[str, pl.DataFrame]) -> dict[str, dict]:
         """Write one chunk's parts atomically; returns {table: {file, sha256, rows}}."""
         files = {}
-        for table, df in tables.items():
-            final = self.path / table / part_name(chunk)
-            final.parent.mkdir(exist_ok=True)  # a run resumed from before the table existed
-            tmp = final.with_name(f".{final.name}.tmp")
-            df.write_parquet(tmp, compression="zstd", statistics=True)
-            with tmp.open("rb+") as f:
-                os.fsync(f.fileno())
-            os.replace(tmp, final)
-            files[table] = {
-                "file": f"{table}/{final.name}",
-                "sha256": _sha256(final),
-                "rows": df.height,
-            }
+        written: list[Path] = []
+        try:
+            for table, df in tables.items():
+                final = self.path / table / part_name(chunk)
+                final.parent.mkdir(exist_ok=True)  # a run resumed from before the table existed
+                tmp = final.with_name(f".{final.name}.tmp")
+                written.append(tmp)
+                df.write_parquet(tmp, compression="zstd", statistics=True)
+                with tmp.open("rb+") as f:
+                    os.fsync(f.fileno())
+                os.replace(tmp, final)
+                written.append(final)
+                files[table] = {
+                    "file": f"{table}/{final.name}",
+                    "sha256": _sha256(final),
+                    "rows": df.height,
+                }
+        except OSError:
+            # a failed write (ENOSPC) must not leave this chunk's half: nothing lists it yet
+            for f in written:
+                f.unlink(missing_ok=True)
+            raise
         return files
 
     def commit_chunk(self, record: dict) -> None:
@@ -189,6 +204,22 @@ class RunFolder:
                     bad.append(info["file"])
         return bad
 
+    def forget_corrupt_chunks(self) -> list[int]:
+        """Drop from the manifest every chunk with a missing part or one whose sha256 no longer
+        matches (its parts then count as unfinished); returns those chunks, to be recomputed."""
+        bad = []
+        for k, rec in self.completed().items():
+            for info in rec["files"].values():
+                f = self.path / info["file"]
+                if not f.is_file() or _sha256(f) != info["sha256"]:
+                    bad.append(k)
+                    break
+        if bad:
+            self.manifest["chunks_done"] = [r for r in self.manifest["chunks_done"]
+                                            if r["chunk"] not in bad]
+            self.save_manifest()
+        return bad
+
     def part_files(self, table: str) -> list[str]:
         """Paths of the completed chunks' parts of one table, in chunk order."""
         if table not in PART_TABLES:
@@ -205,6 +236,33 @@ class RunFolder:
         if not files:
             return pl.DataFrame(schema=schema).lazy()
         return pl.scan_parquet(files)
+
+
+def _check_manifest(mf: Path, m: dict) -> None:
+    """The fields every reader relies on, with their types (an edited manifest fails here)."""
+    def bad(key: str, value, allowed: str) -> RunFolderError:
+        return RunFolderError(f"run: {str(mf)!r}: {key} is {value!r}; expected {allowed}")
+
+    for key in ("rounds", "seed", "n_chunks", "chunk_rounds"):
+        v = m.get(key)
+        if type(v) is not int or v < 0:
+            raise bad(key, v, "a whole number >= 0")
+    chunks = m.get("chunks_done")
+    if not isinstance(chunks, list):
+        raise bad("chunks_done", chunks, "a list of chunk records")
+    for i, rec in enumerate(chunks):
+        ok = (isinstance(rec, dict) and type(rec.get("chunk")) is int
+              and type(rec.get("n_rounds")) is int and isinstance(rec.get("files"), dict)
+              and all(isinstance(f, dict) and isinstance(f.get("file"), str)
+                      and isinstance(f.get("sha256"), str) for f in rec["files"].values()))
+        if not ok:
+            raise bad(f"chunks_done[{i}]", rec, "chunk, n_rounds and files with file and sha256")
+        for info in rec["files"].values():
+            # parts live inside the run folder: a manifest cannot point readers elsewhere
+            rel = Path(info["file"])
+            if rel.is_absolute() or ".." in rel.parts or len(rel.parts) != 2 or \
+                    rel.parts[0] not in PART_TABLES:
+                raise bad(f"chunks_done[{i}].files", info["file"], "TABLE/part-NNNNNN.parquet")
 
 
 def _probe_writable(p: Path) -> None:

@@ -70,6 +70,10 @@ class Run:
     def rounds_done(self) -> int:
         return sum(r["n_rounds"] for r in self._folder.completed().values())
 
+    def verify(self) -> list[str]:
+        """Parts of completed chunks that are missing or fail their sha256 (empty: intact)."""
+        return self._folder.verify()
+
     def _scan(self, table: str) -> pl.LazyFrame:
         return self._folder.scan(table, _SCHEMAS[table])
 

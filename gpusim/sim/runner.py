@@ -504,6 +504,12 @@ def run_simulation(
     rules = load_config(config)
     n_rounds = parse_rounds(rounds)
     chunk_rounds = DEFAULT_CHUNK if chunk is None else parse_rounds(chunk, "--chunk")
+    from gpusim.deal import MAX_ROUND
+
+    for field, given, value in (("--rounds", rounds, n_rounds), ("--chunk", chunk, chunk_rounds)):
+        if value > MAX_ROUND:
+            raise SimulationError(f"{field}: got {given!r}; at most 2**48 = {MAX_ROUND:,} rounds "
+                                  "(the dealer's round index limit)")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
     if resume and force:
@@ -547,12 +553,11 @@ def run_simulation(
                 f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
                 f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
             )
-        bad = folder.verify()
-        if bad:
-            raise RunFolderError(
-                f"--resume: part {bad[0]!r} does not match its sha256 in the manifest; "
-                "the run folder was modified, use --force to start again"
-            )
+        # a chunk whose parts fail their sha256 is forgotten and recomputed; the others stay
+        redo = folder.forget_corrupt_chunks()
+        if redo:
+            progress.note(f"--resume: recomputing chunk(s) {', '.join(map(str, redo))} "
+                          "whose parts do not match their sha256")
         folder.discard_unfinished()
         folder.manifest["status"] = "running"
     else:
@@ -580,13 +585,7 @@ def run_simulation(
     folder.save_manifest()
 
     done = folder.completed()
-    meter = folder.manifest.get("jackpot_meter_start_bp", 0)
-    if done:
-        meter = done[max(done)]["jackpot_meter_end_bp"]
-        if sorted(done) != list(range(len(done))):
-            raise RunFolderError(
-                f"--resume: run in {str(path)!r} has non-contiguous chunks; use --force"
-            )
+    meter0 = folder.manifest.get("jackpot_meter_start_bp", 0)
     runner = _chunk_runner(backend_name, rules, strat)
     progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
     t_run = time.perf_counter()
@@ -594,8 +593,11 @@ def run_simulation(
 
     def write(item):
         k, counts, record = item
-        tables = chunk_tables(k, counts, record["first_round"])
-        folder.commit_chunk({**record, "files": folder.write_parts(k, tables)})
+        try:
+            tables = chunk_tables(k, counts, record["first_round"])
+            folder.commit_chunk({**record, "files": folder.write_parts(k, tables)})
+        except OSError as exc:
+            raise RunFolderError(_write_failure(path, k, exc)) from None
 
     # Parts are written and committed on a background thread while the next chunk computes;
     # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer), and
@@ -604,18 +606,26 @@ def run_simulation(
         for k, (first, n) in enumerate(plan):
             if k in done:
                 continue
+            # the meter entering chunk k is what chunk k-1 left, whichever session computed it
+            meter = done[k - 1]["jackpot_meter_end_bp"] if k - 1 in done else meter0
             t0 = time.perf_counter()
             counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
-            elapsed = time.perf_counter() - t0
+            after = done.get(k + 1)
+            if after is not None and after.get("jackpot_meter_start_bp", meter_after) != meter_after:
+                raise RunFolderError(
+                    f"--resume: chunk {k} recomputed ends with Jackpot meter {meter_after} but "
+                    f"chunk {k + 1} started from {after['jackpot_meter_start_bp']}; use --force"
+                )
             record = {
                 "chunk": k,
                 "first_round": first,
                 "n_rounds": n,
+                "jackpot_meter_start_bp": meter,
                 "jackpot_meter_end_bp": meter_after,
-                "elapsed_s": round(elapsed, 6),
+                "elapsed_s": round(time.perf_counter() - t0, 6),
             }
             writer.submit((k, counts, record))
-            meter = meter_after
+            done[k] = record  # for the next chunk's meter; the writer commits it
             rounds_this_session += n
     wall = time.perf_counter() - t_run
     folder.manifest["status"] = "complete"
@@ -625,8 +635,18 @@ def run_simulation(
         "wall_s": round(wall, 3),
         "rounds_per_s": rounds_this_session / wall if wall > 0 and rounds_this_session else None,
     }
-    folder.save_manifest()
+    try:
+        folder.save_manifest()
+    except OSError as exc:
+        raise RunFolderError(_write_failure(path, len(plan) - 1, exc)) from None
     return path
+
+
+def _write_failure(path: Path, chunk: int, exc: OSError) -> str:
+    """One line for a failed write (a full disk, a quota): the finished chunks are intact."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return (f"--out: cannot write chunk {chunk} to {str(path)!r} ({reason}); the chunks "
+            "finished before it are kept: free space and rerun with --resume")
 
 
 def _chunk_runner(backend: str, rules, strategy) -> Callable:

@@ -1,0 +1,211 @@
+"""Fault battery: SIGKILL at random moments, a full disk, corrupted and truncated parts.
+
+Every recovery must end with counts identical to an uninterrupted run of the same seed.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+import gpusim
+from gpusim.cli import app
+from gpusim.io.runfolder import RunFolder
+
+CONFIG, STRATEGY, SEED = "holdem_bonus", "always-play", 77
+ROUNDS, CHUNK = 24_000, 2_000  # 12 chunks
+N_CHAINS, KILLS_PER_CHAIN = 3, 7  # 21 kills in all
+
+
+def _chunk_counts(path: Path) -> dict[int, dict]:
+    """Per completed chunk, every table's rows (sorted): what a resume must reproduce."""
+    folder = RunFolder.open(path)
+    out = {}
+    for k, rec in folder.completed().items():
+        out[k] = {t: sorted(pl.read_parquet(path / info["file"]).rows())
+                  for t, info in sorted(rec["files"].items())}
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[int, dict]:
+    out = tmp_path_factory.mktemp("ref") / "run"
+    gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
+                    backend="jax-cpu")
+    counts = _chunk_counts(out)
+    assert len(counts) == ROUNDS // CHUNK
+    return counts
+
+
+def _argv(out: Path) -> list[str]:
+    return [sys.executable, "-m", "gpusim", "simulate", CONFIG, "--rounds", str(ROUNDS),
+            "--chunk", str(CHUNK), "--seed", str(SEED), "--strategy", STRATEGY, "--out",
+            str(out), "--backend", "jax-cpu", "--quiet"]
+
+
+def _chunks_done(out: Path) -> int:
+    try:
+        return len(json.loads((out / "manifest.json").read_text())["chunks_done"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def _chain(out: Path, env: dict, rng: random.Random, reference) -> list[str]:
+    """Start, SIGKILL at a random moment, resume, ... KILLS_PER_CHAIN times, then finish."""
+    log = []
+    n_chunks = ROUNDS // CHUNK
+    for trial in range(KILLS_PER_CHAIN):
+        argv = _argv(out) + (["--resume"] if out.exists() else [])
+        # wait until a random number of chunks is done, then a random fraction of a chunk
+        target = rng.randrange(n_chunks)
+        delay = rng.uniform(0, 0.3)
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        t0 = time.monotonic()
+        while proc.poll() is None and _chunks_done(out) < target and time.monotonic() - t0 < 240:
+            time.sleep(0.005)
+        time.sleep(delay)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            log.append(f"killed after {_chunks_done(out)} chunks")
+        else:
+            assert proc.returncode == 0, proc.stderr.read().decode()[-2000:]
+            log.append("finished before the kill")
+        proc.stderr.close()
+        # whatever survived is a consistent prefix of the uninterrupted run
+        if (out / "manifest.json").is_file():
+            folder = RunFolder.open(out)
+            assert folder.verify() == [], trial
+            for k, tables in _chunk_counts(out).items():
+                assert tables == reference[k], (trial, k)
+    res = subprocess.run(_argv(out) + ["--resume"], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert _chunk_counts(out) == reference
+    assert RunFolder.open(out).manifest["status"] == "complete"
+    return log
+
+
+def test_sigkill_at_random_moments_then_resume_gives_identical_counts(tmp_path, reference):
+    # a shared persistent compilation cache: each restart loads the compiled step
+    env = {**os.environ, "JAX_PLATFORMS": "cpu",
+           "JAX_COMPILATION_CACHE_DIR": str(tmp_path / "jax-cache"),
+           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+           "GPUSIM_CACHE_DIR": str(tmp_path / "cache")}
+    rngs = [random.Random(1000 + i) for i in range(N_CHAINS)]
+    with ThreadPoolExecutor(N_CHAINS) as pool:
+        logs = list(pool.map(lambda i: _chain(tmp_path / f"run{i}", env, rngs[i], reference),
+                             range(N_CHAINS)))
+    kills = [e for log in logs for e in log if e.startswith("killed")]
+    print(f"{len(kills)} of {N_CHAINS * KILLS_PER_CHAIN} trials killed mid-run:", logs)
+    assert len(kills) >= 20
+
+
+# --- a full disk ------------------------------------------------------------------------------
+
+
+def _cli_args(out: Path, *extra: str) -> list[str]:
+    return ["simulate", CONFIG, "--rounds", str(ROUNDS), "--chunk", str(CHUNK), "--seed",
+            str(SEED), "--strategy", STRATEGY, "--out", str(out), "--backend", "jax-cpu",
+            "--quiet", *extra]
+
+
+@pytest.mark.parametrize("where", ["part", "manifest"])
+def test_enospc_is_one_line_keeps_finished_parts_and_resumes(tmp_path, reference, monkeypatch,
+                                                             where):
+    import gpusim.io.runfolder as rf
+
+    out = tmp_path / "run"
+    calls = {"n": 0}
+    if where == "part":
+        real = pl.DataFrame.write_parquet
+        fail_at = 3 * 6 + 2  # the third table of chunk 3
+
+        def write(self, file, *a, **kw):
+            calls["n"] += 1
+            if calls["n"] > fail_at:
+                Path(file).write_bytes(b"PAR1 half")  # what a full disk leaves behind
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real(self, file, *a, **kw)
+
+        monkeypatch.setattr(pl.DataFrame, "write_parquet", write)
+    else:
+        real_json = rf._write_json_atomic
+
+        def write_json(path, obj):
+            calls["n"] += 1
+            # create, backend, then one per chunk: fail when chunk 3 is committed
+            if calls["n"] == 2 + 4:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return real_json(path, obj)
+
+        monkeypatch.setattr(rf, "_write_json_atomic", write_json)
+    res = CliRunner().invoke(app, _cli_args(out))
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert res.exit_code == 2, res.output
+    assert len(lines) == 1 and "No space left on device" in lines[0], res.output
+    assert "chunk 3" in lines[0] and "--resume" in lines[0]
+    monkeypatch.undo()
+    folder = RunFolder.open(out)
+    assert sorted(folder.completed()) == [0, 1, 2]
+    assert folder.verify() == []
+    leftovers = [p.name for p in out.rglob("*") if p.is_file() and
+                 (p.name.endswith(".tmp") or "part-000003" in p.name)]
+    assert where == "manifest" or leftovers == []
+    for k, tables in _chunk_counts(out).items():
+        assert tables == reference[k]
+    res = CliRunner().invoke(app, _cli_args(out, "--resume"))
+    assert res.exit_code == 0, res.output
+    assert _chunk_counts(out) == reference
+
+
+# --- corrupted and truncated parts ------------------------------------------------------------
+
+
+def test_resume_recomputes_only_the_corrupted_chunks(tmp_path, reference):
+    out = tmp_path / "run"
+    gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
+                    backend="jax-cpu")
+    before = {p: p.stat().st_mtime_ns for p in out.rglob("part-*.parquet")}
+    flipped = out / "events" / "part-000004.parquet"
+    b = bytearray(flipped.read_bytes())
+    b[len(b) // 2] ^= 0x01
+    flipped.write_bytes(bytes(b))
+    truncated = out / "outcomes" / "part-000009.parquet"
+    truncated.write_bytes(truncated.read_bytes()[:-7])
+    assert sorted(RunFolder.open(out).verify()) == ["events/part-000004.parquet",
+                                                    "outcomes/part-000009.parquet"]
+    notes = []
+    from gpusim.sim.runner import Progress
+
+    gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
+                    backend="jax-cpu", resume=True, progress=Progress(note=notes.append))
+    assert any("4, 9" in n for n in notes), notes
+    rewritten = {p for p, t in before.items() if p.stat().st_mtime_ns != t}
+    assert {p.name for p in rewritten} == {"part-000004.parquet", "part-000009.parquet"}
+    assert len(rewritten) == 2 * 6  # every table of the two chunks, nothing else
+    assert RunFolder.open(out).verify() == []
+    assert _chunk_counts(out) == reference
+
+
+def test_resume_recomputes_a_chunk_whose_part_is_missing(tmp_path, reference):
+    out = tmp_path / "run"
+    gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
+                    backend="jax-cpu")
+    (out / "wagers" / "part-000000.parquet").unlink()
+    res = CliRunner().invoke(app, _cli_args(out, "--resume"))
+    assert res.exit_code == 0, res.output
+    assert _chunk_counts(out) == reference
