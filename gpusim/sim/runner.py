@@ -610,8 +610,8 @@ def run_simulation(
             meter = done[k - 1]["jackpot_meter_end_bp"] if k - 1 in done else meter0
             t0 = time.perf_counter()
             counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
-            after = done.get(k + 1)
-            if after is not None and after.get("jackpot_meter_start_bp", meter_after) != meter_after:
+            after = done.get(k + 1, {})
+            if after.get("jackpot_meter_start_bp", meter_after) != meter_after:
                 raise RunFolderError(
                     f"--resume: chunk {k} recomputed ends with Jackpot meter {meter_after} but "
                     f"chunk {k + 1} started from {after['jackpot_meter_start_bp']}; use --force"
