@@ -60,7 +60,11 @@ def test_pipelined_chunk_equals_host_batch_by_batch(monkeypatch):
     runner = ChunkRunner(rules, strategy, batch=1 << 16)
     advanced = []
     got, m_got = runner(5, first, n, meter, advance=advanced.append)
-    assert advanced == [65_536] * 4 + [n - 4 * 65_536]
+    # batches end on multiples of the batch size (500,000 = 7 x 65,536 + 41,248)
+    assert advanced == [65_536 - 41_248] + [65_536] * 4 + [n - (65_536 - 41_248) - 4 * 65_536]
+    assert [end for end, _ in got.progress] == [
+        first + sum(advanced[: i + 1]) for i in range(len(advanced))]
+    got.progress = []  # the host reference records no checkpoints
     cards = deal(5, first, n, 9)
     decisions, s = runner.step(cards)
     want, m_want = reduce_host(rules, decisions, s, first, n, meter)
@@ -69,4 +73,5 @@ def test_pipelined_chunk_equals_host_batch_by_batch(monkeypatch):
     # a batch with more royals than the device buffer holds: the chunk is recounted exactly
     monkeypatch.setattr(type(runner.reducer), "fits", lambda self, res: False)
     again, m_again = runner(5, first, n, meter)
+    again.progress = []
     assert m_again == m_want and dataclasses.asdict(again) == dataclasses.asdict(want)
