@@ -236,6 +236,14 @@ CASES: list[Case] = [
     sim("chunk-word", "--chunk", "big", needles=("--chunk", "big")),
     sim("chunk-fraction", "--chunk", "10.5", needles=("--chunk", "10.5")),
     sim("chunk-1e30", "--chunk", "1e30", needles=("--chunk", "1e30")),
+    sim("shard-index-too-big", "--shard", "3/3", needles=("--shard", "3/3")),
+    sim("shard-zero-count", "--shard", "1/0", needles=("--shard", "1/0")),
+    sim("shard-negative", "--shard", "-1/2", needles=("--shard", "-1/2")),
+    sim("shard-words", "--shard", "a/b", needles=("--shard", "a/b")),
+    sim("shard-no-slash", "--shard", "2", needles=("--shard", "2")),
+    sim("shard-three-parts", "--shard", "1/2/3", needles=("--shard", "1/2/3")),
+    sim("shard-more-than-rounds", "--shard", "0/5000", needles=("--shard", "0/5000")),
+    sim("shard-with-ray", "--shard", "0/2", "--ray", "local", needles=("--ray",)),
     sim("backend", "--backend", "tpu", needles=("--backend", "tpu")),
     sim("strategy", "--strategy", "psychic", needles=("strategy", "psychic")),
     sim("strategy-other-game", "--strategy", "win-over-half", needles=("win-over-half",)),
@@ -330,6 +338,11 @@ CASES: list[Case] = [
              ("aa_bonus.flush", "lots")),
     run_case("whatif-line", ["whatif", "run", "--set", "aa_bonus.fives=3"], ("fives",)),
     run_case("whatif-nothing", ["whatif", "run"], ("--set",)),
+    run_case("merge-no-such-folder", ["merge", "nowhere", "--out", "m"], ("nowhere",)),
+    run_case("merge-flipped-bit", ["merge", "run", "--out", "m"],
+             ("wagers/part-000001.parquet", "sha256"), _flip_bit),
+    run_case("merge-out-exists", ["merge", "run", "--out", "run"], ("--out", "run")),
+    run_case("verify-no-such-folder", ["verify", "nowhere"], ("nowhere",)),
 ]
 
 
