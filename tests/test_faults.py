@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.io.runfolder import RunFolder
+from gpusim.io.runfolder import PART_TABLES, RunFolder
 
 CONFIG, STRATEGY, SEED = "holdem_bonus", "always-play", 77
 ROUNDS, CHUNK = 24_000, 2_000  # 12 chunks
@@ -132,7 +132,7 @@ def test_enospc_is_one_line_keeps_finished_parts_and_resumes(tmp_path, reference
     calls = {"n": 0}
     if where == "part":
         real = pl.DataFrame.write_parquet
-        fail_at = 3 * 6 + 2  # the third table of chunk 3
+        fail_at = 3 * len(PART_TABLES) + 2  # the third table of chunk 3
 
         def write(self, file, *a, **kw):
             calls["n"] += 1
@@ -196,7 +196,7 @@ def test_resume_recomputes_only_the_corrupted_chunks(tmp_path, reference):
     assert any("4, 9" in n for n in notes), notes
     rewritten = {p for p, t in before.items() if p.stat().st_mtime_ns != t}
     assert {p.name for p in rewritten} == {"part-000004.parquet", "part-000009.parquet"}
-    assert len(rewritten) == 2 * 6  # every table of the two chunks, nothing else
+    assert len(rewritten) == 2 * len(PART_TABLES)  # every table of the two chunks, nothing else
     assert RunFolder.open(out).verify() == []
     assert _chunk_counts(out) == reference
 

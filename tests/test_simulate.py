@@ -160,6 +160,7 @@ def _simulate_cmd(out: Path, rounds: int, chunk: int, *extra: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # the fault battery (tests/test_faults.py) kills and resumes 21 times in CI
 def test_sigkill_then_resume_matches_uninterrupted(tmp_path):
     rounds, chunk = 400_000, 20_000
     ref = gpusim.simulate(

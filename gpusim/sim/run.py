@@ -121,8 +121,13 @@ class Run:
 
     def __repr__(self) -> str:
         m = self.manifest
+        # the folder as a user would type it: relative to the working folder when inside it
+        try:
+            where = self.path.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            where = self.path
         return (
-            f"Run({str(self.path)!r}, {m.get('config_name')}, strategy={m.get('strategy')}, "
+            f"Run({str(where)!r}, {m.get('config_name')}, strategy={m.get('strategy')}, "
             f"{self.rounds_done:,}/{m.get('rounds'):,} rounds)"
         )
 
