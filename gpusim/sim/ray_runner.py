@@ -216,22 +216,13 @@ def simulate_ray(
 
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
     import gpusim
-    from gpusim.games import bets as game_bets
     from gpusim.io.runfolder import RunFolder
+    from gpusim.sim.runner import run_identity
 
     last = n_rounds - (n_chunks - 1) * chunk_rounds
     return RunFolder.create(path, {
         "gpusim_version": gpusim.__version__,
-        "config_name": rules.name,
-        "game": rules.game,
-        "config": rules.to_dict(),
-        "config_hash": rules.config_hash,
-        "bets": list(game_bets(rules)),
-        "strategy": strategy_name,
-        "seed": seed,
-        "rounds": n_rounds,
-        "chunk_rounds": chunk_rounds,
-        "n_chunks": n_chunks,
+        **run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks),
         "chunk_plan": {"first_round": 0, "chunk_rounds": chunk_rounds,
                        "last_chunk_rounds": last},
         "jackpot_meter_start_bp": meter0,

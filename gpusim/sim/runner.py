@@ -39,6 +39,7 @@ __all__ = [
     "SimulationError",
     "parse_rounds",
     "plan_chunks",
+    "run_identity",
     "resolve_backend",
     "run_simulation",
 ]
@@ -400,6 +401,25 @@ class ChunkRunner:
         return reduce_host(self.rules, decisions, s, first_round, n_rounds, meter)
 
 
+def run_identity(rules, strategy_name: str, seed: int, n_rounds: int, chunk_rounds: int,
+                 n_chunks: int) -> dict:
+    """The manifest keys that make a run what it is (a resumed run must match them all)."""
+    from gpusim.games import bets as game_bets
+
+    return {
+        "config_name": rules.name,
+        "game": rules.game,
+        "config": rules.to_dict(),
+        "config_hash": rules.config_hash,
+        "bets": list(game_bets(rules)),
+        "strategy": strategy_name,
+        "seed": seed,
+        "rounds": n_rounds,
+        "chunk_rounds": chunk_rounds,
+        "n_chunks": n_chunks,
+    }
+
+
 def chunk_tables(chunk: int, c: ChunkCounts,
                  first_round: int | None = None) -> dict[str, pl.DataFrame]:
     """The Parquet parts of one chunk, with the schemas the run folder documents.
@@ -527,20 +547,7 @@ def run_simulation(
         progress.note(note)
 
     plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
-    from gpusim.games import bets as game_bets
-
-    identity = {
-        "config_name": rules.name,
-        "game": rules.game,
-        "config": rules.to_dict(),
-        "config_hash": rules.config_hash,
-        "bets": list(game_bets(rules)),
-        "strategy": strategy_name,
-        "seed": seed,
-        "rounds": n_rounds,
-        "chunk_rounds": chunk_rounds,
-        "n_chunks": len(plan),
-    }
+    identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
     if shard_ix:
         identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
                              "first_round": first_round, "n_rounds": stop_round - first_round}
