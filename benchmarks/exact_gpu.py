@@ -127,7 +127,7 @@ def main() -> None:
     if why is not None:
         print(f"exact_gpu: not run, no usable GPU: {why}")
         return
-    from gpusim.backends.cupy_backend import device_name
+    from gpusim.sim.backends.cupy_backend import device_name
 
     workers = args.workers or default_workers()
     games = ["holdem_bonus", "casino_holdem"] if args.game == "both" else [args.game]

@@ -124,7 +124,7 @@ class Check:
         if not (self.env.get("CUDA_PATH") or self.env.get("CUDA_HOME")):
             sys.path.insert(0, str(ROOT))
             try:
-                from gpusim.backends.cuda_env import cuda_headers
+                from gpusim.cuda import cuda_headers
 
                 headers = cuda_headers()
             except Exception:

@@ -33,7 +33,7 @@ def _jax_runner(rules, strat):
         import polars  # noqa: F401
     except ModuleNotFoundError:
         sys.modules.setdefault("polars", types.ModuleType("polars"))
-    from gpusim.sim import runner
+    from gpusim.runs import driver as runner
 
     return runner.ChunkRunner(rules, strat)
 
@@ -43,8 +43,8 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
 
-    from gpusim.backends import cupy_backend as cb
     from gpusim.config import load_config
+    from gpusim.sim.backends import cupy_backend as cb
     from gpusim.strategy import StrategyError, get_strategy
 
     reason = cb.unavailable_reason()

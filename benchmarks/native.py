@@ -12,7 +12,7 @@ std::thread (``benchmarks/native_ref.cpp``). Both sides play the same rounds, an
 are compared (chunk and whole run) before any rate is printed.
 
 - **evaluator**: 7-card evaluations/s (native: every core over 2^22 dealt hands; JAX:
-  ``gpusim.bench.bench_evaluator``, batches of 2^20);
+  ``gpusim.sim.bench.bench_evaluator``, batches of 2^20);
 - **steady state**: rounds/s of one chunk after a warm-up chunk, exactly as
   ``benchmarks/simulate.py`` measures it (JAX: ``ChunkRunner``; native: the same loop as the CUDA
   kernel, per-thread histograms);
@@ -68,10 +68,10 @@ class Case:
     """One config and strategy on both sides."""
 
     def __init__(self, config: str, strategy: str, work: Path):
-        from gpusim.backends.cupy_backend import strategy_spec
         from gpusim.config import load_config
         from gpusim.games import bets
         from gpusim.games.casino_holdem import qualifier_threshold
+        from gpusim.sim.backends.cupy_backend import strategy_spec
         from gpusim.strategy import get_strategy
 
         self.config, self.strategy = config, strategy
@@ -119,7 +119,7 @@ def _median(xs: list[float]) -> float:
 
 
 def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
-    from gpusim.bench import bench_evaluator as jax_eval
+    from gpusim.sim.bench import bench_evaluator as jax_eval
 
     jax_eval(1 << 20, 1, 0, peers=False)  # warm-up: compile
     native, jx = [], []
@@ -133,7 +133,7 @@ def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
 
 
 def bench_steady(case: Case, exe: Path, rounds: int, threads: int, repeats: int) -> dict:
-    from gpusim.sim.runner import ChunkRunner
+    from gpusim.runs.driver import ChunkRunner
 
     runner = ChunkRunner(case.rules, case.strat)
     want = runner(SEED, 0, rounds, case.meter0)  # warm-up (compiles), and the truth
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    from gpusim.sim.runner import SimulationError, parse_rounds
+    from gpusim.runs.driver import SimulationError, parse_rounds
     from gpusim.strategy import StrategyError, strategy_names
 
     try:

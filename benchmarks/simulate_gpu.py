@@ -9,7 +9,7 @@ For each game and strategy the CuPy backend plays ``--rounds`` rounds in chunks 
 exactly as ``gpusim simulate --backend cupy`` would (deal, decide, settle, count; Parquet writing
 excluded) after a warm-up chunk that pays for the NVRTC compile, and reports rounds/s over the
 whole timed span (each chunk ends with its counts on the host, so the time is complete). The JAX
-runner (``gpusim.sim.runner``) is timed the same way on ``--jax-rounds`` rounds for the
+runner (``gpusim.runs.driver``) is timed the same way on ``--jax-rounds`` rounds for the
 side-by-side, on whatever device JAX uses (the GPU where jax[cuda] is installed). Each row first
 prints the kernel's occupancy: registers, shared and local bytes, and the resident blocks per SM
 (driver occupancy query) times SMs that make the grid.
@@ -63,7 +63,7 @@ def _runner_module():
         import polars  # noqa: F401
     except ModuleNotFoundError:
         sys.modules.setdefault("polars", types.ModuleType("polars"))
-    from gpusim.sim import runner
+    from gpusim.runs import driver as runner
 
     return runner
 
@@ -91,8 +91,8 @@ def _rate(run, rounds: int, chunk: int) -> tuple[float, float]:
 
 
 def check(out: dict) -> bool:
-    from gpusim.backends import cupy_backend as cb
     from gpusim.config import load_config
+    from gpusim.sim.backends import cupy_backend as cb
     from gpusim.strategy import get_strategy
 
     ok = True
@@ -120,8 +120,8 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
 
-    from gpusim.backends import cupy_backend as cb
     from gpusim.config import load_config
+    from gpusim.sim.backends import cupy_backend as cb
     from gpusim.strategy import StrategyError, get_strategy
 
     if not cb.available():

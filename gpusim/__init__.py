@@ -37,9 +37,9 @@ _LAZY = {
     "load_config": "gpusim.config",
     "settle": "gpusim.games",
     "get_strategy": "gpusim.strategy",
-    "Run": "gpusim.sim.run",
-    "open_run": "gpusim.sim.run",
-    "simulate": "gpusim.sim.run",
+    "Run": "gpusim.runs.run",
+    "open_run": "gpusim.runs.run",
+    "simulate": "gpusim.runs.run",
 }
 
 __all__ = [

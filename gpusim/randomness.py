@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import time
 
-    from gpusim.sim.runner import SimulationError, parse_rounds
+    from gpusim.runs.driver import SimulationError, parse_rounds
 
     ap = argparse.ArgumentParser(prog="python -m gpusim.randomness",
                                  description=__doc__.splitlines()[0])

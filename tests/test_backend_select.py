@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gpusim.backends import BackendError
-from gpusim.backends import cupy_backend as cb
-from gpusim.backends.select import choose_backend
+from gpusim import cuda
 from gpusim.cli import app
 from gpusim.config import load_config
+from gpusim.sim.backends import BackendError
+from gpusim.sim.backends import cupy_backend as cb
+from gpusim.sim.backends.select import choose_backend
 from gpusim.strategy import get_strategy
 
 FAKES = Path(__file__).parent / "fakes"
@@ -34,14 +35,14 @@ def fake_cupy(monkeypatch):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     monkeypatch.setitem(sys.modules, "cupy", mod)
-    monkeypatch.setattr(cb, "_REASON", [])
+    monkeypatch.setattr(cuda, "_REASON", [])
     cb._module.cache_clear()
-    monkeypatch.setattr("gpusim.backends.cuda_env.cuda_headers", lambda: "/fake/cuda/include")
+    monkeypatch.setattr("gpusim.cuda.cuda_headers", lambda: "/fake/cuda/include")
     monkeypatch.delenv("XLA_PYTHON_CLIENT_PREALLOCATE", raising=False)
 
     def mode(name: str) -> None:
         monkeypatch.setenv("GPUSIM_FAKE_CUPY", name)
-        cb._REASON.clear()
+        cuda._REASON.clear()
         cb._module.cache_clear()
 
     yield mode
@@ -61,7 +62,7 @@ def test_reason_names_the_driver_error(fake_cupy):
 
 def test_reason_names_missing_headers(fake_cupy, monkeypatch):
     fake_cupy("ok")
-    monkeypatch.setattr("gpusim.backends.cuda_env.cuda_headers", lambda: None)
+    monkeypatch.setattr("gpusim.cuda.cuda_headers", lambda: None)
     assert "no CUDA runtime headers" in cb.unavailable_reason()
 
 

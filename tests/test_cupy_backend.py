@@ -1,9 +1,9 @@
 """The CuPy backend counts every chunk exactly as the JAX path does (GPU only).
 
-Each test plays the same rounds through :func:`gpusim.backends.cupy_backend.make_chunk_runner`
-and through the JAX runner (``gpusim.sim.runner``, on whatever device JAX has) and requires
+Each test plays the same rounds through :func:`gpusim.sim.backends.cupy_backend.make_chunk_runner`
+and through the JAX runner (``gpusim.runs.driver``, on whatever device JAX has) and requires
 identical ChunkCounts: net distributions, events, decisions, wagers, moments and Jackpot hits.
-Skipped, naming :func:`~gpusim.backends.cupy_backend.unavailable_reason`, unless the cupy
+Skipped, naming :func:`~gpusim.sim.backends.cupy_backend.unavailable_reason`, unless the cupy
 backend can run. Run by ``benchmarks/gpu_check.sh``, which fails when any test here skips.
 
 polars (used only by the run-folder writer) may be absent on a GPU box; it is then stubbed so
@@ -18,9 +18,9 @@ from dataclasses import replace
 
 import pytest
 
-from gpusim.backends import cupy_backend as cb
 from gpusim.config import load_config
 from gpusim.sim.aggregate import merge_counts
+from gpusim.sim.backends import cupy_backend as cb
 from gpusim.strategy import StrategyError, get_strategy
 
 pytestmark = [
@@ -34,7 +34,7 @@ def _runner_module():
         import polars  # noqa: F401
     except ModuleNotFoundError:
         sys.modules.setdefault("polars", types.ModuleType("polars"))
-    from gpusim.sim import runner
+    from gpusim.runs import driver as runner
 
     return runner
 

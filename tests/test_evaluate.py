@@ -21,7 +21,6 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gpusim.bench import bench_evaluator, random_hands
 from gpusim.cards import format_cards, parse_cards
 from gpusim.evaluate import (
     CATEGORY_NAMES,
@@ -33,6 +32,7 @@ from gpusim.evaluate import (
     hand_category,
     is_royal,
 )
+from gpusim.sim.bench import bench_evaluator, random_hands
 
 # Category indices spelled out here, not imported, so a renumbering would be caught.
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)

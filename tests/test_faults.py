@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.io.runfolder import PART_TABLES, RunFolder
+from gpusim.runs.runfolder import PART_TABLES, RunFolder
 
 CONFIG, STRATEGY, SEED = "holdem_bonus", "always-play", 77
 ROUNDS, CHUNK = 24_000, 2_000  # 12 chunks
@@ -126,7 +126,7 @@ def _cli_args(out: Path, *extra: str) -> list[str]:
 @pytest.mark.parametrize("where", ["part", "manifest"])
 def test_enospc_is_one_line_keeps_finished_parts_and_resumes(tmp_path, reference, monkeypatch,
                                                              where):
-    import gpusim.io.runfolder as rf
+    import gpusim.runs.runfolder as rf
 
     out = tmp_path / "run"
     calls = {"n": 0}
@@ -189,7 +189,7 @@ def test_resume_recomputes_only_the_corrupted_chunks(tmp_path, reference):
     assert sorted(RunFolder.open(out).verify()) == ["events/part-000004.parquet",
                                                     "outcomes/part-000009.parquet"]
     notes = []
-    from gpusim.sim.runner import Progress
+    from gpusim.runs.driver import Progress
 
     gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
                     backend="jax-cpu", resume=True, progress=Progress(note=notes.append))

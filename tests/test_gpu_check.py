@@ -58,7 +58,7 @@ def test_script_fails_and_writes_the_cause(tmp_path, mode, step, needle):
 
 
 def test_skipped_gpu_tests_are_a_failure(tmp_path):
-    from gpusim.backends import cupy_backend as cb
+    from gpusim.sim.backends import cupy_backend as cb
 
     if cb.available():
         pytest.skip("a usable GPU: the suite runs instead of skipping")

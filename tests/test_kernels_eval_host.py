@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusim.bench import random_hands
 from gpusim.cards import parse_cards
 from gpusim.evaluate import evaluate
+from gpusim.sim.bench import random_hands
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 

@@ -345,7 +345,7 @@ def test_exact_kernel_compiles_with_nvrtc(name):
     """What CuPy's RawModule does on a GPU machine, minus the GPU: the inlined source to PTX."""
     import ctypes
 
-    from gpusim.backends.cupy_backend import kernel_source
+    from gpusim.sim.backends.cupy_backend import kernel_source
 
     src = kernel_source(name)
     assert '#include "' not in src

@@ -8,8 +8,8 @@ A C++ harness (built in a temporary folder; skipped without g++) includes the sa
   the hand-worked scenario hands of ``test_scenarios_*.py``;
 - decides given rounds: compared with every strategy the CuPy backend supports;
 - plays a whole chunk with the kernel's per-round function and histogram: reduced by
-  :func:`gpusim.backends.cupy_backend.counts_from_bins` it must equal the JAX runner's
-  ChunkCounts (:mod:`gpusim.sim.runner`; Jackpot royal rounds and the meter too).
+  :func:`gpusim.sim.backends.cupy_backend.counts_from_bins` it must equal the JAX runner's
+  ChunkCounts (:mod:`gpusim.runs.driver`; Jackpot royal rounds and the meter too).
 
 Both kernels are also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc), as files
 and as the self-contained source the backend hands to NVRTC (NVRTC itself, with the headers
@@ -27,12 +27,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusim.backends import cupy_backend as cb
 from gpusim.config import Stakes, load_config
 from gpusim.games import bets, settle
 from gpusim.games.casino_holdem import event_returns as ch_returns
 from gpusim.games.casino_holdem import qualifier_threshold
 from gpusim.games.holdem_bonus import event_returns as thb_returns
+from gpusim.sim.backends import cupy_backend as cb
 from gpusim.strategy import StrategyError, get_strategy
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
@@ -496,7 +496,7 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
 
 def _run_chunk(rules, strat, seed, first, n, meter):
     """The JAX path's counts of a chunk: the truth the kernels must reproduce."""
-    from gpusim.sim import runner
+    from gpusim.runs import driver as runner
 
     if hasattr(runner, "ChunkRunner"):
         return runner.ChunkRunner(rules, strat)(seed, first, n, meter)

@@ -1,6 +1,6 @@
 """Every CUDA kernel compiles through the NVRTC library and CUDA header folder CuPy will use.
 
-No GPU is needed. The headers are found by :func:`gpusim.backends.cuda_env.cuda_headers`, which
+No GPU is needed. The headers are found by :func:`gpusim.cuda.cuda_headers`, which
 asks ``cuda.pathfinder`` first, as CuPy 14 does; the dev extra installs NVRTC and the headers as
 the ``cuda12`` / ``cuda13`` extras do. Each kernel is compiled to a cubin for sm_90 (H100 /
 H200) with the options CuPy's RawModule uses plus ``-I`` the headers, preceded by the headers
@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from gpusim.backends import cuda_env
-from gpusim.backends import cupy_backend as cb
+from gpusim import cuda
+from gpusim.sim.backends import cupy_backend as cb
 
 # Every (game, strategy code) a kernel is built for (strategy_*.cuh).
 KERNELS = [("casino_holdem", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_SIDE_BET,
@@ -27,11 +27,11 @@ CLEAN = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
 
 @pytest.fixture(scope="module")
 def headers() -> str:
-    if cuda_env.nvrtc_library() is None:
+    if cuda.nvrtc_library() is None:
         if sys.platform.startswith("linux"):
             pytest.fail("NVRTC is missing: the dev extra installs it (cuda-toolkit[nvrtc])")
         pytest.skip("NVRTC wheels are for Linux")
-    found = cuda_env.cuda_headers()
+    found = cuda.cuda_headers()
     assert found, "CUDA runtime headers missing: the dev extra installs them (cuda-toolkit[cudart])"
     return found
 
@@ -41,9 +41,9 @@ def test_headers_are_where_cupy_looks(headers):
     assert headers == pathfinder.find_nvidia_header_directory("cudart")
 
 
-def _compile(game: str, code: int, block: int, headers: str) -> cuda_env.NvrtcResult:
-    return cuda_env.nvrtc_compile(
-        cuda_env.HEADER_PROBE + cb.kernel_source(game),
+def _compile(game: str, code: int, block: int, headers: str) -> cuda.NvrtcResult:
+    return cuda.nvrtc_compile(
+        cuda.HEADER_PROBE + cb.kernel_source(game),
         ["-std=c++17", "-arch=sm_90", f"-I{headers}", f"-DGPUSIM_STRATEGY={code}",
          f"-DGPUSIM_BLOCK={block}", "-Xptxas=-v"],
     )  # fmt: skip
@@ -81,7 +81,7 @@ def test_the_deal_divides_nothing_at_run_time(headers):
 
     def ptx(game):
         opts = ["-std=c++17", "-arch=compute_90", f"-I{headers}", "-DGPUSIM_STRATEGY=1"]
-        return cuda_env.nvrtc_compile(cb.kernel_source(game), opts)
+        return cuda.nvrtc_compile(cb.kernel_source(game), opts)
 
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(ptx, ["casino_holdem", "holdem_bonus"]))
@@ -92,6 +92,6 @@ def test_the_deal_divides_nothing_at_run_time(headers):
 
 def test_a_compile_error_is_reported(headers):
     """The check can fail: a broken source gives ok=False and NVRTC's log."""
-    res = cuda_env.nvrtc_compile("__global__ void k() { undefined_name(); }",
+    res = cuda.nvrtc_compile("__global__ void k() { undefined_name(); }",
                                  ["-arch=compute_90", f"-I{headers}"])  # fmt: skip
     assert not res.ok and "undefined_name" in res.log

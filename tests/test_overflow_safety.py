@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.io.runfolder import _sha256
+from gpusim.runs.runfolder import _sha256
 
 K = 2**33 + 3  # every count and sum is multiplied by this: far past 2**32 per cell
 COUNT_COLS = {"outcomes": ["count"], "events": ["count"], "decisions": ["count"],

@@ -325,7 +325,7 @@ def test_convergence_has_a_point_per_compute_batch(thb_run, html_report):
 
 def test_convergence_checkpoints_inside_chunks(tmp_path, monkeypatch):
     from gpusim import analysis
-    from gpusim.sim import runner
+    from gpusim.runs import driver as runner
 
     monkeypatch.setattr(runner, "CPU_BATCH", 3_000)
     run = gpusim.simulate("casino_holdem", rounds=20_000, seed=3, out=tmp_path / "r",

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.sim.shards import ShardError, parse_shard, shard_range
+from gpusim.runs.shards import ShardError, parse_shard, shard_range
 
 runner = CliRunner()
 
@@ -109,7 +109,7 @@ def test_merge_refusals(tmp_path):
 
 
 def test_ray_option_takes_an_optional_address(monkeypatch, tmp_path):
-    import gpusim.sim.ray_runner as rr
+    import gpusim.runs.ray_driver as rr
 
     seen = []
 

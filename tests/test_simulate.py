@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.sim.runner import parse_rounds, plan_chunks
+from gpusim.runs.driver import parse_rounds, plan_chunks
 
 STRATEGY = "basic"
 
@@ -39,7 +39,7 @@ def _counts(run) -> dict:
 
 
 def _has_cupy_gpu() -> bool:
-    from gpusim.backends import cupy_backend
+    from gpusim.sim.backends import cupy_backend
 
     return cupy_backend.available()
 

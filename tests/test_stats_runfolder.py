@@ -3,8 +3,8 @@
 import numpy as np
 import polars as pl
 
+from gpusim.runs.driver import chunk_tables
 from gpusim.sim.aggregate import ChunkCounts, histogram
-from gpusim.sim.runner import chunk_tables
 from gpusim.stats import (
     JointMoments,
     distributions_from_rows,

@@ -69,7 +69,7 @@ def test_installed_gpusim_is_the_wheel_and_finds_its_files(installed):
     out = _run(installed, installed["py"], "-c", (
         "import json, gpusim\n"
         "from gpusim.config import shipped_configs\n"
-        "from gpusim.backends.cupy_backend import kernel_dir, kernel_source\n"
+        "from gpusim.cuda import kernel_dir, kernel_source\n"
         "from gpusim.exact.tables import TABLE_DIR\n"
         "from gpusim.exact.shipped import EXACT_DIR\n"
         "kernel_source('holdem_bonus')\n"

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from gpusim.io.writer import BackgroundWriter
+from gpusim.runs.writer import BackgroundWriter
 
 
 def test_items_written_in_order_on_another_thread():

@@ -39,7 +39,7 @@ _LAUNCHES = {"exact_holdem_bonus": 4, "exact_casino_holdem": 2}
 def unavailable_reason() -> str | None:
     """None when CuPy can run kernels here, else why not (one line): the simulation backend's
     check, so ``gpusim devices`` and ``gpusim exact --backend cupy`` give the same reason."""
-    from gpusim.backends.cupy_backend import unavailable_reason as why_not
+    from gpusim.cuda import unavailable_reason as why_not
 
     return why_not()
 
@@ -48,11 +48,11 @@ def unavailable_reason() -> str | None:
 def _kernel(name: str, device_id: int):
     import cupy
 
-    from gpusim.backends.cupy_backend import _STDINT_PRELUDES, kernel_source
+    from gpusim.cuda import STDINT_PRELUDES, kernel_source
 
     del device_id  # part of the cache key: a module is loaded per device
     errors = []
-    for stdint in _STDINT_PRELUDES:
+    for stdint in STDINT_PRELUDES:
         module = cupy.RawModule(code=kernel_source(name, stdint),
                                 options=("-std=c++17", f"-DGPUSIM_BLOCK={BLOCK}"))
         try:

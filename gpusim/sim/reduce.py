@@ -1,6 +1,6 @@
 """Chunk reduction on the device: settled rounds -> one histogram of joint outcome codes.
 
-The host reduction :func:`gpusim.sim.runner.reduce_host` is the reference; this one gives the
+The host reduction :func:`gpusim.runs.driver.reduce_host` is the reference; this one gives the
 same :class:`~gpusim.sim.aggregate.ChunkCounts` (a test checks equality) while moving only a
 histogram of a few thousand int32 counts to the host instead of per-round arrays. Every bet's
 event, stake and net is a function of the round's joint code (:mod:`gpusim.sim.joint`), exactly

@@ -4,7 +4,7 @@ Each kernel deals, decides, evaluates and settles its rounds and counts each rou
 outcome code* (the events of all its bets in mixed radix, see ``kernels/settle_common.cuh``) in a
 shared-memory histogram, flushed to a global 64-bit histogram once per block. A Jackpot royal
 flush is not counted there: its net depends on the progressive meter, so the kernel lists its
-round and the host pays it in round order, exactly as the JAX runner (:mod:`gpusim.sim.runner`)
+round and the host pays it in round order, exactly as the JAX runner (:mod:`gpusim.runs.driver`)
 does.
 
 :func:`counts_from_bins` turns that histogram into a :class:`~gpusim.sim.aggregate.ChunkCounts`
@@ -31,7 +31,7 @@ Why the backend is unusable, when it is, is kept as one line: :func:`unavailable
 missing, a driver too old for it, no device, no CUDA headers for NVRTC) and
 :func:`compile_reason` (the NVRTC compile of one kernel). Running out of device memory halves
 the rounds per launch and retries, down to ``MIN_LAUNCH_ROUNDS``, then fails in one line
-(:class:`~gpusim.backends.BackendError`).
+(:class:`~gpusim.sim.backends.BackendError`).
 
 Strategies: ``always-play``, ``basic``, ``side-bet-optimal`` (rule lists, coded in
 ``kernels/strategy_*.cuh``) and the table strategies of :mod:`gpusim.strategy.optimal` (their
@@ -42,16 +42,14 @@ else (the per-round exact ``win-over-half``, user strategies) raises a one-line 
 from __future__ import annotations
 
 import math
-import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
-from gpusim.backends import BackendError
+from gpusim.cuda import STDINT_PRELUDES, kernel_dir, kernel_source, one_line, unavailable_reason
+from gpusim.sim.backends import BackendError
 from gpusim.sim.joint import BP, BinLayout, bin_layout, counts_from_bins
 
 __all__ = [
@@ -73,7 +71,7 @@ __all__ = [
     "unavailable_reason",
 ]
 
-"""Jackpot meter sub-units per money unit (as in :mod:`gpusim.sim.runner`)."""
+"""Jackpot meter sub-units per money unit (as in :mod:`gpusim.runs.driver`)."""
 
 
 # Strategy codes of kernels/strategy_common.cuh.
@@ -178,125 +176,10 @@ def _table_arrays(rules, strategy) -> dict | None:
 # kernel sources
 
 
-def kernel_dir() -> Path:
-    """Folder of the CUDA sources: ``gpusim/kernels`` in a wheel, else the checkout's
-    top-level ``kernels/``."""
-    here = Path(__file__).resolve().parent.parent
-    for d in (here / "kernels", here.parent / "kernels"):
-        if (d / "casino_holdem.cu").is_file():
-            return d
-    raise FileNotFoundError("the CUDA kernel sources (kernels/*.cu) are not installed")
-
-
-_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]\s*$', re.MULTILINE)
-
-# NVRTC ships no C library headers; the kernels need only these fixed-width types. "cupy" is the
-# fallback: CuPy >= 13.3 provides them (and std:: coverage) through its own workaround header.
-_STDINT_PRELUDES = {
-    "typedefs": """\
-#if defined(__CUDACC_RTC__)
-typedef signed char int8_t;
-typedef unsigned char uint8_t;
-typedef short int16_t;
-typedef unsigned short uint16_t;
-typedef int int32_t;
-typedef unsigned int uint32_t;
-typedef long long int64_t;
-typedef unsigned long long uint64_t;
-#else
-#include <stdint.h>
-#endif
-""",
-    "cupy": "#include <cupy/cuda_workaround.h>\n",
-}
-
-
-def kernel_source(game: str, stdint: str = "typedefs") -> str:
-    """``kernels/<game>.cu`` with its headers inlined (each once) and ``<stdint.h>`` replaced
-    by a prelude (``stdint``: "typedefs" or "cupy", see ``_STDINT_PRELUDES``), for NVRTC."""
-    root = kernel_dir()
-    seen: set[str] = set()
-
-    def expand(path: Path) -> str:
-        def sub(m: re.Match) -> str:
-            kind, name = m.group(1), m.group(2)
-            if kind == "<":
-                if name not in ("stdint.h", "cstdint"):
-                    raise ValueError(f"{path.name}: #include <{name}> is not available to NVRTC")
-                if "<stdint>" in seen:
-                    return ""
-                seen.add("<stdint>")
-                return _STDINT_PRELUDES[stdint]
-            if name in seen:
-                return ""
-            seen.add(name)
-            return expand(root / name)
-
-        return _INCLUDE.sub(sub, path.read_text(encoding="utf-8"))
-
-    return expand(root / f"{game}.cu")
-
-
 # ------------------------------------------------------------------------------------------------
 # the CuPy runner
 
 
-_REASON: list = []  # memo of unavailable_reason(): [reason] once computed
-
-
-def unavailable_reason() -> str | None:
-    """None when the cupy backend can run here; else one line saying why not.
-
-    Checked in order: CuPy imports; its CUDA runtime reaches the driver and counts devices
-    (a driver too old for the installed ``cupy-cuda1Xx`` fails here); at least one device; the
-    CUDA headers that CuPy passes to NVRTC exist. Computed once per process; the exception
-    caught, if any, is named in the line.
-    """
-    if not _REASON:
-        _REASON.append(_probe())
-    return _REASON[0]
-
-
-def _probe() -> str | None:
-    try:
-        import cupy
-    except ModuleNotFoundError as exc:
-        if exc.name not in (None, "cupy"):
-            return f"CuPy failed to import: {_one_line(exc)}"
-        return ("CuPy is not installed (pip install 'gpusim[cuda13]' or 'gpusim[cuda12]' on a "
-                "machine with an NVIDIA GPU)")  # fmt: skip
-    except Exception as exc:
-        return f"CuPy failed to import: {_one_line(exc)}"
-    version = getattr(cupy, "__version__", "?")
-    try:
-        count = int(cupy.cuda.runtime.getDeviceCount())
-    except Exception as exc:
-        return f"CuPy {version} cannot use the CUDA driver: {_one_line(exc)}"
-    if count <= 0:
-        return f"CuPy {version} sees no CUDA device"
-    from gpusim.backends.cuda_env import cuda_headers
-
-    headers = cuda_headers()
-    if headers is None:
-        return (f"CuPy {version} sees {count} CUDA device(s) but no CUDA runtime headers, which "
-                "its NVRTC compile needs: pip install 'gpusim[cuda13]' (or [cuda12]), or set "
-                "CUDA_PATH to a CUDA toolkit")  # fmt: skip
-    _point_cupy13_at(headers, version)
-    return None
-
-
-def _point_cupy13_at(headers: str, version: str) -> None:
-    # CuPy 13 finds the headers only through CUDA_PATH (or a wheel of NVRTC's exact version);
-    # the folder above the headers found here serves as CUDA_PATH. CuPy 14 finds them itself.
-    if version.split(".")[0].isdigit() and int(version.split(".")[0]) < 14:
-        if not (os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")):
-            os.environ["CUDA_PATH"] = str(Path(headers).parent)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or "(no message)"
-    text = text if len(text) <= 300 else text[:297] + "..."
-    return f"{type(exc).__name__}: {text}"
 
 
 def available() -> bool:
@@ -320,7 +203,7 @@ def _module(game: str, strategy_code: int, block: int, device_id: int):
     del device_id  # part of the cache key: a module is loaded per device
     options = ("-std=c++17", f"-DGPUSIM_STRATEGY={strategy_code}", f"-DGPUSIM_BLOCK={block}")
     errors = []
-    for stdint in _STDINT_PRELUDES:
+    for stdint in STDINT_PRELUDES:
         module = cupy.RawModule(code=kernel_source(game, stdint), options=options)
         try:
             module.compile()
@@ -350,7 +233,7 @@ def compile_reason(rules, strategy, *, block: int = BLOCK) -> str | None:
             f"gpusim_{rules.game}_chunk"
         )
     except Exception as exc:
-        return f"the {rules.game} kernel did not compile: {_one_line(exc)}"
+        return f"the {rules.game} kernel did not compile: {one_line(exc)}"
     return None
 
 
@@ -386,7 +269,7 @@ def resident_blocks(function, block: int, game: str, driver=None) -> tuple[int, 
             return n, "cuOccupancyMaxActiveBlocksPerMultiprocessor"
         reason = "the occupancy query returned 0"
     except Exception as exc:
-        reason = f"the occupancy query failed ({_one_line(exc)})"
+        reason = f"the occupancy query failed ({one_line(exc)})"
     return BLOCKS_PER_SM[game], f"fallback BLOCKS_PER_SM ({reason})"
 
 
@@ -444,7 +327,7 @@ def run_launches(launch: Callable[[int, int], list], n: int, launch_rounds: int,
             if m <= min_rounds:
                 raise BackendError(
                     f"cupy backend: out of GPU memory even at {m:,} rounds per launch "
-                    f"({_one_line(exc)}); another process holds the device memory (see "
+                    f"({one_line(exc)}); another process holds the device memory (see "
                     "nvidia-smi); completed chunks are kept, rerun with --resume once it is free"
                 ) from None
             launch_rounds = max(min_rounds, m // 2)
@@ -457,7 +340,7 @@ def run_launches(launch: Callable[[int, int], list], n: int, launch_rounds: int,
 def make_chunk_runner(rules, strategy, *, block: int = BLOCK, blocks_per_sm: int | None = None):
     """A callable ``(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter_after)`` that
     plays a chunk on the current CUDA device; its counts equal the JAX runner's
-    (``gpusim.sim.runner.ChunkRunner``). Raises StrategyError (one line) for a strategy
+    (``gpusim.runs.driver.ChunkRunner``). Raises StrategyError (one line) for a strategy
     without a kernel form, RuntimeError when no CUDA device is usable."""
     spec = strategy_spec(rules, strategy)
     reason = unavailable_reason()

@@ -27,8 +27,8 @@ import numpy as np
 import polars as pl
 
 import gpusim
-from gpusim.io.runfolder import RunFolder, RunFolderError
-from gpusim.io.writer import BackgroundWriter
+from gpusim.runs.runfolder import RunFolder, RunFolderError
+from gpusim.runs.writer import BackgroundWriter
 from gpusim.sim.aggregate import ChunkCounts, histogram, merge_counts
 
 __all__ = [
@@ -139,9 +139,9 @@ def plan_chunks(rounds: int, chunk: int, first: int = 0) -> ChunkPlan:
 
 
 def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, str | None]:
-    """(backend, device name, note): see :func:`gpusim.backends.select.choose_backend` (``auto``
+    """(backend, device name, note): see :func:`gpusim.sim.backends.select.choose_backend` (``auto``
     falls back from cupy to jax-gpu to jax-cpu and says why; BackendError otherwise)."""
-    from gpusim.backends.select import choose_backend
+    from gpusim.sim.backends.select import choose_backend
 
     return tuple(choose_backend(backend, rules, strategy))
 
@@ -510,7 +510,7 @@ def run_simulation(
     """Run (or resume) a simulation into the folder ``out``; returns the folder path.
 
     ``shard`` ("I/N" or (I, N)) plays only slice I of the N slices of the global round range
-    (:mod:`gpusim.sim.shards`); ``gpusim merge`` combines the slices.
+    (:mod:`gpusim.runs.shards`); ``gpusim merge`` combines the slices.
 
     All input is validated before anything is written: a bad value raises SimulationError,
     ConfigError, StrategyError or RunFolderError with a one-line message and leaves no files.
@@ -534,7 +534,7 @@ def run_simulation(
         raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
     if resume and force:
         raise SimulationError("--resume and --force: give at most one of them")
-    from gpusim.sim.shards import parse_shard, shard_range
+    from gpusim.runs.shards import parse_shard, shard_range
 
     shard_ix = parse_shard(shard) if shard is not None else None
     first_round, stop_round = shard_range(n_rounds, *shard_ix) if shard_ix else (0, n_rounds)
@@ -580,7 +580,7 @@ def run_simulation(
                 "device": device,
                 "jackpot_meter_start_bp": meter0,
                 # a later shard cannot know the meter its first round inherits: it starts from
-                # the reset value and `gpusim merge` settles its first royal (gpusim.sim.shards)
+                # the reset value and `gpusim merge` settles its first royal (gpusim.runs.shards)
                 **({"jackpot_meter_provisional": True}
                    if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
                    else {}),
@@ -607,7 +607,7 @@ def run_simulation(
             raise RunFolderError(_write_failure(path, k, exc)) from None
 
     # Parts are written and committed on a background thread while the next chunk computes;
-    # the manifest still lists a chunk only once its parts are in place (gpusim.io.writer), and
+    # the manifest still lists a chunk only once its parts are in place (gpusim.runs.writer), and
     # a kill loses at most the chunk being computed, one waiting and the one being written.
     with BackgroundWriter(write, max_pending=1) as writer:
         for k, (first, n) in enumerate(plan):
@@ -661,7 +661,7 @@ def _chunk_runner(backend: str, rules, strategy) -> Callable:
     if backend != "cupy":
         batch = CPU_BATCH if backend == "jax-cpu" else DEFAULT_CHUNK
         return ChunkRunner(rules, strategy, batch=batch)
-    from gpusim.backends.cupy_backend import make_chunk_runner
+    from gpusim.sim.backends.cupy_backend import make_chunk_runner
 
     inner = make_chunk_runner(rules, strategy)
 

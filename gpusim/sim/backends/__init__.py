@@ -1,14 +1,14 @@
-"""Compute backends beside the JAX path of :mod:`gpusim.sim.runner`.
+"""Compute backends beside the JAX path of :mod:`gpusim.runs.driver`.
 
-- :mod:`gpusim.backends.cupy_backend`: the CuPy/CUDA fast path (fused per-game kernels from
+- :mod:`gpusim.sim.backends.cupy_backend`: the CuPy/CUDA fast path (fused per-game kernels from
   ``kernels/``), with ``unavailable_reason()`` (None, or one line saying why CuPy cannot run
   here), ``available()``, ``device_name()`` and ``make_chunk_runner(rules, strategy)``, whose
   chunks count exactly like ``run_chunk``. Importing it needs no CuPy; only running a chunk does.
-- :mod:`gpusim.backends.select`: ``--backend`` resolution, with ``auto``'s fallback from cupy
+- :mod:`gpusim.sim.backends.select`: ``--backend`` resolution, with ``auto``'s fallback from cupy
   to jax-gpu to jax-cpu.
-- :mod:`gpusim.backends.cuda_env`: the CUDA headers and NVRTC that CuPy compiles with, usable
+- :mod:`gpusim.cuda`: the CUDA headers and NVRTC that CuPy compiles with, usable
   without a GPU.
-- :mod:`gpusim.backends.devices`: what ``gpusim devices`` reports.
+- :mod:`gpusim.sim.backends.devices`: what ``gpusim devices`` reports.
 """
 
 

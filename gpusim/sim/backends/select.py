@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from gpusim.backends import BackendError
+from gpusim.sim.backends import BackendError
 
 __all__ = ["BACKENDS", "Choice", "choose_backend"]
 
@@ -45,7 +45,7 @@ def choose_backend(backend: str, rules=None, strategy=None) -> Choice:
     Raises BackendError (a one-line message naming ``--backend``) when an explicit backend
     cannot run or the name is unknown.
     """
-    from gpusim.backends import cupy_backend as cb
+    from gpusim.sim.backends import cupy_backend as cb
 
     if backend not in BACKENDS:
         raise BackendError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.io.runfolder import PART_TABLES, RunFolder, RunFolderError, _sha256
+from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, _sha256
 
 __all__ = ["expected_range", "require_intact", "verify_run"]
 

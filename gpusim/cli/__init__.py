@@ -104,7 +104,7 @@ def bench_evaluator_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """7-card evaluations/s: gpusim and each installed peer."""
-    from gpusim.bench import bench_evaluator
+    from gpusim.sim.bench import bench_evaluator
 
     if hands <= 0:
         fail(f"--hands: got {hands}; must be a positive integer")
@@ -131,7 +131,7 @@ def devices_cmd(
     ] = True,
 ) -> None:
     """Usable backends and devices; why the others are not."""
-    from gpusim.backends.devices import format_report, report
+    from gpusim.sim.backends.devices import format_report, report
 
     rep = report(compile_kernels=compile_kernels)
     if json_out:
@@ -410,13 +410,13 @@ def simulate_cmd(
     Per-bet outcome distributions; deterministic and resumable."""
     from rich.console import Console
 
-    from gpusim.backends import BackendError
     from gpusim.config import ConfigError
-    from gpusim.io.runfolder import RunFolderError
-    from gpusim.sim.display import print_summary, rich_progress
-    from gpusim.sim.run import simulate
-    from gpusim.sim.runner import DEFAULT_ROUNDS, SimulationError
-    from gpusim.sim.shards import ShardError
+    from gpusim.report.terminal import print_summary, rich_progress
+    from gpusim.runs.driver import DEFAULT_ROUNDS, SimulationError
+    from gpusim.runs.run import simulate
+    from gpusim.runs.runfolder import RunFolderError
+    from gpusim.runs.shards import ShardError
+    from gpusim.sim.backends import BackendError
     from gpusim.strategy import StrategyError
 
     if ray is not None and (shard is not None or resume):
@@ -442,7 +442,7 @@ def simulate_cmd(
                 progress=callbacks,
             )
             if ray is not None:
-                from gpusim.sim.ray_runner import simulate_ray
+                from gpusim.runs.ray_driver import simulate_ray
 
                 run = simulate_ray(config or DEFAULT_SIM_CONFIG, address=ray, **kwargs)
             else:
@@ -468,10 +468,10 @@ def summary_cmd(
     Works on partial runs (completed chunks only)."""
     from rich.console import Console
 
-    from gpusim.io.runfolder import RunFolderError
-    from gpusim.io.verify import require_intact
-    from gpusim.sim.display import print_summary
-    from gpusim.sim.run import open_run
+    from gpusim.report.terminal import print_summary
+    from gpusim.runs.run import open_run
+    from gpusim.runs.runfolder import RunFolderError
+    from gpusim.runs.verify import require_intact
 
     try:
         require_intact(run)
@@ -505,9 +505,9 @@ def _check_parts(r) -> None:
 def _run_data(run: str):
     """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
     from gpusim.analysis import AnalysisError, load_run_data
-    from gpusim.io.runfolder import RunFolderError
-    from gpusim.io.verify import require_intact
-    from gpusim.sim.run import open_run
+    from gpusim.runs.run import open_run
+    from gpusim.runs.runfolder import RunFolderError
+    from gpusim.runs.verify import require_intact
 
     try:
         require_intact(run)
@@ -758,7 +758,7 @@ def merge_cmd(
     """Combine shard run folders into one run.
 
     Checks config, strategy, seed, rounds, version, ranges and every part's sha256 first."""
-    from gpusim.sim.merge import MergeError, merge_runs
+    from gpusim.runs.merge import MergeError, merge_runs
 
     try:
         path = merge_runs(runs, out, force=force)
@@ -775,8 +775,8 @@ def verify_cmd(
     """Check a run folder: sha256, coverage, counts, config hash.
 
     Exit code 0 when the run is sound, 1 with the list of problems when not."""
-    from gpusim.io.runfolder import RunFolderError
-    from gpusim.io.verify import verify_run
+    from gpusim.runs.runfolder import RunFolderError
+    from gpusim.runs.verify import verify_run
 
     try:
         problems = verify_run(run)

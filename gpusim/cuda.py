@@ -16,13 +16,25 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import re
 import site
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-__all__ = ["NvrtcResult", "cuda_headers", "nvrtc_compile", "nvrtc_library", "nvrtc_version"]
+__all__ = [
+    "NvrtcResult",
+    "cuda_headers",
+    "kernel_dir",
+    "kernel_source",
+    "nvrtc_compile",
+    "nvrtc_library",
+    "nvrtc_version",
+    "one_line",
+    "STDINT_PRELUDES",
+    "unavailable_reason",
+]
 
 # The headers CuPy's own device headers include: if these compile, CuPy's include path works.
 HEADER_PROBE = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
@@ -136,3 +148,122 @@ def nvrtc_compile(source: str, options: list[str] | tuple[str, ...]) -> NvrtcRes
         return NvrtcResult(rc == 0, text, binary, ptx)
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+# --- the kernel sources and whether CuPy can run them ----------------------------------------
+
+
+def kernel_dir() -> Path:
+    """Folder of the CUDA sources: ``gpusim/kernels`` in a wheel, else the checkout's
+    top-level ``kernels/``."""
+    here = Path(__file__).resolve().parent
+    for d in (here / "kernels", here.parent / "kernels"):
+        if (d / "casino_holdem.cu").is_file():
+            return d
+    raise FileNotFoundError("the CUDA kernel sources (kernels/*.cu) are not installed")
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]\s*$', re.MULTILINE)
+
+# NVRTC ships no C library headers; the kernels need only these fixed-width types. "cupy" is the
+# fallback: CuPy >= 13.3 provides them (and std:: coverage) through its own workaround header.
+STDINT_PRELUDES = {
+    "typedefs": """\
+#if defined(__CUDACC_RTC__)
+typedef signed char int8_t;
+typedef unsigned char uint8_t;
+typedef short int16_t;
+typedef unsigned short uint16_t;
+typedef int int32_t;
+typedef unsigned int uint32_t;
+typedef long long int64_t;
+typedef unsigned long long uint64_t;
+#else
+#include <stdint.h>
+#endif
+""",
+    "cupy": "#include <cupy/cuda_workaround.h>\n",
+}
+
+
+def kernel_source(game: str, stdint: str = "typedefs") -> str:
+    """``kernels/<game>.cu`` with its headers inlined (each once) and ``<stdint.h>`` replaced
+    by a prelude (``stdint``: "typedefs" or "cupy", see ``STDINT_PRELUDES``), for NVRTC."""
+    root = kernel_dir()
+    seen: set[str] = set()
+
+    def expand(path: Path) -> str:
+        def sub(m: re.Match) -> str:
+            kind, name = m.group(1), m.group(2)
+            if kind == "<":
+                if name not in ("stdint.h", "cstdint"):
+                    raise ValueError(f"{path.name}: #include <{name}> is not available to NVRTC")
+                if "<stdint>" in seen:
+                    return ""
+                seen.add("<stdint>")
+                return STDINT_PRELUDES[stdint]
+            if name in seen:
+                return ""
+            seen.add(name)
+            return expand(root / name)
+
+        return _INCLUDE.sub(sub, path.read_text(encoding="utf-8"))
+
+    return expand(root / f"{game}.cu")
+
+
+
+_REASON: list = []  # memo of unavailable_reason(): [reason] once computed
+
+
+def unavailable_reason() -> str | None:
+    """None when the cupy backend can run here; else one line saying why not.
+
+    Checked in order: CuPy imports; its CUDA runtime reaches the driver and counts devices
+    (a driver too old for the installed ``cupy-cuda1Xx`` fails here); at least one device; the
+    CUDA headers that CuPy passes to NVRTC exist. Computed once per process; the exception
+    caught, if any, is named in the line.
+    """
+    if not _REASON:
+        _REASON.append(_probe())
+    return _REASON[0]
+
+
+def _probe() -> str | None:
+    try:
+        import cupy
+    except ModuleNotFoundError as exc:
+        if exc.name not in (None, "cupy"):
+            return f"CuPy failed to import: {one_line(exc)}"
+        return ("CuPy is not installed (pip install 'gpusim[cuda13]' or 'gpusim[cuda12]' on a "
+                "machine with an NVIDIA GPU)")  # fmt: skip
+    except Exception as exc:
+        return f"CuPy failed to import: {one_line(exc)}"
+    version = getattr(cupy, "__version__", "?")
+    try:
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception as exc:
+        return f"CuPy {version} cannot use the CUDA driver: {one_line(exc)}"
+    if count <= 0:
+        return f"CuPy {version} sees no CUDA device"
+    headers = cuda_headers()
+    if headers is None:
+        return (f"CuPy {version} sees {count} CUDA device(s) but no CUDA runtime headers, which "
+                "its NVRTC compile needs: pip install 'gpusim[cuda13]' (or [cuda12]), or set "
+                "CUDA_PATH to a CUDA toolkit")  # fmt: skip
+    _point_cupy13_at(headers, version)
+    return None
+
+
+def _point_cupy13_at(headers: str, version: str) -> None:
+    # CuPy 13 finds the headers only through CUDA_PATH (or a wheel of NVRTC's exact version);
+    # the folder above the headers found here serves as CUDA_PATH. CuPy 14 finds them itself.
+    if version.split(".")[0].isdigit() and int(version.split(".")[0]) < 14:
+        if not (os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")):
+            os.environ["CUDA_PATH"] = str(Path(headers).parent)
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or "(no message)"
+    text = text if len(text) <= 300 else text[:297] + "..."
+    return f"{type(exc).__name__}: {text}"

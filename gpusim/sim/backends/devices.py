@@ -33,7 +33,7 @@ def report(*, compile_kernels: bool = True) -> dict:
 
 
 def _cupy_entry() -> dict:
-    from gpusim.backends import cupy_backend as cb
+    from gpusim.sim.backends import cupy_backend as cb
 
     reason = cb.unavailable_reason()
     entry = {"name": "cupy", "usable": reason is None, "reason": reason, "devices": []}
@@ -78,7 +78,7 @@ def _trivial_kernel() -> str:
         got = cupy.asnumpy(x).tolist()
         return "ok" if got == list(range(32)) else f"wrong result {got[:4]}..."
     except Exception as exc:
-        from gpusim.backends.cupy_backend import _one_line
+        from gpusim.sim.backends.cupy_backend import _one_line
 
         return _one_line(exc)
 
@@ -90,7 +90,7 @@ def _version(v: int) -> str:
 def _jax_entries() -> tuple[dict, dict]:
     import jax
 
-    from gpusim.backends.select import _jax_gpus
+    from gpusim.sim.backends.select import _jax_gpus
 
     gpus, why = _jax_gpus()
     jax_gpu = {
@@ -106,20 +106,20 @@ def _jax_entries() -> tuple[dict, dict]:
 
 
 def _toolchain(compile_kernels: bool) -> dict:
-    from gpusim.backends import cuda_env
+    from gpusim import cuda
 
-    out = {"nvrtc": cuda_env.nvrtc_version(), "headers": cuda_env.cuda_headers(),
+    out = {"nvrtc": cuda.nvrtc_version(), "headers": cuda.cuda_headers(),
            "kernels_compile": None, "reason": None}  # fmt: skip
     if out["nvrtc"] is None:
         out["reason"] = "NVRTC is not installed (pip install 'gpusim[cuda13]')"
     elif out["headers"] is None:
         out["reason"] = "the CUDA runtime headers are not installed (pip install 'gpusim[cuda13]')"
     elif compile_kernels:
-        from gpusim.backends.cupy_backend import STRAT_TABLE, kernel_source
+        from gpusim.sim.backends.cupy_backend import STRAT_TABLE, kernel_source
 
         for game in ("casino_holdem", "holdem_bonus"):
-            res = cuda_env.nvrtc_compile(
-                cuda_env.HEADER_PROBE + kernel_source(game),
+            res = cuda.nvrtc_compile(
+                cuda.HEADER_PROBE + kernel_source(game),
                 ["-std=c++17", "-arch=compute_90", f"-I{out['headers']}",
                  f"-DGPUSIM_STRATEGY={STRAT_TABLE}"],
             )  # fmt: skip

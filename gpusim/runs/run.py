@@ -8,9 +8,9 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.io.runfolder import RunFolder
-from gpusim.sim.runner import Progress, run_simulation
-from gpusim.sim.summary import compute_summary
+from gpusim.runs.runfolder import RunFolder
+from gpusim.runs.driver import Progress, run_simulation
+from gpusim.runs.totals import compute_summary
 
 __all__ = ["Run", "open_run", "simulate"]
 
@@ -46,7 +46,7 @@ class Run:
     - ``outcomes()``: chunk, bet, net, count (bets plus ``main`` and ``total``)
     - ``events()``: chunk, bet, event, count
     - ``decisions()``: chunk, point, action, count
-    - ``wagers()``, ``moments()``, ``jackpot()``, ``progress()``: see :mod:`gpusim.io.runfolder`
+    - ``wagers()``, ``moments()``, ``jackpot()``, ``progress()``: see :mod:`gpusim.runs.runfolder`
     """
 
     def __init__(self, path: str | Path):

@@ -9,7 +9,7 @@ Storage: **the counts are sent back to the driver**, which alone writes the run 
 returns its chunks' integer counts (a few kilobytes a chunk), so workers need no shared
 filesystem and nothing a worker writes can be half-finished. The driver writes a shard's parts
 as soon as every shard before it is in (the progressive Jackpot is settled in round order, see
-:mod:`gpusim.sim.shards`), keyed by chunk and round range: a chunk already in the manifest with
+:mod:`gpusim.runs.shards`), keyed by chunk and round range: a chunk already in the manifest with
 the same range is never written again.
 
 Faults: a task whose worker dies is retried by Ray (``max_retries``) from its shard's first
@@ -24,7 +24,7 @@ import os
 import time
 from pathlib import Path
 
-from gpusim.sim.runner import (
+from gpusim.runs.driver import (
     BACKENDS,
     DEFAULT_CHUNK,
     Progress,
@@ -32,7 +32,7 @@ from gpusim.sim.runner import (
     parse_rounds,
     plan_chunks,
 )
-from gpusim.sim.shards import BP, ChunkResult, JackpotSettler, Segment
+from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
 
 __all__ = ["MAX_RETRIES", "simulate_ray"]
 
@@ -45,7 +45,7 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
     import ray
 
-    from gpusim.sim.runner import _chunk_runner, resolve_backend
+    from gpusim.runs.driver import _chunk_runner, resolve_backend
     from gpusim.strategy import get_strategy
 
     ray.get(tracker.start.remote(shard, os.getpid()))
@@ -122,8 +122,8 @@ def simulate_ray(
     with the same seed.
     """
     from gpusim.config import load_config
-    from gpusim.io.runfolder import RunFolder
-    from gpusim.sim.run import Run
+    from gpusim.runs.runfolder import RunFolder
+    from gpusim.runs.run import Run
     from gpusim.strategy import get_strategy
 
     progress = progress or Progress()
@@ -216,8 +216,8 @@ def simulate_ray(
 
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
     import gpusim
-    from gpusim.io.runfolder import RunFolder
-    from gpusim.sim.runner import run_identity
+    from gpusim.runs.runfolder import RunFolder
+    from gpusim.runs.driver import run_identity
 
     last = n_rounds - (n_chunks - 1) * chunk_rounds
     return RunFolder.create(path, {
@@ -231,7 +231,7 @@ def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, 
 
 def _write_chunk(folder, k: int, c: ChunkResult) -> None:
     """Write chunk k unless the manifest already holds it for the same round range."""
-    from gpusim.sim.runner import chunk_tables
+    from gpusim.runs.driver import chunk_tables
 
     have = folder.completed().get(k)
     if have is not None:

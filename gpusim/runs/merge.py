@@ -3,7 +3,7 @@
 Before anything is written, the inputs must agree on config hash, strategy, seed, total rounds
 and gpusim version; each must be finished; their round ranges must neither overlap nor leave a
 gap; and every part must match its sha256. The merged folder holds the shards' chunks in round
-order, renumbered, with the progressive Jackpot settled across shards (:mod:`gpusim.sim.shards`).
+order, renumbered, with the progressive Jackpot settled across shards (:mod:`gpusim.runs.shards`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.io.runfolder import RunFolder, RunFolderError
-from gpusim.io.verify import expected_range
+from gpusim.runs.runfolder import RunFolder, RunFolderError
+from gpusim.runs.verify import expected_range
 from gpusim.sim.aggregate import ChunkCounts
-from gpusim.sim.shards import BP, ChunkResult, Segment, ShardError, settle_segments
+from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
 
 __all__ = ["MergeError", "merge_runs", "read_chunk", "write_run"]
 
@@ -146,8 +146,8 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
 def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force: bool,
               extra: dict) -> Path:
     """Write settled chunks (round order) as a complete run folder with ``like``'s identity."""
-    from gpusim.sim.run import Run
-    from gpusim.sim.runner import chunk_tables
+    from gpusim.runs.run import Run
+    from gpusim.runs.driver import chunk_tables
 
     jp = getattr(rules, "jackpot", None)
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",

@@ -3,7 +3,7 @@
 The simulation loop hands each finished chunk to :class:`BackgroundWriter` and goes on to
 compute the next one, so Parquet encoding, fsync and the manifest update overlap the compute
 instead of following it. Crash safety is unchanged: the writer runs the same atomic
-write-then-commit (:meth:`gpusim.io.runfolder.RunFolder.write_parts`, ``commit_chunk``) one
+write-then-commit (:meth:`gpusim.runs.runfolder.RunFolder.write_parts`, ``commit_chunk``) one
 chunk at a time in chunk order, so the manifest only ever lists finished chunks, in order. At
 most ``max_pending`` finished chunks wait in memory; together with the one being computed they
 are what a kill can lose, and ``--resume`` recomputes them.

@@ -159,7 +159,7 @@ class RunData:
 
 def load_run_data(run) -> RunData:
     """Collect a run's tables once (``run``: a :class:`gpusim.Run` or a run-folder path)."""
-    from gpusim.sim.run import Run
+    from gpusim.runs.run import Run
 
     if not isinstance(run, Run):
         run = Run(run)
@@ -313,7 +313,7 @@ def shipped_exact_report(rules, strategy: str) -> dict | None:
     import json
     from pathlib import Path
 
-    d = Path(__file__).parent / "data" / "exact"
+    d = Path(__file__).parent.parent / "data" / "exact"
     name = f"{rules.name}.{strategy}.json"
     try:
         prov = json.loads((d / "provenance.json").read_text())[name]
