@@ -257,22 +257,11 @@ def bet_pays(rules, bet: str, meters=None) -> tuple[dict[str, Fraction], dict[st
 
 
 def _exact_cached(rules, strategy: str) -> bool:
-    """Whether the exact analysis takes seconds, not minutes: its enumeration counts are cached
-    and (Texas Hold'em Bonus) the strategy is a table strategy; a rule-list strategy there is
-    applied to every river situation (about a minute)."""
+    """Whether the exact analysis takes seconds, not minutes (see gpusim.exact.tables)."""
     try:
-        from gpusim.exact import tables as t
+        from gpusim.exact.tables import is_cached
 
-        if rules.game == "holdem_bonus" and strategy not in t.THB_STRATEGIES:
-            return False
-
-        if rules.game == "casino_holdem":
-            from gpusim.exact.casino_holdem import qualifier_rank
-
-            name = f"ch_counts_q{qualifier_rank(rules):08x}_v{t._FORMAT}.npz"
-        else:
-            name = f"thb_river_a{t._ante_from(rules)}_v{t._FORMAT}.npz"
-        return (t.cache_dir() / name).is_file()
+        return is_cached(rules, strategy)
     except Exception:
         return False
 

@@ -363,3 +363,18 @@ def thb_strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
         dd = strat.decide(_dummy_round(holes[hh], order, n_board=4))
         riv[rr, hh] = np.asarray(dd["river"], dtype=bool)
     return pre, turn, riv
+
+
+def is_cached(rules, strategy: str) -> bool:
+    """Whether the exact analysis takes seconds, not minutes: its enumeration counts are cached
+    and (Texas Hold'em Bonus) the strategy is a table strategy; a rule-list strategy there is
+    applied to every river situation (about a minute)."""
+    if rules.game == "holdem_bonus" and strategy not in THB_STRATEGIES:
+        return False
+    if rules.game == "casino_holdem":
+        from gpusim.exact.casino_holdem import qualifier_rank
+
+        name = f"ch_counts_q{qualifier_rank(rules):08x}_v{_FORMAT}.npz"
+    else:
+        name = f"thb_river_a{_ante_from(rules)}_v{_FORMAT}.npz"
+    return (cache_dir() / name).is_file()

@@ -1,6 +1,7 @@
-"""Game engines: pure rules and vectorised settlement, one module per game.
+"""Game engines: one package per game, each described by one frozen :class:`GameSpec`.
 
-Dispatch by ``rules.game`` (``"casino_holdem"`` or ``"holdem_bonus"``)::
+:data:`SPECS` maps a game's name to its spec; :func:`spec_for` finds the spec of rules (or of
+a name). The functions below ask the spec, so a caller never branches on the game::
 
     settle(cards: (N, 9) int32, decisions: dict[str, (N,) bool], rules, *, jackpot_meter=None)
         -> Settlement
@@ -10,56 +11,72 @@ Dispatch by ``rules.game`` (``"casino_holdem"`` or ``"holdem_bonus"``)::
 
 ``settle`` is jitted with the rules as a static argument (rules are frozen and hashable), so
 it can sit in a simulation hot loop or inside a caller's own ``jax.jit``. Event meanings are
-documented in :mod:`gpusim.games.casino_holdem` and :mod:`gpusim.games.holdem_bonus`.
+documented in :mod:`gpusim.games.casino_holdem.settle` and
+:mod:`gpusim.games.holdem_bonus.settle`; what a new game must provide is in
+docs/architecture.md.
 """
 
 from __future__ import annotations
 
-from gpusim.config import CATEGORY_KEYS, CasinoHoldemRules, HoldemBonusRules
 from gpusim.games import casino_holdem, holdem_bonus
 from gpusim.games.base import Settlement
+from gpusim.games.spec import Decision, GameSpec, StrategyEntry
+from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "CATEGORY_KEYS",
-    "GAME_MODULES",
+    "SPECS",
+    "Decision",
+    "GameSpec",
     "Settlement",
+    "StrategyEntry",
     "bets",
     "decision_names",
     "event_names",
     "event_returns",
     "settle",
+    "spec_for",
 ]
 
-GAME_MODULES = {"casino_holdem": casino_holdem, "holdem_bonus": holdem_bonus}
+SPECS: dict[str, GameSpec] = {s.name: s for s in (casino_holdem.SPEC, holdem_bonus.SPEC)}
+"""Every game, by name, in display order."""
 
 
-def _module(rules):
-    if not isinstance(rules, CasinoHoldemRules | HoldemBonusRules):
-        raise TypeError(f"rules: expected rules from gpusim.config.load_config, got {rules!r}")
-    return GAME_MODULES[rules.game]
+def spec_for(rules_or_game) -> GameSpec:
+    """The spec of a game's rules (from :func:`gpusim.config.load_config`) or of its name."""
+    if isinstance(rules_or_game, str):
+        if rules_or_game not in SPECS:
+            raise ValueError(f"game {rules_or_game!r}: unknown; allowed: {', '.join(SPECS)}")
+        return SPECS[rules_or_game]
+    spec = SPECS.get(getattr(rules_or_game, "game", None))
+    if spec is None or not isinstance(rules_or_game, spec.rules_type):
+        raise TypeError(
+            f"rules: expected rules from gpusim.config.load_config, got {rules_or_game!r}"
+        )
+    return spec
 
 
 def bets(rules) -> tuple[str, ...]:
     """Bets offered by a config (Casino Hold'em: ante, call, aa_bonus; Texas Hold'em Bonus:
     ante, flop, turn, river, bonus, jackpot); a side bet with stake 0 is not offered."""
-    return _module(rules).bets(rules)
+    return spec_for(rules).offered_bets(rules)
 
 
 def decision_names(rules) -> tuple[str, ...]:
     """Decision keys a strategy returns for this game."""
-    return _module(rules).DECISIONS
+    return spec_for(rules).decision_points
 
 
 def event_names(rules) -> dict[str, tuple[str, ...]]:
     """Fixed event names per offered bet: the rows of its return table."""
-    return _module(rules).event_names(rules)
+    return spec_for(rules).event_names(rules)
 
 
 def event_returns(rules) -> dict[str, tuple[int | None, ...]]:
     """Returned per unit staked, per event (``None``: the Jackpot royal returns the meter)."""
-    return _module(rules).event_returns(rules)
+    return spec_for(rules).event_returns(rules)
 
 
 def settle(cards, decisions, rules, *, jackpot_meter=None) -> Settlement:
     """Settle N rounds; see the game modules for shapes, events and the jackpot meter."""
-    return _module(rules).settle(cards, decisions, rules, jackpot_meter=jackpot_meter)
+    return spec_for(rules).settle(cards, decisions, rules, jackpot_meter=jackpot_meter)

@@ -8,8 +8,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from gpusim.config import CATEGORY_KEYS
 from gpusim.evaluate import evaluate, hand_category, is_royal
+from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "BOARD",

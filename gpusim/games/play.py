@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from gpusim.cards import format_card
-from gpusim.config import CATEGORY_KEYS
 from gpusim.games import decision_names, settle
+from gpusim.rules import CATEGORY_KEYS
 
 __all__ = ["format_record", "play_records", "round_records"]
 

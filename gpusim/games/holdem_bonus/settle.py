@@ -26,8 +26,8 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from gpusim.config import BONUS_LINE_CLASSES, CATEGORY_KEYS, HoldemBonusRules
 from gpusim.evaluate import evaluate
 from gpusim.games.base import (
     FIRST5,
@@ -37,6 +37,8 @@ from gpusim.games.base import (
     net_from_returns,
     seven_card_ranks,
 )
+from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES, HoldemBonusRules
+from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "BETS",
@@ -238,3 +240,61 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
         dealer_rank=dr,
         event_table=tuple(event_names(rules).items()),
     )
+
+
+# --- the joint outcome code (kernels/settle_holdem_bonus.cuh) -------------------------------------
+
+_MAIN_CODES = len(_ANTE_EVENTS) * 4
+"""Ante event x (Turn bet, River bet): the main game's part of the code."""
+_BONUS_RADIX = len(BONUS_HANDS)
+_JACKPOT_RADIX = len(CATEGORY_KEYS)
+
+
+def joint_code(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
+    """(N,) int32: ``((ante_event * 4 + turn_bet * 2 + river_bet) * 21 + bonus_event) * 10 +
+    jackpot_event``, a side bet's factor left out when it is not offered."""
+    ev, st = settlement.events, settlement.stakes
+    code = ev["ante"].astype(jnp.int32) * 4 + (st["turn"] > 0) * 2 + (st["river"] > 0)
+    if "bonus" in offered:
+        code = code * _BONUS_RADIX + ev["bonus"].astype(jnp.int32)
+    if "jackpot" in offered:
+        code = code * _JACKPOT_RADIX + ev["jackpot"].astype(jnp.int32)
+    return code.astype(jnp.int32)
+
+
+def joint_decode(rules: HoldemBonusRules) -> tuple[int, dict, dict]:
+    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}) of every code.
+    Codes no round can produce (a fold with a Turn bet) decode to something harmless."""
+    offered = bets(rules)
+    ante = rules.stakes.ante
+    i64 = np.int64
+    nb = _BONUS_RADIX if "bonus" in offered else 1
+    nj = _JACKPOT_RADIX if "jackpot" in offered else 1
+    codes = np.arange(_MAIN_CODES * nb * nj, dtype=i64)
+    main = codes // (nb * nj)
+    ante_ev = main // 4
+    played = ante_ev != 0
+    turn_bet = played & ((main >> 1) & 1).astype(bool)
+    river_bet = played & (main & 1).astype(bool)
+    # 0 win (ante events 1..10), 1 tie (11), 2 loss (12)
+    result = np.where(ante_ev <= _N_CAT, 0, ante_ev - _N_CAT)
+    showdown = 2 + result
+    events = {
+        "ante": ante_ev,
+        "flop": np.where(played, 1 + result, 0),
+        "turn": np.where(played, np.where(turn_bet, showdown, 1), 0),
+        "river": np.where(played, np.where(river_bet, showdown, 1), 0),
+    }
+    stakes = {
+        "ante": np.full(codes.size, ante, i64),
+        "flop": played * i64(ante * rules.FLOP_MULTIPLE),
+        "turn": turn_bet * i64(ante * rules.TURN_MULTIPLE),
+        "river": river_bet * i64(ante * rules.RIVER_MULTIPLE),
+    }
+    if "bonus" in offered:
+        events["bonus"] = (codes // nj) % nb
+        stakes["bonus"] = np.full(codes.size, rules.stakes["bonus"], i64)
+    if "jackpot" in offered:
+        events["jackpot"] = codes % nj
+        stakes["jackpot"] = np.full(codes.size, rules.stakes["jackpot"], i64)
+    return int(codes.size), events, stakes

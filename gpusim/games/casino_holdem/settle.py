@@ -25,7 +25,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.config import CATEGORY_KEYS, CasinoHoldemRules, Qualifier
 from gpusim.evaluate import CATEGORY_NAMES, evaluate, evaluate_np
 from gpusim.games.base import (
     FIRST5,
@@ -35,6 +34,8 @@ from gpusim.games.base import (
     net_from_returns,
     seven_card_ranks,
 )
+from gpusim.games.casino_holdem.rules import CasinoHoldemRules
+from gpusim.rules import CATEGORY_KEYS, Qualifier
 
 __all__ = [
     "AA_BONUS_HANDS",
@@ -222,3 +223,36 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
         dealer_rank=dr,
         event_table=tuple(event_names(rules).items()),
     )
+
+
+# --- the joint outcome code (kernels/settle_casino_holdem.cuh) ------------------------------------
+
+_AA_RADIX = len(_AA_EVENTS)
+_CALL_OF_ANTE = (0,) + (1,) * _N_CAT + (2,) * _N_CAT + (3, 4)
+"""The Call event of each Ante event: fold, dealer not qualified, win, tie, loss."""
+
+
+def joint_code(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
+    """(N,) int32: ``ante_event * 22 + aa_bonus_event`` (the Ante event alone without the
+    side bet)."""
+    ante = settlement.events["ante"].astype(jnp.int32)
+    if "aa_bonus" in offered:
+        return ante * _AA_RADIX + settlement.events["aa_bonus"].astype(jnp.int32)
+    return ante
+
+
+def joint_decode(rules: CasinoHoldemRules) -> tuple[int, dict, dict]:
+    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}) of every code."""
+    offered = bets(rules)
+    ante = rules.stakes.ante
+    i64 = np.int64
+    n_aa = _AA_RADIX if "aa_bonus" in offered else 1
+    codes = np.arange(len(_ANTE_EVENTS) * n_aa, dtype=i64)
+    ante_ev = codes // n_aa
+    events = {"ante": ante_ev, "call": np.array(_CALL_OF_ANTE, i64)[ante_ev]}
+    stakes = {"ante": np.full(codes.size, ante, i64),
+              "call": (ante_ev != 0) * i64(CasinoHoldemRules.CALL_MULTIPLE * ante)}
+    if "aa_bonus" in offered:
+        events["aa_bonus"] = codes % n_aa
+        stakes["aa_bonus"] = np.full(codes.size, rules.stakes["aa_bonus"], i64)
+    return int(codes.size), events, stakes

@@ -1,0 +1,86 @@
+"""Casino Hold'em: its spec (:data:`SPEC`), rules (:mod:`.rules`) and settlement (:mod:`.settle`).
+
+Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004).
+"""
+
+from __future__ import annotations
+
+from gpusim.games.casino_holdem.rules import (
+    AA_BONUS_LINES,
+    ANTE_LINES,
+    CasinoHoldemRules,
+    parse_rules,
+)
+from gpusim.games.casino_holdem.settle import (
+    AA_BONUS_HANDS,
+    BETS,
+    DECISIONS,
+    bets,
+    event_names,
+    event_returns,
+    joint_code,
+    joint_decode,
+    qualifier_threshold,
+    settle,
+)
+from gpusim.games.spec import Decision, GameSpec, JointCode, StrategyEntry
+
+__all__ = [
+    "AA_BONUS_HANDS",
+    "BETS",
+    "DECISIONS",
+    "SPEC",
+    "CasinoHoldemRules",
+    "bets",
+    "event_names",
+    "event_returns",
+    "qualifier_threshold",
+    "settle",
+]
+
+_BASIC = "gpusim.strategy.basic"
+
+SPEC = GameSpec(
+    name="casino_holdem",
+    title="Casino Hold'em",
+    rules_type=CasinoHoldemRules,
+    bets=BETS,
+    main_bets=("ante", "call"),
+    stake_multiples={"ante": 1, "call": CasinoHoldemRules.CALL_MULTIPLE},
+    side_bets=("aa_bonus",),
+    decisions=(Decision("call", yes="call", no="fold", bet="call"),),
+    paytables={"ante": ANTE_LINES, "aa_bonus": AA_BONUS_LINES},
+    strategies=(
+        StrategyEntry("always-play", f"{_BASIC}:ch_always_play", "call every hand"),
+        StrategyEntry(
+            "basic",
+            f"{_BASIC}:ch_basic",
+            "call with a pair using a hole card, 4-flush, 4-straight, or a ten or higher in the "
+            "hole",
+        ),
+        StrategyEntry(
+            "optimal",
+            "table:optimal",
+            "exact: call iff it beats folding, counting the AA Bonus win a fold forfeits",
+        ),
+        StrategyEntry(
+            "optimal-main", "table:optimal-main",
+            "exact: call iff it beats folding in the main game alone",
+        ),
+        StrategyEntry(
+            "side-bet-optimal",
+            f"{_BASIC}:ch_side_bet_optimal",
+            "call on every AA Bonus win (pair of aces or better after the flop), else basic",
+        ),
+    ),
+    table_strategies=("optimal", "optimal-main"),
+    table_strategy="gpusim.strategy.optimal:CasinoHoldemTables",
+    exact_solver="gpusim.exact.casino_holdem:SOLVER",
+    kernel="casino_holdem",
+    joint=JointCode(encode=joint_code, decode=joint_decode),
+    offered_bets=bets,
+    event_names=event_names,
+    event_returns=event_returns,
+    settle=settle,
+    parse_rules=parse_rules,
+)

@@ -1,0 +1,101 @@
+"""Texas Hold'em Bonus Poker: its spec (:data:`SPEC`), rules (:mod:`.rules`) and settlement
+(:mod:`.settle`).
+
+Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001).
+"""
+
+from __future__ import annotations
+
+from gpusim.games.holdem_bonus.rules import (
+    BONUS_LINES,
+    JACKPOT_LINES,
+    HoldemBonusRules,
+    parse_rules,
+)
+from gpusim.games.holdem_bonus.settle import (
+    BETS,
+    BONUS_HANDS,
+    DECISIONS,
+    JACKPOT_ROYAL,
+    bets,
+    event_names,
+    event_returns,
+    joint_code,
+    joint_decode,
+    settle,
+)
+from gpusim.games.spec import Decision, GameSpec, JointCode, StrategyEntry
+
+__all__ = [
+    "BETS",
+    "BONUS_HANDS",
+    "DECISIONS",
+    "JACKPOT_ROYAL",
+    "SPEC",
+    "HoldemBonusRules",
+    "bets",
+    "event_names",
+    "event_returns",
+    "settle",
+]
+
+_BASIC = "gpusim.strategy.basic"
+
+SPEC = GameSpec(
+    name="holdem_bonus",
+    title="Texas Hold'em Bonus Poker",
+    rules_type=HoldemBonusRules,
+    bets=BETS,
+    main_bets=("ante", "flop", "turn", "river"),
+    stake_multiples={
+        "ante": 1,
+        "flop": HoldemBonusRules.FLOP_MULTIPLE,
+        "turn": HoldemBonusRules.TURN_MULTIPLE,
+        "river": HoldemBonusRules.RIVER_MULTIPLE,
+    },
+    side_bets=("bonus", "jackpot"),
+    decisions=(
+        Decision("flop", yes="bet", no="fold", bet="flop"),
+        Decision("turn", yes="bet", no="check", bet="turn", after="flop"),
+        Decision("river", yes="bet", no="check", bet="river", after="flop"),
+    ),
+    paytables={"bonus": BONUS_LINES, "jackpot": JACKPOT_LINES},
+    strategies=(
+        StrategyEntry("always-play", f"{_BASIC}:thb_always_play",
+                      "bet the Flop, Turn and River every hand"),
+        StrategyEntry(
+            "basic",
+            f"{_BASIC}:thb_basic",
+            "fold 23o-27o; Turn/River bets on made hands and draws that use a hole card",
+        ),
+        StrategyEntry(
+            "optimal",
+            "table:optimal",
+            "exact: Turn/River bet iff P(win) > P(lose); flop bet iff its EV beats folding",
+        ),
+        # Seed 000's rule text at simulation scale: its exact tables give the same decisions as
+        # the per-round counting rule list (gpusim.strategy.basic.thb_win_over_half, which the
+        # tests compare round by round), so the name serves the tables.
+        StrategyEntry(
+            "win-over-half",
+            "table:win-over-half-ev",
+            "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (exact tables)",
+        ),
+        StrategyEntry(
+            "win-over-half-ev",
+            "table:win-over-half-ev",
+            "seed 000: Turn/River bet iff exact P(win) > 50 %; flop bet iff the EV under that "
+            "rule beats folding",
+        ),
+    ),
+    table_strategies=("optimal", "win-over-half-ev"),
+    table_strategy="gpusim.strategy.optimal:HoldemBonusTables",
+    exact_solver="gpusim.exact.holdem_bonus:SOLVER",
+    kernel="holdem_bonus",
+    joint=JointCode(encode=joint_code, decode=joint_decode),
+    offered_bets=bets,
+    event_names=event_names,
+    event_returns=event_returns,
+    settle=settle,
+    parse_rules=parse_rules,
+)

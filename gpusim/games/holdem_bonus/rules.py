@@ -1,0 +1,196 @@
+"""Texas Hold'em Bonus rules as data: the paytable lines, the frozen rules and the config parser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpusim.rules import (
+    CATEGORY_KEYS,
+    INT32_MAX,
+    ConfigReader,
+    JackpotRules,
+    Paytable,
+    Stakes,
+    check_int32,
+    common_fields,
+    read_paytable,
+    read_stakes,
+    rules_hash,
+)
+
+__all__ = [
+    "ANTE_PAYS_FROM",
+    "BONUS_LINES",
+    "BONUS_LINE_CLASSES",
+    "JACKPOT_CARDS",
+    "JACKPOT_LINES",
+    "HoldemBonusRules",
+    "parse_rules",
+]
+
+BONUS_LINES = (
+    "AA_vs_dealer_AA",
+    "AA",
+    "AKs",
+    "AQs_AJs",
+    "AKo",
+    "KK_QQ_JJ",
+    "AQo_AJo",
+    "TT_to_22",
+)
+"""Texas Hold'em Bonus side-bet lines (hole cards; the first also needs the dealer's AA).
+Only ``AA_vs_dealer_AA`` may be absent; other starting hands lose."""
+
+BONUS_LINE_CLASSES: dict[str, tuple[str, ...]] = {
+    "AA": ("AA",),
+    "AKs": ("AKs",),
+    "AQs_AJs": ("AQs", "AJs"),
+    "AKo": ("AKo",),
+    "KK_QQ_JJ": ("KK", "QQ", "JJ"),
+    "AQo_AJo": ("AQo", "AJo"),
+    "TT_to_22": ("TT", "99", "88", "77", "66", "55", "44", "33", "22"),
+}
+"""Starting-hand classes each Bonus line pays (``AA_vs_dealer_AA`` is AA plus a dealer AA)."""
+
+JACKPOT_LINES = (
+    "straight_flush",
+    "four_of_a_kind",
+    "full_house",
+    "flush",
+    "straight",
+    "three_of_a_kind",
+)
+"""Jackpot fixed prizes ("X for 1"); the royal flush wins the meter; lower hands lose."""
+
+JACKPOT_CARDS = ("hole_and_flop", "all_seven")
+ANTE_PAYS_FROM = CATEGORY_KEYS[1:]
+
+@dataclass(frozen=True)
+class HoldemBonusRules:
+    """Texas Hold'em Bonus Poker (seeds 000 and 001). Flop/Turn/River = 2/1/1 x ante."""
+
+    name: str
+    stakes: Stakes
+    ante_pays_from: str
+    bonus_paytable: Paytable | None
+    jackpot: JackpotRules | None
+    default_strategy: str = "optimal"
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
+    game: str = "holdem_bonus"
+
+    FLOP_MULTIPLE = 2
+    TURN_MULTIPLE = 1
+    RIVER_MULTIPLE = 1
+
+    @property
+    def config_hash(self) -> str:
+        return rules_hash(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able dict of the resolved rules (for run manifests)."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "name": self.name,
+            "description": self.description,
+            "source": self.source,
+            "default_strategy": self.default_strategy,
+            "stakes": self.stakes.as_dict(),
+            "rules": {
+                "ante_pays_from": self.ante_pays_from,
+                "flop_multiple": self.FLOP_MULTIPLE,
+                "turn_multiple": self.TURN_MULTIPLE,
+                "river_multiple": self.RIVER_MULTIPLE,
+            },
+            "paytables": {},
+        }
+        if self.bonus_paytable is not None:
+            out["paytables"]["bonus"] = self.bonus_paytable.as_dict()
+        if self.jackpot is not None:
+            out["paytables"]["jackpot"] = self.jackpot.prizes.as_dict()
+            out["jackpot"] = {
+                "contribution_bp": self.jackpot.contribution_bp,
+                "reset": self.jackpot.reset,
+                "cards": self.jackpot.cards,
+            }
+        return out
+
+
+
+def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> HoldemBonusRules:
+    r.keys(
+        doc,
+        "",
+        (
+            "game",
+            "name",
+            "description",
+            "default_strategy",
+            "stakes",
+            "rules",
+            "paytables",
+            "jackpot",
+        ),
+    )
+    common = common_fields(r, doc, default_name)
+    stakes = read_stakes(r, doc, ("bonus", "jackpot"))
+    rules_t = r.table(doc, "", "rules", required=True)
+    r.keys(rules_t, "rules", ("ante_pays_from",))
+    pays_from = r.string(rules_t, "rules", "ante_pays_from", allowed=ANTE_PAYS_FROM)
+
+    pays = r.table(doc, "", "paytables", required=stakes["bonus"] > 0 or stakes["jackpot"] > 0)
+    pays = pays if pays is not None else {}
+    r.keys(pays, "paytables", ("bonus", "jackpot"))
+    bonus = None
+    if stakes["bonus"] > 0 or "bonus" in pays:
+        bonus = read_paytable(r, pays, "bonus", BONUS_LINES, optional=("AA_vs_dealer_AA",))
+        check_int32(r, "stakes.bonus", stakes["bonus"], 1 + max(p for _, p in bonus.lines))
+    jackpot = None
+    jp_t = r.table(doc, "", "jackpot", required=stakes["jackpot"] > 0)
+    if stakes["jackpot"] > 0 or "jackpot" in pays or jp_t is not None:
+        prizes = read_paytable(
+            r,
+            pays,
+            "jackpot",
+            JACKPOT_LINES,
+            pay_text="a whole number X >= 0 meaning X for 1",
+            note=" (a royal flush always wins the meter)",
+        )
+        if jp_t is None:
+            raise r.fail("jackpot", "missing; [paytables.jackpot] needs a [jackpot] table")
+        r.keys(jp_t, "jackpot", ("contribution_bp", "reset", "cards"))
+        for k in ("contribution_bp", "reset"):
+            if k not in jp_t:
+                raise r.fail(f"jackpot.{k}", "missing; [jackpot] needs contribution_bp and reset")
+        contribution = r.integer(
+            jp_t,
+            "jackpot",
+            "contribution_bp",
+            0,
+            10_000,
+            "contribution_bp must be a whole number of basis points in 0..10000",
+        )
+        reset = r.integer(
+            jp_t,
+            "jackpot",
+            "reset",
+            0,
+            INT32_MAX,
+            "reset must be a whole number of money units >= 0",
+        )
+        cards = r.string(jp_t, "jackpot", "cards", allowed=JACKPOT_CARDS, default="hole_and_flop")
+        jackpot = JackpotRules(prizes, contribution, reset, cards)
+        check_int32(r, "stakes.jackpot", stakes["jackpot"], max(p for _, p in prizes.lines))
+    # Ante + Flop + Turn + River each return at most 2 per unit.
+    check_int32(r, "stakes.ante", stakes.ante, 2 * 2)
+    return HoldemBonusRules(
+        name=common["name"],
+        stakes=stakes,
+        ante_pays_from=pays_from,
+        bonus_paytable=bonus,
+        jackpot=jackpot,
+        default_strategy=common["default_strategy"],
+        description=common["description"],
+        source=r.source,
+    )

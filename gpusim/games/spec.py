@@ -1,0 +1,139 @@
+"""What a game is, as one frozen object: :class:`GameSpec`.
+
+Every layer above ``games/`` asks a game's spec (``spec_for(rules)``) instead of branching on
+the game's name: its bets, the bets that make up the main game and their stake multiples, the
+decision points and their actions, the paytables a what-if may edit, the joint outcome code
+the kernels and the device reduction count, the CUDA kernel, the strategies and the exact
+solver. docs/architecture.md lists what a new game must provide.
+
+The spec names its strategies and its exact solver by import path (``"module:attribute"``), not
+by object: they live in higher layers (``strategy/``, ``exact/``), and the games layer imports
+nothing above itself. :func:`load` resolves such a path on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Decision", "GameSpec", "JointCode", "StrategyEntry", "load"]
+
+
+def load(path: str) -> Any:
+    """The object at ``"package.module:attribute"``."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision point of a round.
+
+    ``point``: the key a strategy returns (a (N,) bool array, True = ``yes``); ``bet``: the bet
+    whose stake is placed exactly when the answer was ``yes``; ``after``: the earlier point that
+    must have been ``yes`` for this one to be reached (None: every round reaches it). Counts of
+    a run's ``decisions`` table are ``{point: {yes: n, no: reached - n}}``.
+    """
+
+    point: str
+    yes: str
+    no: str
+    bet: str
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class StrategyEntry:
+    """A named strategy of a game.
+
+    ``source`` is either ``"module:function"``, a rule strategy whose ``function(cards (N, 9)
+    int32) -> {point: (N,) bool}`` decides, or ``"table:NAME"``, the exact decision tables
+    ``NAME`` (one of the spec's ``table_strategies``) read by the spec's ``table_strategy``.
+    """
+
+    name: str
+    source: str
+    description: str
+
+    @property
+    def table(self) -> str | None:
+        """The decision tables' name for a table strategy, else None."""
+        return self.source.removeprefix("table:") if self.source.startswith("table:") else None
+
+
+@dataclass(frozen=True)
+class JointCode:
+    """The mixed-radix joint outcome code of one round (kernels/settle_<game>.cuh).
+
+    ``encode(settlement, bets) -> (N,) int32`` (jax) gives each round's code; ``decode(rules)
+    -> (n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake})`` gives, per code,
+    every offered bet's event and stake. The two are inverse on every code a round can produce.
+    """
+
+    encode: Callable[[Any, tuple[str, ...]], Any]
+    decode: Callable[[Any], tuple[int, dict, dict]]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything game-specific, in one place (see the module docstring).
+
+    Behaviour is given as pure functions of the game's rules (frozen dataclasses):
+
+    - ``offered_bets(rules) -> tuple[str, ...]``: the bets a config offers, in display order;
+    - ``event_names(rules) -> {bet: tuple[str, ...]}`` and ``event_returns(rules) -> {bet:
+      tuple[int | None, ...]}``: the return tables;
+    - ``settle(cards (N, 9) int32, decisions, rules, *, jackpot_meter=None) -> Settlement``;
+    - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
+    """
+
+    name: str
+    title: str
+    rules_type: type
+    bets: tuple[str, ...]
+    main_bets: tuple[str, ...]
+    stake_multiples: Mapping[str, int]
+    side_bets: tuple[str, ...]
+    decisions: tuple[Decision, ...]
+    paytables: Mapping[str, tuple[str, ...]]
+    strategies: tuple[StrategyEntry, ...]
+    table_strategies: tuple[str, ...]
+    table_strategy: str
+    exact_solver: str
+    kernel: str
+    joint: JointCode
+    offered_bets: Callable[[Any], tuple[str, ...]]
+    event_names: Callable[[Any], dict]
+    event_returns: Callable[[Any], dict]
+    settle: Callable[..., Any]
+    parse_rules: Callable[..., Any]
+
+    @property
+    def decision_points(self) -> tuple[str, ...]:
+        """The keys a strategy of this game returns."""
+        return tuple(d.point for d in self.decisions)
+
+    @property
+    def strategy_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.strategies)
+
+    def strategy(self, name: str) -> StrategyEntry | None:
+        return next((s for s in self.strategies if s.name == name), None)
+
+    def solver(self) -> Any:
+        """The exact solver (:class:`gpusim.exact.solver.ExactSolver`), imported on first use."""
+        return load(self.exact_solver)
+
+    def decision_counts(self, yes: Callable[[Decision], int], n_rounds: int) -> dict:
+        """``{point: {yes_action: n, no_action: reached - n}}`` from ``yes(decision)``: the
+        number of rounds that reached the decision and answered yes."""
+        out: dict[str, dict[str, int]] = {}
+        said_yes: dict[str, int] = {}
+        for d in self.decisions:
+            n_yes = yes(d)
+            reached = n_rounds if d.after is None else said_yes[d.after]
+            said_yes[d.point] = n_yes
+            out[d.point] = {d.yes: n_yes, d.no: reached - n_yes}
+        return out

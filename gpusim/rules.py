@@ -1,0 +1,314 @@
+"""The building blocks of game rules as data, shared by every game's config section.
+
+The frozen pieces (:class:`Paytable`, :class:`Stakes`, :class:`Qualifier`,
+:class:`JackpotRules`), the hand categories paytables name (:data:`CATEGORY_KEYS`), the one
+error type of a bad config (:class:`ConfigError`) and :class:`ConfigReader`, the typed access
+to a parsed TOML document that gives every game's parser the same one-line errors. Each game's
+own rules dataclass and parser live in ``gpusim/games/<game>/rules.py``; ``gpusim.config``
+loads files and dispatches to them. The schema is in the docstring of :mod:`gpusim.config`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from gpusim.cards import RANKS
+
+__all__ = [
+    "CATEGORY_KEYS",
+    "INT32_MAX",
+    "MAX_PAY",
+    "QUALIFIER_HANDS",
+    "ConfigError",
+    "ConfigReader",
+    "JackpotRules",
+    "Paytable",
+    "Qualifier",
+    "Stakes",
+    "check_int32",
+    "common_fields",
+    "one_line",
+    "read_paytable",
+    "read_stakes",
+    "rules_hash",
+]
+
+CATEGORY_KEYS = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+"""Hand categories low to high; index i matches ``gpusim.evaluate.CATEGORY_NAMES`` for i < 9,
+and 9 is the royal flush (an ace-high straight flush), which several paytables single out."""
+
+QUALIFIER_HANDS = CATEGORY_KEYS[:9]
+STRATEGY_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+INT32_MAX = 2**31 - 1
+MAX_PAY = 1_000_000
+"""Largest pay accepted; stakes x returns must also fit the int32 settlement arithmetic."""
+
+
+
+
+class ConfigError(ValueError):
+    """A config that cannot be used; the message is one line naming file, key, value and rule."""
+
+    def __init__(self, message: str):
+        # keys and values come from the file: a newline or control character in them must not
+        # break the one-line message
+        super().__init__("".join(c if c.isprintable() else c.encode("unicode_escape").decode()
+                                 for c in str(message)))
+
+
+# --- frozen rule objects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """Ordered paytable lines ``(line, X)``; X is an integer pay (see the module docstring)."""
+
+    lines: tuple[tuple[str, int], ...]
+
+    def __getitem__(self, line: str) -> int:
+        for key, pay in self.lines:
+            if key == line:
+                return pay
+        raise KeyError(line)
+
+    def __contains__(self, line: object) -> bool:
+        return any(key == line for key, _ in self.lines)
+
+    def get(self, line: str, default: int | None = None) -> int | None:
+        return self[line] if line in self else default
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.lines)
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """Stake of each bet placed before the deal (integer money units); absent bets are 0."""
+
+    amounts: tuple[tuple[str, int], ...]
+
+    def __getitem__(self, bet: str) -> int:
+        return dict(self.amounts).get(bet, 0)
+
+    @property
+    def ante(self) -> int:
+        return self["ante"]
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.amounts)
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """The dealer's lowest qualifying hand: category ``hand`` named by rank ``rank`` or higher
+    (``Qualifier("pair", 2)`` is a pair of fours; ranks count 0 = deuce .. 12 = ace)."""
+
+    hand: str
+    rank: int
+
+    def describe(self) -> str:
+        return f"{self.hand} of {RANKS[self.rank]}s or better"
+
+
+@dataclass(frozen=True)
+class JackpotRules:
+    """Progressive Jackpot side bet: fixed prizes ("X for 1"), the meter for a royal flush.
+
+    ``contribution_bp``: basis points (1/10000) of each Jackpot wager added to the meter.
+    ``reset``: meter value after a royal (money units). ``cards``: ``"hole_and_flop"`` (the
+    player's first five cards, settled even after a fold) or ``"all_seven"``.
+    """
+
+    prizes: Paytable
+    contribution_bp: int
+    reset: int
+    cards: str
+
+
+def rules_hash(rules) -> str:
+    """sha256 of the canonical JSON of ``rules.to_dict()`` without the names and notes."""
+    d = rules.to_dict()
+    for key in ("name", "description", "source", "default_strategy"):
+        d.pop(key, None)
+    blob = json.dumps(d, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- validation -----------------------------------------------------------------------------------
+
+
+class ConfigReader:
+    """Typed access to a parsed TOML document with one-line errors naming file and key."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.source}: key '{key}': {problem}")
+
+    def keys(self, table: dict, where: str, allowed: tuple[str, ...]) -> None:
+        for k in table:
+            if k not in allowed:
+                key = f"{where}.{k}" if where else k
+                scope = f"[{where}]" if where else "the top level"
+                raise self.fail(key, f"unknown key; allowed keys in {scope}: {', '.join(allowed)}")
+
+    def table(self, parent: dict, where: str, name: str, *, required: bool) -> dict | None:
+        key = f"{where}.{name}" if where else name
+        if name not in parent:
+            if required:
+                raise self.fail(key, f"missing; the config must have a [{key}] table")
+            return None
+        value = parent[name]
+        if not isinstance(value, dict):
+            raise self.fail(key, f"value {_show(value)} is not allowed; expected a [{key}] table")
+        return value
+
+    def string(self, parent: dict, where: str, name: str, allowed=None, default=None) -> str:
+        key = f"{where}.{name}" if where else name
+        if name not in parent:
+            if default is None:
+                raise self.fail(key, "missing; " + _allowed_text(allowed, "a string"))
+            return default
+        value = parent[name]
+        if not isinstance(value, str) or (allowed is not None and value not in allowed):
+            raise self.fail(
+                key, f"value {_show(value)} is not allowed; " + _allowed_text(allowed, "a string")
+            )
+        return value
+
+    def boolean(self, parent: dict, where: str, name: str) -> bool:
+        key = f"{where}.{name}"
+        if name not in parent:
+            raise self.fail(key, "missing; allowed: true or false")
+        value = parent[name]
+        if not isinstance(value, bool):
+            raise self.fail(key, f"value {_show(value)} is not allowed; allowed: true or false")
+        return value
+
+    def integer(self, parent: dict, where: str, name: str, lo: int, hi: int, what: str) -> int:
+        key = f"{where}.{name}"
+        value = parent[name]
+        if type(value) is not int or not lo <= value <= hi:
+            raise self.fail(key, f"value {_show(value)} is not allowed; {what}")
+        return value
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    if isinstance(value, str):
+        return f"{value!r} (a string)"
+    if isinstance(value, dict):
+        return "(a table)"
+    if isinstance(value, list):
+        return "(an array)"
+    return repr(value)
+
+
+def _allowed_text(allowed, kind: str) -> str:
+    if allowed is None:
+        return f"expected {kind}"
+    return "allowed: " + ", ".join(repr(a) for a in allowed)
+
+
+def read_paytable(
+    r: ConfigReader,
+    parent: dict,
+    name: str,
+    lines: tuple[str, ...],
+    *,
+    optional: tuple[str, ...] = (),
+    pay_text: str = "a whole number X >= 0 meaning X:1",
+    note: str = "",
+) -> Paytable:
+    where = f"paytables.{name}"
+    table = r.table(parent, "paytables", name, required=True)
+    for k in table:
+        if k not in lines:
+            raise r.fail(
+                f"{where}.{k}",
+                f"unknown hand name {k!r}; allowed lines in [{where}]: {', '.join(lines)}{note}",
+            )
+    out = []
+    for line in lines:
+        if line not in table:
+            if line in optional:
+                continue
+            raise r.fail(
+                f"{where}.{line}",
+                f"missing paytable line; [{where}] must list every line: {', '.join(lines)}"
+                + (f" ({', '.join(optional)} optional)" if optional else ""),
+            )
+        pay = r.integer(
+            table, where, line, 0, MAX_PAY, f"a pay must be {pay_text}, at most {MAX_PAY}"
+        )
+        out.append((line, pay))
+    return Paytable(tuple(out))
+
+
+def read_stakes(r: ConfigReader, doc: dict, side_bets: tuple[str, ...]) -> Stakes:
+    table = r.table(doc, "", "stakes", required=True)
+    allowed = ("ante", *side_bets)
+    r.keys(table, "stakes", allowed)
+    what = "a stake must be a whole number of money units >= 0"
+    amounts = {}
+    for bet in allowed:
+        if bet in table:
+            amounts[bet] = r.integer(table, "stakes", bet, 0, INT32_MAX, what)
+    if "ante" not in amounts:
+        raise r.fail("stakes.ante", "missing; the ante stake is required (a whole number >= 1)")
+    if amounts["ante"] == 0:
+        for bet in side_bets:
+            if amounts.get(bet, 0) > 0:
+                raise r.fail(
+                    f"stakes.{bet}",
+                    f"value {amounts[bet]} is not allowed with stakes.ante = 0: "
+                    "a side bet needs an ante (set stakes.ante >= 1)",
+                )
+        raise r.fail("stakes.ante", "value 0 is not allowed; the ante must be >= 1")
+    return Stakes(tuple((bet, amounts.get(bet, 0)) for bet in allowed))
+
+
+def check_int32(r: ConfigReader, key: str, stake: int, max_return: int) -> None:
+    if stake * max_return > INT32_MAX:
+        raise r.fail(
+            key,
+            f"value {stake} is not allowed: stake x largest return ({max_return}) exceeds "
+            f"{INT32_MAX} (int32 settlement); use smaller stakes or pays",
+        )
+
+
+def common_fields(r: ConfigReader, doc: dict, default_name: str) -> dict[str, str]:
+    name = r.string(doc, "", "name", default=default_name)
+    description = r.string(doc, "", "description", default="")
+    strategy = r.string(doc, "", "default_strategy", default="optimal")
+    if not STRATEGY_NAME.match(strategy):
+        raise r.fail(
+            "default_strategy",
+            f"value {strategy!r} is not allowed; expected a strategy name such as 'optimal' "
+            "or 'basic' (lowercase letters, digits, '-' and '_')",
+        )
+    return {"name": name, "description": description, "default_strategy": strategy}
