@@ -101,7 +101,7 @@ class Case:
 
     def counts_file(self, path: Path, n_rounds: int):
         """(ChunkCounts, meter) of rounds 0..n_rounds-1 from a native counts file."""
-        from gpusim.sim.joint import bin_layout, counts_from_bins
+        from gpusim.sim.bins import bin_layout, counts_from_bins
 
         n_max = 23 * 22 if self.game == "ch" else 52 * 21 * 10
         raw = np.fromfile(path, np.uint64)
@@ -133,7 +133,7 @@ def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
 
 
 def bench_steady(case: Case, exe: Path, rounds: int, threads: int, repeats: int) -> dict:
-    from gpusim.runs.driver import ChunkRunner
+    from gpusim.sim.chunks import ChunkRunner
 
     runner = ChunkRunner(case.rules, case.strat)
     want = runner(SEED, 0, rounds, case.meter0)  # warm-up (compiles), and the truth

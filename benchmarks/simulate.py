@@ -25,7 +25,7 @@ import time
 
 def _gpusim_rate(config: str, strategy: str, rounds: int, repeats: int) -> float:
     from gpusim.config import load_config
-    from gpusim.runs.driver import ChunkRunner
+    from gpusim.sim.chunks import ChunkRunner
     from gpusim.strategy import get_strategy
 
     rules = load_config(config)

@@ -26,7 +26,6 @@ import argparse
 import json
 import sys
 import time
-import types
 from pathlib import Path
 
 PAIRS = [
@@ -58,22 +57,10 @@ def _count(text: str) -> int:
     return value
 
 
-def _runner_module():
-    try:
-        import polars  # noqa: F401
-    except ModuleNotFoundError:
-        sys.modules.setdefault("polars", types.ModuleType("polars"))
-    from gpusim.runs import driver as runner
-
-    return runner
-
-
 def _jax_runner(rules, strat):
-    runner = _runner_module()
-    if hasattr(runner, "ChunkRunner"):
-        return runner.ChunkRunner(rules, strat)
-    step = runner._make_step(rules, strat)
-    return lambda seed, first, n, meter: runner.run_chunk(rules, strat, step, seed, first, n, meter)
+    from gpusim.sim.chunks import ChunkRunner
+
+    return ChunkRunner(rules, strat)
 
 
 def _rate(run, rounds: int, chunk: int) -> tuple[float, float]:

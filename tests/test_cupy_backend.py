@@ -12,15 +12,13 @@ that the runner module imports.
 
 from __future__ import annotations
 
-import sys
-import types
 from dataclasses import replace
 
 import pytest
 
 from gpusim.config import load_config
-from gpusim.sim.aggregate import merge_counts
 from gpusim.sim.backends import cupy_backend as cb
+from gpusim.sim.counts import merge_counts
 from gpusim.strategy import StrategyError, get_strategy
 
 pytestmark = [
@@ -29,21 +27,10 @@ pytestmark = [
 ]
 
 
-def _runner_module():
-    try:
-        import polars  # noqa: F401
-    except ModuleNotFoundError:
-        sys.modules.setdefault("polars", types.ModuleType("polars"))
-    from gpusim.runs import driver as runner
-
-    return runner
-
-
 def _jax_counts(rules, strat, seed, first, n, meter):
-    runner = _runner_module()
-    if hasattr(runner, "ChunkRunner"):
-        return runner.ChunkRunner(rules, strat)(seed, first, n, meter)
-    return runner.run_chunk(rules, strat, runner._make_step(rules, strat), seed, first, n, meter)
+    from gpusim.sim.chunks import ChunkRunner
+
+    return ChunkRunner(rules, strat)(seed, first, n, meter)
 
 
 def _both(config, strategy, seed, first, n, meter=0):

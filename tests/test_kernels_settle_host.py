@@ -496,11 +496,9 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
 
 def _run_chunk(rules, strat, seed, first, n, meter):
     """The JAX path's counts of a chunk: the truth the kernels must reproduce."""
-    from gpusim.runs import driver as runner
+    from gpusim.sim.chunks import ChunkRunner
 
-    if hasattr(runner, "ChunkRunner"):
-        return runner.ChunkRunner(rules, strat)(seed, first, n, meter)
-    return runner.run_chunk(rules, strat, runner._make_step(rules, strat), seed, first, n, meter)
+    return ChunkRunner(rules, strat)(seed, first, n, meter)
 
 
 CHUNKS = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gpusim.config import load_config
-from gpusim.runs.driver import ChunkRunner
+from gpusim.sim.chunks import ChunkRunner
 from gpusim.strategy import get_strategy
 
 

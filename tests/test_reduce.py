@@ -9,7 +9,7 @@ import pytest
 
 from gpusim.config import load_config
 from gpusim.deal import deal
-from gpusim.runs.driver import BP, ChunkRunner, reduce_host
+from gpusim.sim.chunks import BP, ChunkRunner, reduce_host
 from gpusim.strategy import get_strategy
 
 

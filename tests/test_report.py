@@ -325,9 +325,9 @@ def test_convergence_has_a_point_per_compute_batch(thb_run, html_report):
 
 def test_convergence_checkpoints_inside_chunks(tmp_path, monkeypatch):
     from gpusim import analysis
-    from gpusim.runs import driver as runner
+    from gpusim.sim import chunks
 
-    monkeypatch.setattr(runner, "CPU_BATCH", 3_000)
+    monkeypatch.setattr(chunks, "CPU_BATCH", 3_000)
     run = gpusim.simulate("casino_holdem", rounds=20_000, seed=3, out=tmp_path / "r",
                           chunk=7_000, strategy="basic")
     conv = analysis.convergence(analysis.load_run_data(run), "main")

@@ -10,7 +10,7 @@ import gpusim
 from gpusim.config import load_config
 from gpusim.deal import deal
 from gpusim.evaluate import evaluate, is_royal
-from gpusim.runs.driver import BP, _apply_jackpot
+from gpusim.sim.chunks import BP, _apply_jackpot
 
 ROUNDS = 800_000
 SEED = 5

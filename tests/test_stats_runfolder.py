@@ -4,7 +4,7 @@ import numpy as np
 import polars as pl
 
 from gpusim.runs.driver import chunk_tables
-from gpusim.sim.aggregate import ChunkCounts, histogram
+from gpusim.sim.counts import ChunkCounts, histogram
 from gpusim.stats import (
     JointMoments,
     distributions_from_rows,

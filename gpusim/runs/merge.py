@@ -14,7 +14,7 @@ import polars as pl
 
 from gpusim.runs.runfolder import RunFolder, RunFolderError
 from gpusim.runs.verify import expected_range
-from gpusim.sim.aggregate import ChunkCounts
+from gpusim.sim.counts import ChunkCounts
 from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
 
 __all__ = ["MergeError", "merge_runs", "read_chunk", "write_run"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.sim.aggregate import ChunkCounts
+from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
            "settle_segments", "shard_range"]
@@ -140,7 +140,7 @@ def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list
 def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     """Every offered bet's (net, stake) in round r, replayed from (seed, r)."""
     from gpusim.deal import deal
-    from gpusim.games import bets, event_names, settle
+    from gpusim.games import bets, event_names, settle, spec_for
 
     cards = np.asarray(deal(seed, r, 1, 9))
     s = settle(cards, strategy.decide(cards), rules)
@@ -157,14 +157,13 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
 def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old_prize: int,
                     new_prize: int) -> None:
     """Swap round r's provisional Jackpot pay for the settled one in every table."""
-    from gpusim.sim.joint import MAIN_BETS
 
     i = [k for k, (rr, _) in enumerate(counts.jackpot_hits) if rr == r][0]
     counts.jackpot_hits[i] = (r, new_prize)
     if new_prize == old_prize:
         return
     nets, stakes = _round_nets(rules, strategy, seed, r)
-    main = [b for b in MAIN_BETS[rules.game] if b in nets]
+    main = [b for b in spec_for(rules).main_bets if b in nets]
     rows = []
     for prize in (old_prize, new_prize):
         v = dict(nets)

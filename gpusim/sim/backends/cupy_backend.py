@@ -7,7 +7,7 @@ flush is not counted there: its net depends on the progressive meter, so the ker
 round and the host pays it in round order, exactly as the JAX runner (:mod:`gpusim.runs.driver`)
 does.
 
-:func:`counts_from_bins` turns that histogram into a :class:`~gpusim.sim.aggregate.ChunkCounts`
+:func:`counts_from_bins` turns that histogram into a :class:`~gpusim.sim.counts.ChunkCounts`
 (net distributions incl. ``main`` and ``total``, events, decisions, wagers, moments, jackpot
 hits) identical to the JAX runner's for the same rounds. It is pure numpy, so the CPU tests check
 it through a host-compiled emulation of the kernel loop (``tests/test_kernels_settle_host.py``).
@@ -50,7 +50,7 @@ import numpy as np
 
 from gpusim.cuda import STDINT_PRELUDES, kernel_dir, kernel_source, one_line, unavailable_reason
 from gpusim.sim.backends import BackendError
-from gpusim.sim.joint import BP, BinLayout, bin_layout, counts_from_bins
+from gpusim.sim.bins import BP, BinLayout, bin_layout, counts_from_bins
 
 __all__ = [
     "BP",
@@ -340,7 +340,7 @@ def run_launches(launch: Callable[[int, int], list], n: int, launch_rounds: int,
 def make_chunk_runner(rules, strategy, *, block: int = BLOCK, blocks_per_sm: int | None = None):
     """A callable ``(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter_after)`` that
     plays a chunk on the current CUDA device; its counts equal the JAX runner's
-    (``gpusim.runs.driver.ChunkRunner``). Raises StrategyError (one line) for a strategy
+    (``gpusim.sim.chunks.ChunkRunner``). Raises StrategyError (one line) for a strategy
     without a kernel form, RuntimeError when no CUDA device is usable."""
     spec = strategy_spec(rules, strategy)
     reason = unavailable_reason()

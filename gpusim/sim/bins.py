@@ -6,7 +6,7 @@ Hold'em Bonus; the radices match ``kernels/settle_*.cuh``). So one histogram of 
 carries the chunk's every statistic: per-bet and joint (``main``, ``total``) net distributions,
 events, decisions, wagers and all cross moments, computed once per code on the host in int64.
 Both the CUDA kernels and the JAX runner count codes; :func:`counts_from_bins` turns the counts
-into :class:`~gpusim.sim.aggregate.ChunkCounts`. A Jackpot royal's net depends on the meter, so
+into :class:`~gpusim.sim.counts.ChunkCounts`. A Jackpot royal's net depends on the meter, so
 royal rounds are listed apart (round offset, code) and paid in round order.
 """
 
@@ -17,17 +17,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from gpusim.sim.aggregate import ChunkCounts
+from gpusim.sim.counts import ChunkCounts
 
-__all__ = ["BP", "MAIN_BETS", "BinLayout", "batch_progress", "bin_layout", "counts_from_bins"]
+__all__ = ["BP", "BinLayout", "batch_progress", "bin_layout", "counts_from_bins"]
 
 BP = 10_000
 """Jackpot meter sub-units per money unit (contribution rates are whole basis points)."""
-MAIN_BETS = {"casino_holdem": ("ante", "call"), "holdem_bonus": ("ante", "flop", "turn", "river")}
-
-# Joint-code radices of kernels/settle_*.cuh.
-_CH_ANTE_EVENTS, _CH_AA_EVENTS = 23, 22
-_THB_MAIN_CODES, _THB_BONUS_EVENTS, _THB_JACKPOT_EVENTS = 13 * 4, 21, 10
 
 
 @dataclass(frozen=True)
@@ -56,54 +51,14 @@ class BinLayout:
 @lru_cache(maxsize=32)
 def bin_layout(rules) -> BinLayout:
     """Decode every joint outcome code of ``rules.game`` (kernels/settle_*.cuh)."""
-    from gpusim.games import bets, event_names, event_returns
+    from gpusim.games import bets, event_names, event_returns, spec_for
 
     offered = bets(rules)
-    ante = rules.stakes.ante
+    n_bins, events, stakes = spec_for(rules).joint.decode(rules)
     i64 = np.int64
-    if rules.game == "casino_holdem":
-        n_aa = _CH_AA_EVENTS if "aa_bonus" in offered else 1
-        codes = np.arange(_CH_ANTE_EVENTS * n_aa, dtype=i64)
-        ante_ev = codes // n_aa
-        call_of_ante = np.array([0] + [1] * 10 + [2] * 10 + [3, 4], i64)
-        events = {"ante": ante_ev, "call": call_of_ante[ante_ev]}
-        stakes = {"ante": np.full(codes.size, ante, i64), "call": (ante_ev != 0) * i64(2 * ante)}
-        if "aa_bonus" in offered:
-            events["aa_bonus"] = codes % n_aa
-            stakes["aa_bonus"] = np.full(codes.size, rules.stakes["aa_bonus"], i64)
-    else:
-        nb = _THB_BONUS_EVENTS if "bonus" in offered else 1
-        nj = _THB_JACKPOT_EVENTS if "jackpot" in offered else 1
-        codes = np.arange(_THB_MAIN_CODES * nb * nj, dtype=i64)
-        main = codes // (nb * nj)
-        ante_ev = main // 4
-        played = ante_ev != 0
-        turn_bet = played & ((main >> 1) & 1).astype(bool)
-        river_bet = played & (main & 1).astype(bool)
-        # 0 win (ante events 1..10), 1 tie (11), 2 loss (12)
-        result = np.where(ante_ev <= 10, 0, ante_ev - 10)
-        showdown = 2 + result
-        events = {
-            "ante": ante_ev,
-            "flop": np.where(played, 1 + result, 0),
-            "turn": np.where(played, np.where(turn_bet, showdown, 1), 0),
-            "river": np.where(played, np.where(river_bet, showdown, 1), 0),
-        }
-        stakes = {
-            "ante": np.full(codes.size, ante, i64),
-            "flop": played * i64(ante * rules.FLOP_MULTIPLE),
-            "turn": turn_bet * i64(ante * rules.TURN_MULTIPLE),
-            "river": river_bet * i64(ante * rules.RIVER_MULTIPLE),
-        }
-        if "bonus" in offered:
-            events["bonus"] = (codes // nj) % nb
-            stakes["bonus"] = np.full(codes.size, rules.stakes["bonus"], i64)
-        if "jackpot" in offered:
-            events["jackpot"] = codes % nj
-            stakes["jackpot"] = np.full(codes.size, rules.stakes["jackpot"], i64)
     events = {bet: events[bet].astype(i64) for bet in offered}
     stakes = {bet: stakes[bet].astype(i64) for bet in offered}
-    return BinLayout(codes.size, events, stakes, event_returns(rules), event_names(rules))
+    return BinLayout(n_bins, events, stakes, event_returns(rules), event_names(rules))
 
 
 def counts_from_bins(
@@ -116,6 +71,8 @@ def counts_from_bins(
     meter: the Jackpot meter before the chunk, in 1/10,000 money units. Returns (counts, meter
     after), equal to the JAX runner's for the same rounds.
     """
+    from gpusim.games import spec_for
+
     lay = bin_layout(rules)
     bins = np.asarray(bins, np.int64).reshape(-1)
     if bins.size != lay.n_bins:
@@ -153,7 +110,7 @@ def counts_from_bins(
         meter += int(rules.stakes["jackpot"]) * rules.jackpot.contribution_bp * n_rounds
 
     out = ChunkCounts(rounds=n_rounds, jackpot_hits=paid)
-    main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
+    main_bets = [b for b in spec_for(rules).main_bets if b in nets]
     bets = list(nets)
     nets["main"] = sum(nets[b] for b in main_bets)
     nets["total"] = sum(nets[b] for b in bets)
@@ -177,26 +134,14 @@ def counts_from_bins(
         placed = stakes[bet] > 0
         np.add.at(c, codes_b[placed], weight[placed])
         out.events[bet] = {names[i]: int(c[i]) for i in np.flatnonzero(c)}
-    out.decisions = _decisions(rules.game, events, stakes, weight, n_rounds)
+    out.decisions = spec_for(rules).decision_counts(
+        lambda d: int(np.sum(weight * (stakes[d.bet] > 0))), n_rounds
+    )
     names = list(nets)
     for i, a in enumerate(names):
         for b in names[i:]:
             out.moments[(a, b)] = int(np.sum(weight * nets[a] * nets[b]))
     return out, meter
-
-
-def _decisions(game, events, stakes, weight, n) -> dict[str, dict[str, int]]:
-    if game == "casino_holdem":
-        n_call = int(np.sum(weight * (events["ante"] != 0)))
-        return {"call": {"call": n_call, "fold": n - n_call}}
-    played = int(np.sum(weight * (events["ante"] != 0)))
-    n_turn = int(np.sum(weight * (stakes["turn"] > 0)))
-    n_river = int(np.sum(weight * (stakes["river"] > 0)))
-    return {
-        "flop": {"bet": played, "fold": n - played},
-        "turn": {"bet": n_turn, "check": played - n_turn},
-        "river": {"bet": n_river, "check": played - n_river},
-    }
 
 
 def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]]:
@@ -208,10 +153,12 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
     histograms, so it costs a few dot products per batch; the last checkpoint must equal the
     chunk's wagers, which is checked.
     """
+    from gpusim.games import spec_for
+
     lay = bin_layout(rules)
     nets = lay.nets()
     prizes = dict(counts.jackpot_hits)
-    main_bets = [b for b in MAIN_BETS[rules.game] if b in nets]
+    main_bets = [b for b in spec_for(rules).main_bets if b in nets]
     out: list[tuple[int, dict]] = []
     cum: dict[str, tuple[int, int]] = {}
     for start, n, res in batches:

@@ -1,9 +1,9 @@
 """Chunk reduction on the device: settled rounds -> one histogram of joint outcome codes.
 
-The host reduction :func:`gpusim.runs.driver.reduce_host` is the reference; this one gives the
-same :class:`~gpusim.sim.aggregate.ChunkCounts` (a test checks equality) while moving only a
+The host reduction :func:`gpusim.sim.chunks.reduce_host` is the reference; this one gives the
+same :class:`~gpusim.sim.counts.ChunkCounts` (a test checks equality) while moving only a
 histogram of a few thousand int32 counts to the host instead of per-round arrays. Every bet's
-event, stake and net is a function of the round's joint code (:mod:`gpusim.sim.joint`), exactly
+event, stake and net is a function of the round's joint code (:mod:`gpusim.sim.bins`), exactly
 as in the CUDA kernels, so a single bincount per batch carries every statistic.
 
 A Jackpot royal's net depends on the progressive meter, i.e. on every earlier round, so royal
@@ -16,13 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpusim.sim.joint import (
-    _CH_AA_EVENTS,
-    _THB_BONUS_EVENTS,
-    _THB_JACKPOT_EVENTS,
-    bin_layout,
-    counts_from_bins,
-)
+from gpusim.games import event_names, spec_for
+from gpusim.sim.bins import bin_layout, counts_from_bins
 
 __all__ = ["MAX_ROYALS_PER_BATCH", "JointReducer"]
 
@@ -37,28 +32,14 @@ class JointReducer:
         self.bets = list(bets)
         self.n_bins = bin_layout(rules).n_bins
         self.has_jackpot = "jackpot" in self.bets and getattr(rules, "jackpot", None) is not None
-        from gpusim.games import event_names
-
+        self._encode = spec_for(rules).joint.encode
         names = event_names(rules)
         self._royal = names["jackpot"].index("royal_flush") if self.has_jackpot else -1
         self._fn = None
 
     def _code(self, settlement):
         """(N,) int32 joint code, the mixed radix of kernels/settle_*.cuh."""
-        import jax.numpy as jnp
-
-        ev = {b: settlement.events[b].astype(jnp.int32) for b in self.bets}
-        st = settlement.stakes
-        if self.rules.game == "casino_holdem":
-            if "aa_bonus" in self.bets:
-                return ev["ante"] * _CH_AA_EVENTS + ev["aa_bonus"]
-            return ev["ante"]
-        code = ev["ante"] * 4 + (st["turn"] > 0) * 2 + (st["river"] > 0)
-        if "bonus" in self.bets:
-            code = code * _THB_BONUS_EVENTS + ev["bonus"]
-        if "jackpot" in self.bets:
-            code = code * _THB_JACKPOT_EVENTS + ev["jackpot"]
-        return code.astype(jnp.int32)
+        return self._encode(settlement, tuple(self.bets))
 
     def _build(self):
         import jax

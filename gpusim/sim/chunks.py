@@ -1,0 +1,317 @@
+"""One chunk of rounds, computed: deal, decide, settle and count into exact integer totals.
+
+:class:`ChunkRunner` is the JAX path (CPU or GPU): batches of rounds are dealt, decided and
+settled in one compiled program, reduced on the device to a histogram of joint outcome codes
+(:mod:`gpusim.sim.device_reduce`), and dispatched ahead of the host (``IN_FLIGHT``) so the host
+never waits on one batch before queueing the next. :func:`reduce_host` is the reference
+reduction from per-round arrays. :func:`chunk_runner` picks the JAX path or the CuPy kernels
+(:mod:`gpusim.sim.backends.cupy_backend`); both give the same counts for the same rounds.
+Nothing here touches files: :mod:`gpusim.runs.driver` owns the run folder.
+
+The Jackpot meter is kept in 1/10,000ths of the money unit (:data:`BP`); see the driver's
+docstring for its arithmetic.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable
+
+import numpy as np
+
+from gpusim.games import spec_for
+from gpusim.sim.counts import ChunkCounts, histogram, merge_counts
+
+__all__ = [
+    "BACKENDS",
+    "BP",
+    "CPU_BATCH",
+    "DEFAULT_CHUNK",
+    "ChunkRunner",
+    "chunk_runner",
+    "reduce_host",
+    "resolve_backend",
+]
+
+BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
+DEFAULT_CHUNK = 1 << 22
+"""Rounds per chunk (one Parquet part per table) unless --chunk says otherwise."""
+CPU_BATCH = 1 << 18
+"""Rounds per compute batch on the CPU: past ~2^19 rounds XLA's CPU path slows down (fresh
+output buffers per call), so a chunk is computed in batches of at most this many rounds."""
+IN_FLIGHT = 4
+"""Batches a chunk runner dispatches ahead of the host: the host never waits for one batch
+before queueing the next, and memory stays bounded whatever the chunk size."""
+BP = 10_000  # meter sub-units per money unit
+
+
+def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, str | None]:
+    """(backend, device name, note): see :func:`gpusim.sim.backends.select.choose_backend` (``auto``
+    falls back from cupy to jax-gpu to jax-cpu and says why; BackendError otherwise)."""
+    from gpusim.sim.backends.select import choose_backend
+
+    return tuple(choose_backend(backend, rules, strategy))
+
+
+# ------------------------------------------------------------------------------------------------
+# one chunk
+
+
+def _make_step(rules, strategy) -> Callable:
+    """jit-compiled (cards (N,9)) -> (decisions, settlement) for this config and strategy."""
+    import jax
+
+    from gpusim.games import settle
+
+    def step(cards):
+        decisions = strategy.decide(cards)
+        return decisions, settle(cards, decisions, rules)
+
+    fused = jax.jit(step)
+    settle_jit = jax.jit(lambda cards, decisions: settle(cards, decisions, rules))
+    state = {"fused": True}
+
+    def run(cards):
+        if state["fused"]:
+            try:
+                return fused(cards)
+            except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError,
+                    jax.errors.TracerBoolConversionError, jax.errors.TracerIntegerConversionError):
+                # a strategy that computes on the host (exact per-round counting) cannot be
+                # traced; run it eagerly and keep the settlement compiled
+                state["fused"] = False
+        decisions = strategy.decide(cards)
+        return decisions, settle_jit(cards, decisions)
+
+    run.traceable = lambda: state["fused"]
+    return run
+
+
+def _decision_counts(rules, decisions: dict[str, np.ndarray]) -> dict[str, dict[str, int]]:
+    def yes(d):
+        said = decisions[d.point] if d.after is None else decisions[d.point] & decisions[d.after]
+        return int(said.sum())
+
+    return spec_for(rules).decision_counts(yes, next(iter(decisions.values())).size)
+
+
+def _apply_jackpot(
+    rules,
+    first_round: int,
+    nets_jp: np.ndarray,
+    stakes_jp: np.ndarray,
+    royal: np.ndarray,
+    meter: int,
+) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
+    """Advance the meter over one chunk in round order; pay royal hits the meter.
+
+    ``meter`` is in 1/10,000 money units. Returns (adjusted nets, meter after, [(round, paid)]).
+    """
+    jp = rules.jackpot
+    contrib = stakes_jp.astype(np.int64) * jp.contribution_bp  # per round, in 1/10,000 units
+    hits = np.flatnonzero(royal)
+    nets = nets_jp.astype(np.int64)
+    paid_hits = []
+    start = 0
+    for i in hits:
+        meter += int(contrib[start : i + 1].sum())
+        prize = meter // BP
+        nets[i] = prize - int(stakes_jp[i])
+        paid_hits.append((first_round + int(i), prize))
+        meter = jp.reset * BP
+        start = i + 1
+    meter += int(contrib[start:].sum())
+    return nets, meter, paid_hits
+
+
+def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: int):
+    """Reference reduction of one settled chunk on the host (numpy); see gpusim.sim.device_reduce.
+
+    Returns (ChunkCounts, meter after the chunk).
+    """
+    from gpusim.games import bets
+
+    decisions = {k: np.asarray(v) for k, v in decisions_j.items()}
+    names = s.event_names
+    # the config's bet order, not the settlement dict's (jit returns dicts with sorted keys)
+    order = [b for b in bets(rules) if b in s.nets]
+    nets = {b: np.asarray(s.nets[b]).astype(np.int64) for b in order}
+    stakes = {b: np.asarray(s.stakes[b]).astype(np.int64) for b in order}
+    events = {b: np.asarray(s.events[b]) for b in order}
+    hits: list[tuple[int, int]] = []
+    if "jackpot" in nets and rules.jackpot is not None:
+        royal_code = names["jackpot"].index("royal_flush")
+        nets["jackpot"], meter, hits = _apply_jackpot(
+            rules, first_round, nets["jackpot"], stakes["jackpot"],
+            (events["jackpot"] == royal_code) & (stakes["jackpot"] > 0), meter,
+        )
+    out = ChunkCounts(rounds=n_rounds, jackpot_hits=hits)
+    main_bets = [b for b in spec_for(rules).main_bets if b in nets]
+    nets["main"] = sum(nets[b] for b in main_bets)
+    nets["total"] = sum(nets[b] for b in nets if b not in ("main",))
+    stakes["main"] = sum(stakes[b] for b in main_bets)
+    stakes["total"] = sum(stakes[b] for b in stakes if b not in ("main",))
+    for bet, v in nets.items():
+        vals, counts = histogram(v)
+        out.outcomes[bet] = dict(zip(vals.tolist(), counts.tolist(), strict=True))
+        st = stakes[bet]
+        wagered = int(st.sum())
+        out.wagers[bet] = (
+            int((st > 0).sum()), wagered, wagered + int(v.sum()), int(np.dot(st, st)),
+            int(np.dot(st, v)),
+        )
+    for bet, codes in events.items():
+        # events of rounds where the bet was not placed are not return-table rows
+        placed_codes = codes[stakes[bet] > 0]
+        c = np.bincount(placed_codes, minlength=len(names[bet]))
+        out.events[bet] = {names[bet][i]: int(c[i]) for i in np.flatnonzero(c)}
+    out.decisions = _decision_counts(rules, decisions)
+    bet_list = list(nets)
+    for i, a in enumerate(bet_list):
+        for b in bet_list[i:]:
+            out.moments[(a, b)] = int(np.dot(nets[a], nets[b]))
+    return out, meter
+
+
+class ChunkRunner:
+    """``runner(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter after)``.
+
+    Deals, then decides and settles in one jit, and reduces each batch on the device to a
+    histogram of joint outcome codes (gpusim.sim.device_reduce);
+    ``device_reduce=False`` uses the host reference reduction instead.
+    """
+
+    def __init__(
+        self, rules, strategy, *, device_reduce: bool = True, batch: int = CPU_BATCH
+    ):
+        from gpusim.games import bets
+        from gpusim.sim.device_reduce import JointReducer
+
+        self.rules = rules
+        self.strategy = strategy
+        self.step = _make_step(rules, strategy)
+        self.device_reduce = device_reduce
+        self.batch = batch
+        self.reducer = JointReducer(rules, list(bets(rules)))
+
+    def __call__(
+        self, seed: int, first_round: int, n_rounds: int, meter: int,
+        advance: Callable[[int], None] | None = None,
+    ):
+        """Count rounds [first_round, first_round + n_rounds) in batches, in round order."""
+        if self.device_reduce:
+            out = self._pipelined(seed, first_round, n_rounds, meter, advance)
+            if out is not None:
+                return out
+        return self._sequential(seed, first_round, n_rounds, meter, advance)
+
+    def _batches(self, first_round: int, n_rounds: int) -> list[tuple[int, int]]:
+        """(start, n) of each batch. Batches end on multiples of the batch size, so the
+        convergence checkpoints fall on the same rounds whatever the chunk size."""
+        end = first_round + n_rounds
+        out, start = [], first_round
+        while start < end:
+            n = min(self.batch - start % self.batch, end - start)
+            out.append((start, n))
+            start += n
+        return out
+
+    def _pipelined(self, seed, first_round, n_rounds, meter, advance):
+        """All batches reduced to code histograms on the device, dispatched ahead of the host
+        (at most IN_FLIGHT batches), summed, and turned into counts once per chunk.
+
+        Returns None (nothing counted, nothing advanced) for a strategy that cannot be traced.
+        """
+        import jax
+
+        from gpusim.deal import MAX_ROUND, deal
+        from gpusim.sim.bins import batch_progress, counts_from_bins
+
+        if not self.step.traceable():
+            return None
+        window: collections.deque = collections.deque()
+        done: list[tuple[int, int, dict]] = []
+
+        def retire():
+            start, n, res = window.popleft()
+            done.append((start, n, jax.device_get(res)))
+            if advance is not None:
+                advance(n)
+
+        for start, n in self._batches(first_round, n_rounds):
+            size = n
+            if self.batch - n <= n_rounds // 8 and start + self.batch <= MAX_ROUND:
+                # a short last batch is dealt at the full size and masked: one compiled shape
+                # for the whole run, instead of three more programs to trace and compile
+                size = self.batch
+            decisions, s = self.step(deal(seed, start, size, 9))
+            if not self.step.traceable():
+                return None  # found out on the first batch: nothing counted yet
+            window.append((start, n, self.reducer.device_async(decisions, s, n)))
+            if len(window) > IN_FLIGHT:
+                retire()
+        while window:
+            retire()
+        if not all(self.reducer.fits(res) for _, _, res in done):
+            # more Jackpot royals in a batch than the device buffer holds (never, in practice):
+            # recount the chunk exactly on the host; its batches were already advanced
+            return self._sequential(seed, first_round, n_rounds, meter, None)
+        bins = np.zeros(self.reducer.n_bins, np.int64)
+        hits = [np.zeros((0, 2), np.int64)]
+        for start, _, res in done:
+            bins += np.asarray(res["bins"], np.int64)
+            if self.reducer.has_jackpot:
+                k = int(res["royal_count"])
+                off = np.asarray(res["royal_idx"][:k], np.int64) + (start - first_round)
+                hits.append(np.stack([off, np.asarray(res["royal_code"][:k], np.int64)], 1))
+        counts, meter = counts_from_bins(
+            self.rules, bins, np.concatenate(hits), first_round, n_rounds, meter
+        )
+        counts.progress = batch_progress(self.rules, done, counts)
+        return counts, meter
+
+    def _sequential(self, seed, first_round, n_rounds, meter, advance):
+        parts = []
+        progress = []
+        cum: dict[str, tuple[int, int]] = {}
+        for start, n in self._batches(first_round, n_rounds):
+            counts, meter = self._batch(seed, start, n, meter)
+            parts.append(counts)
+            for bet, w in counts.wagers.items():
+                a, b = cum.get(bet, (0, 0))
+                cum[bet] = (a + w[1], b + w[2])
+            progress.append((start + n, dict(cum)))
+            if advance is not None:
+                advance(n)
+        out = parts[0] if len(parts) == 1 else merge_counts(parts)
+        out.progress = progress
+        return out, meter
+
+    def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
+        from gpusim.deal import deal
+
+        cards = deal(seed, first_round, n_rounds, 9)
+        decisions, s = self.step(cards)
+        if self.device_reduce:
+            res = self.reducer.device(decisions, s)
+            if self.reducer.fits(res):
+                return self.reducer.finish(res, n_rounds, first_round, meter)
+        return reduce_host(self.rules, decisions, s, first_round, n_rounds, meter)
+
+
+def chunk_runner(backend: str, rules, strategy) -> Callable:
+    """A callable(seed, first_round, n_rounds, meter, advance) -> (ChunkCounts, meter)."""
+    if backend != "cupy":
+        batch = CPU_BATCH if backend == "jax-cpu" else DEFAULT_CHUNK
+        return ChunkRunner(rules, strategy, batch=batch)
+    from gpusim.sim.backends.cupy_backend import make_chunk_runner
+
+    inner = make_chunk_runner(rules, strategy)
+
+    def run(seed, first_round, n_rounds, meter, advance=None):
+        out = inner(seed, first_round, n_rounds, meter)
+        if advance is not None:
+            advance(n_rounds)
+        return out
+
+    return run
