@@ -36,7 +36,8 @@ def bench_casino_holdem(workers: int) -> dict:
 
 def bench_holdem_bonus(workers: int) -> dict:
     from gpusim.config import load_config
-    from gpusim.exact.holdem_bonus import analyse, preflop_ev, river_rule, solve_river, turn_pass
+    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
+    from gpusim.exact.holdem_bonus_pricing import analyse
 
     rules = load_config("holdem_bonus")
     t0 = time.perf_counter()

@@ -100,7 +100,8 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
 def _full_thb(river) -> float:
     """Seconds of the CPU stages after the GPU river counts: turn stage, preflop, report."""
     from gpusim.config import load_config
-    from gpusim.exact.holdem_bonus import analyse, preflop_ev, river_rule, turn_pass
+    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, turn_pass
+    from gpusim.exact.holdem_bonus_pricing import analyse
 
     rules = load_config("holdem_bonus")
     t0 = time.perf_counter()

@@ -117,7 +117,7 @@ def _grid() -> tuple[list[str], np.ndarray]:
     return names, lookup
 
 
-_NAMES, _GRID = _grid()
+_NAMES, CLASS_GRID = _grid()
 HAND_CLASSES: tuple[str, ...] = tuple(_NAMES)
 _CLASS_INDEX = {name: i for i, name in enumerate(HAND_CLASSES)}
 
@@ -144,7 +144,7 @@ def hand_class_index(c1, c2) -> np.ndarray:
     # suited hands sit above the diagonal (row = high rank), offsuit below (row = low rank)
     row = np.where(suited, 12 - hi, 12 - lo)
     col = np.where(suited, 12 - lo, 12 - hi)
-    return _GRID[row, col]
+    return CLASS_GRID[row, col]
 
 
 def class_combos(name: str) -> int:

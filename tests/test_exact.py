@@ -29,7 +29,7 @@ from gpusim.exact.holdem_bonus import (
 )
 from gpusim.games import settle
 from gpusim.index import board_classes, hole_index, permute_cards
-from gpusim.strategy.optimal import TableStrategy
+from gpusim.strategy.optimal import CasinoHoldemTables
 
 
 def _completions(seen: np.ndarray, n_board: int) -> np.ndarray:
@@ -137,7 +137,7 @@ def test_table_strategy_lookup_is_suit_invariant(ch_rules):
     feat = (np.arange(1755)[:, None] * 7 + (holes[None, :, 0] >> 2) * 3
             + (holes[None, :, 1] >> 2) * 5 + np.sort(same, -1) @ np.array([11, 13]))
     table = (feat * 2654435761 >> 7) % 2 == 1
-    strat = TableStrategy("t", "casino_holdem", {"call": np.packbits(table.ravel())})
+    strat = CasinoHoldemTables("t", "casino_holdem", {"call": np.packbits(table.ravel())})
     cards = np.array([rng.choice(52, 9, replace=False) for _ in range(2000)], dtype=np.int32)
     base = strat.decide(cards)["call"]
     cls, perm = b3.lookup(cards[:, 4:7])

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 from gpusim.cli import app
 from gpusim.config import load_config
 from gpusim.exact import cupy_backend as xb
-from gpusim.exact import tables
+from gpusim.exact import holdem_bonus_pricing as thb_pricing
+from gpusim.exact.cache import count_solver
 
 runner = CliRunner()
 
@@ -83,12 +84,12 @@ def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
 
     monkeypatch.setattr(xb, "solve_river_cupy", fake)
     rules = load_config("holdem_bonus")
-    r = tables.thb_river_counts(rules, progress=False, backend="cupy")
+    r = thb_pricing.cached_counts(rules, progress=False, backend="cupy")
     assert calls == [4] and r.W[0].any() and not r.W[1:].any()
-    again = tables.thb_river_counts(rules, progress=False, backend="cupy")  # from the cache
+    again = thb_pricing.cached_counts(rules, progress=False, backend="cupy")  # from the cache
     assert calls == [4] and np.array_equal(again.W, r.W)
     with pytest.raises(ValueError, match="backend 'tpu'"):
-        tables._solver(solve_river, "solve_river_cupy", "tpu")
+        count_solver(solve_river, "solve_river_cupy", "tpu")
 
 
 # --- on a GPU ----------------------------------------------------------------------------------

@@ -43,7 +43,8 @@ def test_casino_holdem_full_solve_matches_seed_002():
 @pytest.mark.slow
 def test_holdem_bonus_full_solve_matches_seed_001():
     from gpusim.exact._parallel import default_workers
-    from gpusim.exact.holdem_bonus import analyse, preflop_ev, river_rule, solve_river, turn_pass
+    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
+    from gpusim.exact.holdem_bonus_pricing import analyse
 
     rules = load_config("holdem_bonus")
     river = solve_river(4, workers=default_workers())

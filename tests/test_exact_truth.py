@@ -37,7 +37,7 @@ def fresh(tmp_path_factory):
 
     mp = pytest.MonkeyPatch()
     mp.setenv("GPUSIM_CACHE_DIR", str(tmp_path_factory.mktemp("exact-cache")))
-    solved = {name: tables_mod._solve_tables(load_config(name), progress=False)
+    solved = {name: tables_mod.solve_tables(load_config(name), progress=False)
               for name in SHIPPED}
     # reports below must come from the solved tables: a shipped table is never consulted
     mp.setattr(tables_mod, "decision_tables",
@@ -56,12 +56,12 @@ def fresh(tmp_path_factory):
 
 @pytest.mark.parametrize("config", SHIPPED)
 def test_shipped_decision_table_equals_a_fresh_solve(fresh, config):
-    from gpusim.exact.tables import TABLE_DIR, _unpack
+    from gpusim.exact.tables import TABLE_DIR, unpack_tables
 
     solved, _ = fresh
     prov = json.loads((TABLE_DIR / "provenance.json").read_text())[config]
     with np.load(TABLE_DIR / prov["file"]) as z:
-        shipped = _unpack(z)
+        shipped = unpack_tables(z)
     assert sorted(shipped) == sorted(solved[config])
     for key, table in solved[config].items():
         diff = np.argwhere(shipped[key] != table)

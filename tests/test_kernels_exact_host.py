@@ -150,13 +150,13 @@ def _thb_ids() -> np.ndarray:
 
 
 def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
-    from gpusim.exact.holdem_bonus import _HOLE_CLASS
+    from gpusim.exact.holdem_bonus import HOLE_CLASS
 
     b4 = board_classes(4)
     work.mkdir(parents=True, exist_ok=True)
     np.ascontiguousarray(b4.reps[ids], np.int32).tofile(work / "boards4.bin")
     np.ascontiguousarray(b4.weights[ids], np.int64).tofile(work / "weights.bin")
-    _HOLE_CLASS.astype(np.int16).tofile(work / "hole_class.bin")
+    HOLE_CLASS.astype(np.int16).tofile(work / "hole_class.bin")
     subprocess.run([str(exe), "thb", str(work), str(ante_from)], check=True)
     m = len(ids)
     rows = {k: np.fromfile(work / f"{k}.bin", np.uint16).reshape(m, 1326) for k in ("W", "L", "WX")}
@@ -197,14 +197,14 @@ class _HostKernel:
         self.exe, self.work, self.name, self.launches = exe, work, name, 0
 
     def __call__(self, grid, block, args):
-        from gpusim.exact.holdem_bonus import _HOLE_CLASS
+        from gpusim.exact.holdem_bonus import HOLE_CLASS
 
         d = self.work / f"launch{self.launches}"
         d.mkdir()
         self.launches += 1
         if self.name == "gpusim_exact_thb_river":
             boards, weights, n, ante_from, hole_class, *outs = args
-            assert grid == (int(n),) and np.array_equal(hole_class, _HOLE_CLASS)
+            assert grid == (int(n),) and np.array_equal(hole_class, HOLE_CLASS)
             boards.tofile(d / "boards4.bin")
             weights.tofile(d / "weights.bin")
             hole_class.tofile(d / "hole_class.bin")

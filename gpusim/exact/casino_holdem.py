@@ -21,9 +21,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.config import CATEGORY_KEYS
 from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
+from gpusim.exact.cache import (
+    FORMAT,
+    atomic_savez,
+    cache_dir,
+    count_solver,
+    progress_bar,
+    representative_rounds,
+)
+from gpusim.exact.tables import ExactSolver
+from gpusim.games import spec_for
 from gpusim.index import board_classes, hole_index, subsets
+from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "AA_HANDS",
@@ -31,6 +41,7 @@ __all__ = [
     "CLASS_NAMES",
     "EVENT_COUNTS",
     "N_PAY_CLASSES",
+    "SOLVER",
     "TOTAL_DEALS",
     "ChCounts",
     "aa_bonus_class",
@@ -341,3 +352,77 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
         "bets": bets,
         "decisions": {"call": {"call": calls / TOTAL_DEALS, "fold": folds / TOTAL_DEALS}},
     }
+
+
+# --- the solver: cached counts, decision tables, reports ------------------------------------------
+
+
+def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
+    """Casino Hold'em counts for the config's dealer qualifier (cached)."""
+    q = qualifier_rank(rules)
+    path = cache_dir() / f"ch_counts_q{q:08x}_v{FORMAT}.npz"
+    if path.is_file():
+        z = np.load(path)
+        return ChCounts(**{k: z[k] for k in ("flops", "weights", "counts", "valid",
+                                              "bonus_rank")}, qualifier=int(z["qualifier"]))
+    update, stop = progress_bar("Casino Hold'em: flop classes") if progress else (None, None)
+    try:
+        c = count_solver(solve_counts, "solve_counts_cupy", backend)(q, progress=update)
+    finally:
+        if stop:
+            stop()
+    atomic_savez(path, flops=c.flops, weights=c.weights, counts=c.counts, valid=c.valid,
+                  bonus_rank=c.bonus_rank, qualifier=np.int64(c.qualifier))
+    return c
+
+
+def counts_file(rules) -> str:
+    """The cache file of the config's counts (they depend on the dealer qualifier alone)."""
+    return f"ch_counts_q{qualifier_rank(rules):08x}_v{FORMAT}.npz"
+
+
+def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
+    """Every table strategy's decision tables (unpacked bool arrays)."""
+    counts = cached_counts(rules, progress=progress, backend=backend)
+    return {
+        "call/optimal": optimal_decisions(counts, rules, with_side_bet=True),
+        "call/optimal-main": optimal_decisions(counts, rules, with_side_bet=False),
+    }
+
+
+def strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.ndarray:
+    """(1755, 1326) call table of any Casino Hold'em strategy: a table strategy, or any
+    registered strategy's decide() applied to every (flop class, hole) representative."""
+    if strategy in spec_for(rules).table_strategies:
+        from gpusim.exact.tables import decision_tables
+
+        return decision_tables(rules, backend=backend)[f"call/{strategy}"]
+    from gpusim.strategy import get_strategy
+
+    strat = get_strategy(strategy, rules)
+    flops = counts.flops
+    rows, holes = np.nonzero(counts.valid)
+    from gpusim.index import subsets
+
+    hc = subsets(2).astype(np.int32)[holes]
+    cards = representative_rounds(hc, flops[rows], n_board=3)
+    call = np.asarray(strat.decide(cards)["call"], dtype=bool)
+    out = np.zeros(counts.valid.shape, dtype=bool)
+    out[rows, holes] = call
+    return out
+
+
+def report(rules, strategy: str, *, progress: bool, backend: str) -> dict:
+    """The exact report of a config under a strategy (docs/exact.md)."""
+    counts = cached_counts(rules, progress=progress, backend=backend)
+    decisions = strategy_table(rules, strategy, counts, backend=backend)
+    return analyse(counts, rules, decisions, strategy)
+
+
+SOLVER = ExactSolver(
+    counts=cached_counts,
+    counts_file=counts_file,
+    solve_tables=solve_tables,
+    report=report,
+    rule_strategies_are_slow=False,
+)

@@ -122,13 +122,13 @@ def solve_river_cupy(
     _require_gpu()
     import cupy
 
-    from gpusim.exact.holdem_bonus import _HOLE_CLASS
+    from gpusim.exact.holdem_bonus import HOLE_CLASS
     from gpusim.index import board_classes
 
     bcls = board_classes(4)
     ids = np.arange(bcls.n_classes) if board_ids is None else np.asarray(board_ids)
     kernel = _kernel("exact_holdem_bonus", cupy.cuda.Device().id)
-    hole_class = cupy.asarray(_HOLE_CLASS.astype(np.int16))
+    hole_class = cupy.asarray(HOLE_CLASS.astype(np.int16))
     tot = {k: cupy.zeros(s, cupy.uint64) for k, s in (("class_wins", 1690), ("class_hands", 1690),
                                                       ("class_ties", 169), ("class_losses", 169))}
     out = {k: np.zeros((len(ids), 1326), np.uint16) for k in ("W", "L", "WX")}

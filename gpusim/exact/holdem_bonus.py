@@ -25,9 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.cards import hand_class_index
-from gpusim.config import CATEGORY_KEYS
 from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
 from gpusim.index import board_classes, hole_index, permute_cards, subsets
 
 __all__ = [
@@ -35,13 +33,12 @@ __all__ = [
     "RIVER_OUTCOMES",
     "THB_TOTAL_DEALS",
     "TURN_OUTCOMES",
+    "CLASS_COMBOS",
+    "HOLE_CLASS",
     "RiverCounts",
     "TurnPass",
-    "analyse",
-    "bonus_table",
-    "five_card_class_counts",
     "hole_permutation_table",
-    "jackpot_table",
+    "pay_class",
     "preflop_ev",
     "river_rule",
     "solve_river",
@@ -88,13 +85,13 @@ class RiverCounts:
 _ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
 
 
-def _pay_class(rank):
+def pay_class(rank):
     r = np.asarray(rank, dtype=np.uint32)
     return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
 
 
 _HOLES = subsets(2).astype(np.int32)
-_HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
+HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
 
 
 def hole_permutation_table() -> np.ndarray:
@@ -116,7 +113,7 @@ def _river_batch(reps: np.ndarray, weights: np.ndarray, ante_from: int) -> dict:
     win = bc.below
     tie = bc.equal
     loss = 990 - win - tie
-    pc = _pay_class(bc.rank)
+    pc = pay_class(bc.rank)
     # per (class in batch, hole): sum over the 48 rivers
     key = (np.arange(nb).repeat(48)[:, None] * 1326 + h).ravel()
     size = nb * 1326
@@ -125,7 +122,7 @@ def _river_batch(reps: np.ndarray, weights: np.ndarray, ante_from: int) -> dict:
         out[name] = np.bincount(key, weights=val.ravel(), minlength=size).reshape(nb, 1326)
     out["valid"] = np.bincount(key, minlength=size).reshape(nb, 1326) > 0
     wt = weights.repeat(48)[:, None]  # weight per board row
-    hc = _HOLE_CLASS[h]
+    hc = HOLE_CLASS[h]
     hpc = (hc * 10 + pc).ravel()
 
     def acc(index, values, n):
@@ -226,7 +223,7 @@ def turn_counts(river: RiverCounts, flop_id: int) -> dict[str, np.ndarray]:
 
 # --- stage 2 and pricing -------------------------------------------------------------------------
 
-_COMBOS = np.bincount(_HOLE_CLASS, minlength=169).astype(np.int64)
+CLASS_COMBOS = np.bincount(HOLE_CLASS, minlength=169).astype(np.int64)
 
 
 def river_rule(river: RiverCounts, rule: str) -> np.ndarray:
@@ -293,7 +290,7 @@ def turn_pass(
         turn[f] = tb
         rb = river_bet[tc["board_class"], tc["hole_in_class"]]
         tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
-        key = (_HOLE_CLASS[None, :] * 4 + tb[None, :].astype(np.int64) * 2 + rb) * 4
+        key = (HOLE_CLASS[None, :] * 4 + tb[None, :].astype(np.int64) * 2 + rb) * 4
         wf = float(b3.weights[f])
         for k, val in enumerate((W - WX, WX, tie, L)):
             joint += np.bincount((key + k).ravel(), weights=val.ravel() * wf, minlength=169 * 16)
@@ -311,196 +308,4 @@ def preflop_ev(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             k = 2 + tb + rb
             j = joint[:, tb, rb]
             num += k * (j[:, 0] + j[:, 1]) + j[:, 1] - (k + 1) * j[:, 3]
-    return num, _COMBOS * OUTCOMES_PER_HOLE
-
-
-_CLASS_NAMES = CATEGORY_KEYS  # hand classes low to high, royal flush last
-
-
-def analyse(
-    river: RiverCounts, tp: TurnPass, preflop_bet: np.ndarray, rules, strategy: str
-) -> dict:
-    """The exact report (JSON-able dict, see docs/exact.md).
-
-    preflop_bet: (169,) bool, bet the flop with each starting-hand class (HAND_CLASSES order).
-    """
-    from gpusim.cards import HAND_CLASSES
-
-    total = THB_TOTAL_DEALS
-    num, den = preflop_ev(tp.joint)
-    p = np.asarray(preflop_bet, dtype=bool)
-    j = tp.joint[p].sum(axis=0)  # (2, 2, 4) over the classes that bet
-    folds = int(den[~p].sum())
-    played = int(den[p].sum())
-    wins_nopay, wins_pay, ties, losses = (int(j[..., k].sum()) for k in range(4))
-
-    ante = BetTable(placed=total)
-    ante.add("fold", -1, folds)
-    cw = river.class_wins[p].sum(axis=0) * 4  # 4 (flop, turn) orders per (4-card set, river)
-    for c in range(9, -1, -1):
-        if cw[c]:
-            ante.add(f"win:{_CLASS_NAMES[c]}", 1 if c >= river.ante_from else 0, int(cw[c]))
-    ante.add("tie", 0, ties)
-    ante.add("loss", -1, losses)
-
-    flop = BetTable(placed=played)
-    flop.add("fold", 0, folds)
-    flop.add("win", 1, wins_nopay + wins_pay)
-    flop.add("tie", 0, ties)
-    flop.add("loss", -1, losses)
-
-    def street(axis: int) -> BetTable:
-        sel = j[1] if axis == 0 else j[:, 1]
-        t = BetTable(placed=int(sel.sum()))
-        t.add("fold", 0, folds)
-        t.add("check", 0, played - int(sel.sum()))
-        t.add("win", 1, int(sel[..., 0].sum() + sel[..., 1].sum()))
-        t.add("tie", 0, int(sel[..., 2].sum()))
-        t.add("loss", -1, int(sel[..., 3].sum()))
-        return t
-
-    main = MainOutcomes()
-    main.add(-1, 1, folds)
-    for tb in (0, 1):
-        for rb in (0, 1):
-            k = 2 + tb + rb
-            main.add(k, k + 1, int(j[tb, rb, 0]))
-            main.add(k + 1, k + 1, int(j[tb, rb, 1]))
-            main.add(0, k + 1, int(j[tb, rb, 2]))
-            main.add(-(k + 1), k + 1, int(j[tb, rb, 3]))
-
-    bets = {
-        "ante": bet_json(ante, total),
-        "flop": bet_json(flop, total),
-        "turn": bet_json(street(0), total),
-        "river": bet_json(street(1), total),
-    }
-    extra = {}
-    if rules.bonus_paytable is not None:
-        bets["bonus"] = bet_json(bonus_table(rules), 1326 * 1225)
-    if rules.jackpot is not None:
-        jt, info = jackpot_table(rules, river)
-        bets["jackpot"] = bet_json(jt, info.pop("_total"))
-        extra["jackpot"] = info
-    turn_bets = int(j[1].sum())
-    river_bets = int(j[:, 1].sum())
-    out = {
-        "game": "holdem_bonus",
-        "config": rules.name,
-        "strategy": strategy,
-        "deals_counted": total,
-        "main": main_json(main),
-        "bets": bets,
-        "decisions": {
-            "flop": {"bet": played / total, "fold": folds / total},
-            "turn": {"bet": turn_bets / total, "check": (played - turn_bets) / total},
-            "river": {"bet": river_bets / total, "check": (played - river_bets) / total},
-        },
-        "preflop": {
-            HAND_CLASSES[k]: {
-                "ev_bet": float(num[k] / den[k]),
-                "action": "bet" if p[k] else "fold",
-            }
-            for k in range(169)
-        },
-    }
-    out.update(extra)
-    return out
-
-
-def bonus_table(rules) -> BetTable:
-    """Bonus side bet: every (player hole, dealer hole) pair, C(52,2) x C(50,2) deals."""
-    from gpusim.cards import HAND_CLASSES
-    from gpusim.config import BONUS_LINE_CLASSES
-
-    table = rules.bonus_paytable
-    per = 1225  # dealer hands per player hole
-    t = BetTable(placed=1326 * per)
-    paid = 0
-    if "AA_vs_dealer_AA" in table:
-        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
-        t.add("AA_vs_dealer_AA", table["AA_vs_dealer_AA"], 6)
-        t.add("AA", table["AA"], 6 * per - 6)
-        paid += 6 * per
-    for line, classes in BONUS_LINE_CLASSES.items():
-        if line == "AA" and "AA_vs_dealer_AA" in table:
-            continue
-        n = sum(int(_COMBOS[HAND_CLASSES.index(c)]) for c in classes) * per
-        t.add(line, table[line], n)
-        paid += n
-    t.add("other", -1, 1326 * per - paid)
-    return t
-
-
-def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
-    """Jackpot side bet return table and its meter dependence.
-
-    Fixed prizes are "X for 1" (net X - 1). The royal row's pay is the long-run average prize
-    per unit stake: the reset value plus every contribution paid back, i.e.
-    reset / stake + contribution / P(royal); the meter-dependent RTP is
-    fixed_prize_rtp + P(royal) x meter / stake.
-    """
-    from fractions import Fraction
-
-    jp = rules.jackpot
-    stake = rules.stakes["jackpot"]
-    if jp.cards == "hole_and_flop":
-        counts = five_card_class_counts()
-    else:
-        counts = river.class_hands.sum(axis=0)
-    total = int(counts.sum())
-    p_royal = Fraction(int(counts[9]), total)
-    lines = {
-        8: "straight_flush",
-        7: "four_of_a_kind",
-        6: "full_house",
-        5: "flush",
-        4: "straight",
-        3: "three_of_a_kind",
-    }
-    fixed = Fraction(0)
-    t = BetTable(placed=total)
-    contribution = Fraction(jp.contribution_bp, 10_000)
-    royal_pay = Fraction(jp.reset, stake) + contribution / p_royal
-    t.add("royal_flush", royal_pay - 1, int(counts[9]))
-    paid = int(counts[9])
-    for c, line in lines.items():
-        x = jp.prizes[line]
-        t.add(line, x - 1, int(counts[c]))
-        fixed += Fraction(x * int(counts[c]), total)
-        paid += int(counts[c])
-    t.add("no_win", -1, total - paid)
-    fixed_rtp = float(fixed)
-    per_meter = p_royal / stake  # RTP added per money unit on the meter
-    info = {
-        "cards": jp.cards,
-        "fixed_prize_rtp": fixed_rtp,
-        "p_royal": float(p_royal),
-        "contribution_rate": float(contribution),
-        "reset": jp.reset,
-        "stake": stake,
-        "rtp_per_meter_unit": float(per_meter),
-        "rtp_at_reset_meter": float(fixed + per_meter * jp.reset),
-        "long_run_rtp": float(fixed + per_meter * jp.reset + contribution),
-        "break_even_meter": float((1 - fixed) / per_meter),
-        "rtp_at_meter": [
-            {"meter": m, "rtp": float(fixed + per_meter * m)}
-            for m in sorted({jp.reset, *(stake * x for x in (10_000, 50_000, 100_000, 200_000,
-                                                              500_000, 1_000_000))})
-        ],
-        "long_run_rtp_by_contribution": [
-            {"contribution_rate": c / 100, "long_run_rtp": float(
-                fixed + per_meter * jp.reset + Fraction(c, 100))}
-            for c in range(0, 75, 5)
-        ],
-        "_total": total,
-    }
-    return t, info
-
-
-def five_card_class_counts() -> np.ndarray:
-    """(10,) int64 five-card hands by pay class over all C(52, 5)."""
-    from gpusim.evaluate import evaluate_np
-
-    ranks = evaluate_np(subsets(5), check=False)
-    return np.bincount(_pay_class(ranks), minlength=10).astype(np.int64)
+    return num, CLASS_COMBOS * OUTCOMES_PER_HOLE

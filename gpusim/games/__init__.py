@@ -11,15 +11,14 @@ a name). The functions below ask the spec, so a caller never branches on the gam
 
 ``settle`` is jitted with the rules as a static argument (rules are frozen and hashable), so
 it can sit in a simulation hot loop or inside a caller's own ``jax.jit``. Event meanings are
-documented in :mod:`gpusim.games.casino_holdem.settle` and
-:mod:`gpusim.games.holdem_bonus.settle`; what a new game must provide is in
+documented in :mod:`gpusim.games.casino_holdem.settlement` and
+:mod:`gpusim.games.holdem_bonus.settlement`; what a new game must provide is in
 docs/architecture.md.
 """
 
 from __future__ import annotations
 
 from gpusim.games import casino_holdem, holdem_bonus
-from gpusim.games.base import Settlement
 from gpusim.games.spec import Decision, GameSpec, StrategyEntry
 from gpusim.rules import CATEGORY_KEYS
 
@@ -40,6 +39,15 @@ __all__ = [
 
 SPECS: dict[str, GameSpec] = {s.name: s for s in (casino_holdem.SPEC, holdem_bonus.SPEC)}
 """Every game, by name, in display order."""
+
+
+def __getattr__(name: str):
+    # Settlement is a JAX pytree: importing it here would import JAX with every config
+    if name == "Settlement":
+        from gpusim.games.base import Settlement
+
+        return Settlement
+    raise AttributeError(f"module 'gpusim.games' has no attribute {name!r}")
 
 
 def spec_for(rules_or_game) -> GameSpec:
@@ -77,6 +85,6 @@ def event_returns(rules) -> dict[str, tuple[int | None, ...]]:
     return spec_for(rules).event_returns(rules)
 
 
-def settle(cards, decisions, rules, *, jackpot_meter=None) -> Settlement:
+def settle(cards, decisions, rules, *, jackpot_meter=None):
     """Settle N rounds; see the game modules for shapes, events and the jackpot meter."""
-    return spec_for(rules).settle(cards, decisions, rules, jackpot_meter=jackpot_meter)
+    return spec_for(rules).settle_rounds(cards, decisions, rules, jackpot_meter=jackpot_meter)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Decision", "GameSpec", "JointCode", "StrategyEntry", "load"]
+__all__ = ["Decision", "GameSpec", "JointCode", "KernelSpec", "StrategyEntry", "load"]
 
 
 def load(path: str) -> Any:
@@ -67,13 +67,36 @@ class StrategyEntry:
 class JointCode:
     """The mixed-radix joint outcome code of one round (kernels/settle_<game>.cuh).
 
-    ``encode(settlement, bets) -> (N,) int32`` (jax) gives each round's code; ``decode(rules)
-    -> (n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake})`` gives, per code,
-    every offered bet's event and stake. The two are inverse on every code a round can produce.
+    ``encode(settlement, bets) -> (N,) int32`` (jax, found at the import path ``encoder``)
+    gives each round's code; ``decode(rules) -> (n_bins, {bet: (n_bins,) int64 event}, {bet:
+    (n_bins,) int64 stake})`` (numpy) gives, per code, every offered bet's event and stake. The
+    two are inverse on every code a round can produce.
     """
 
-    encode: Callable[[Any, tuple[str, ...]], Any]
+    encoder: str
     decode: Callable[[Any], tuple[int, dict, dict]]
+
+    def encode(self, settlement, offered: tuple[str, ...]):
+        return load(self.encoder)(settlement, offered)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """The game's CUDA chunk kernel ``gpusim_<source>_chunk`` in ``kernels/<source>.cu``.
+
+    Its arguments are ``(key0, key1, first_round, n_rounds, *head(rules), *tables, hist)``,
+    then, with ``royal_buffer``, ``(buffer, count, capacity)`` for the Jackpot royal rounds.
+    ``head``: import path of ``head(rules) -> tuple`` of numpy scalars (the game's flags);
+    ``tables``: the names of the strategy tables it takes, in order (kernels/strategy_common.cuh).
+    """
+
+    source: str
+    head: str
+    tables: tuple[str, ...]
+    royal_buffer: bool
+
+    def head_args(self, rules) -> tuple:
+        return tuple(load(self.head)(rules))
 
 
 @dataclass(frozen=True)
@@ -85,7 +108,9 @@ class GameSpec:
     - ``offered_bets(rules) -> tuple[str, ...]``: the bets a config offers, in display order;
     - ``event_names(rules) -> {bet: tuple[str, ...]}`` and ``event_returns(rules) -> {bet:
       tuple[int | None, ...]}``: the return tables;
-    - ``settle(cards (N, 9) int32, decisions, rules, *, jackpot_meter=None) -> Settlement``;
+    - ``settle``: the import path of ``settle(cards (N, 9) int32, decisions, rules, *,
+      jackpot_meter=None) -> Settlement`` (JAX; loaded on first use, so that reading a spec or
+      a config never imports JAX);
     - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
     """
 
@@ -102,12 +127,12 @@ class GameSpec:
     table_strategies: tuple[str, ...]
     table_strategy: str
     exact_solver: str
-    kernel: str
+    kernel: KernelSpec
     joint: JointCode
     offered_bets: Callable[[Any], tuple[str, ...]]
     event_names: Callable[[Any], dict]
     event_returns: Callable[[Any], dict]
-    settle: Callable[..., Any]
+    settle: str
     parse_rules: Callable[..., Any]
 
     @property
@@ -118,6 +143,10 @@ class GameSpec:
     @property
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.strategies)
+
+    def settle_rounds(self, cards, decisions, rules, *, jackpot_meter=None):
+        """Settle N rounds with the game's ``settle`` (see the class docstring)."""
+        return load(self.settle)(cards, decisions, rules, jackpot_meter=jackpot_meter)
 
     def strategy(self, name: str) -> StrategyEntry | None:
         return next((s for s in self.strategies if s.name == name), None)

@@ -21,21 +21,23 @@ The dealer's cards are never seen. Strategies are looked up by game and name::
     register_strategy(game, name, factory)     # factory(rules) -> Strategy
     strategy_names(game) -> tuple[str, ...]
 
-Rule-list strategies (``always-play``, ``basic``, ``side-bet-optimal``, ``win-over-half``) live
-in :mod:`gpusim.strategy.basic`. Table-driven strategies (``optimal``, ``optimal-main``) live in
-``gpusim.strategy.optimal`` and register themselves when that module is imported, after the rule
-lists, so a table version of a name (``win-over-half``) replaces the per-round one; the latter
-stays available as :func:`gpusim.strategy.basic.thb_win_over_half`. The registry imports the
-optional module lazily; if it is missing or its tables cannot be had, :func:`get_strategy` says
-so in one line (and :func:`resolve_strategy` falls back to ``basic`` with a note).
+Each game's spec lists its strategies (``GameSpec.strategies``): rule lists, whose decide
+functions live in :mod:`gpusim.strategy.basic`, and table strategies, read from the exact
+decision tables by :mod:`gpusim.strategy.optimal`. The registry starts from the specs; a caller
+may register more (or replace one) with :func:`register_strategy`. If a strategy's tables cannot
+be had, :func:`get_strategy` says so in one line (and :func:`resolve_strategy` falls back to
+``basic`` with a note).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
+
+from gpusim.games import SPECS, GameSpec, StrategyEntry, spec_for
+from gpusim.games.spec import load
 
 __all__ = [
     "DECISIONS",
@@ -43,23 +45,14 @@ __all__ = [
     "Strategy",
     "StrategyError",
     "get_strategy",
-    "known_strategy_names",
     "register_strategy",
     "resolve_strategy",
     "strategy_description",
     "strategy_names",
 ]
 
-DECISIONS: dict[str, tuple[str, ...]] = {
-    "casino_holdem": ("call",),
-    "holdem_bonus": ("flop", "turn", "river"),
-}
+DECISIONS: dict[str, tuple[str, ...]] = {g: s.decision_points for g, s in SPECS.items()}
 """Decision keys each game's strategies return."""
-
-TABLE_STRATEGIES = ("optimal", "optimal-main")
-"""Names provided by the optional exact-analysis module (not necessarily available)."""
-
-_OPTIONAL_MODULES = ("gpusim.strategy.optimal",)
 
 
 class StrategyError(ValueError):
@@ -95,18 +88,14 @@ class _Entry:
     description: str
 
 
-_REGISTRY: dict[str, dict[str, _Entry]] = {game: {} for game in DECISIONS}
-_import_errors: dict[str, str] = {}
+_REGISTRY: dict[str, dict[str, _Entry]] = {game: {} for game in SPECS}
 _loaded = False
 
 
-def register_strategy(
-    game: str, name: str, factory: Callable[[Any], Strategy], description: str = ""
-) -> None:
-    """Register ``factory(rules) -> Strategy`` as strategy ``name`` of ``game`` (replaces)."""
-    if game not in _REGISTRY:
-        raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(_REGISTRY)}")
-    _REGISTRY[game][name] = _Entry(factory, description)
+def _from_spec(spec: GameSpec, entry: StrategyEntry, rules) -> Strategy:
+    if entry.table is not None:
+        return load(spec.table_strategy).load(entry.table, rules)
+    return RuleStrategy(entry.name, spec.name, load(entry.source), entry.description)
 
 
 def _load() -> None:
@@ -114,28 +103,29 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    importlib.import_module("gpusim.strategy.basic")
-    for module in _OPTIONAL_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            # Only the optional module itself being absent is expected; anything else is a bug.
-            if exc.name != module:
-                raise
-            _import_errors[module] = f"{module} is not installed"
+    for game, spec in SPECS.items():
+        for entry in spec.strategies:
+            _REGISTRY[game].setdefault(
+                entry.name, _Entry(partial(_from_spec, spec, entry), entry.description)
+            )
+
+
+def register_strategy(
+    game: str, name: str, factory: Callable[[Any], Strategy], description: str = ""
+) -> None:
+    """Register ``factory(rules) -> Strategy`` as strategy ``name`` of ``game`` (replaces)."""
+    _load()
+    if game not in _REGISTRY:
+        raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(_REGISTRY)}")
+    _REGISTRY[game][name] = _Entry(factory, description)
 
 
 def strategy_names(game: str) -> tuple[str, ...]:
-    """Names of the strategies registered for ``game`` (after the optional imports)."""
+    """Names of the strategies of ``game``: its spec's and any registered since."""
     _load()
     if game not in _REGISTRY:
         raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(_REGISTRY)}")
     return tuple(sorted(_REGISTRY[game]))
-
-
-def known_strategy_names(game: str) -> tuple[str, ...]:
-    """Registered names plus the table-driven names that may be provided later."""
-    return tuple(sorted(set(strategy_names(game)) | set(TABLE_STRATEGIES)))
 
 
 def strategy_description(game: str, name: str) -> str:
@@ -147,23 +137,22 @@ def strategy_description(game: str, name: str) -> str:
 def get_strategy(name: str, rules) -> Strategy:
     """The strategy ``name`` for ``rules.game``; :class:`StrategyError` if unknown/unavailable."""
     _load()
-    game = rules.game
-    entries = _REGISTRY[game]
+    spec = spec_for(rules)
+    entries = _REGISTRY[spec.name]
     if name not in entries:
-        if name in TABLE_STRATEGIES:
-            why = "; ".join(_import_errors.values()) or "it is not registered"
+        if spec.strategy(name) is not None:
             raise StrategyError(
-                f"strategy {name!r} for {game} is not available ({why}); "
+                f"strategy {name!r} for {spec.name} is not available (it is not registered); "
                 f"available: {', '.join(sorted(entries))}"
             )
         raise StrategyError(
-            f"strategy {name!r}: unknown for {game}; allowed: {', '.join(sorted(entries))}"
+            f"strategy {name!r}: unknown for {spec.name}; allowed: {', '.join(sorted(entries))}"
         )
     try:
         strategy = entries[name].factory(rules)
     except (FileNotFoundError, ModuleNotFoundError, StrategyError) as exc:
         msg = " ".join(str(exc).split())
-        raise StrategyError(f"strategy {name!r} for {game} is not available: {msg}") from None
+        raise StrategyError(f"strategy {name!r} for {spec.name} is not available: {msg}") from None
     return strategy
 
 

@@ -36,13 +36,9 @@ winning, given the cards seen, is greater than 1/2 (ties count as not winning). 
 
 from __future__ import annotations
 
-from functools import partial
-
 import jax
 import jax.numpy as jnp
 import numpy as np
-
-from gpusim.strategy import RuleStrategy, register_strategy
 
 __all__ = [
     "ch_always_play",
@@ -284,40 +280,3 @@ def thb_win_over_half(cards) -> dict[str, jax.Array]:
     turn = turn_u[inverse] & flop
     river = river_u[inverse] & flop
     return {"flop": jnp.asarray(flop), "turn": jnp.asarray(turn), "river": jnp.asarray(river)}
-
-
-def _rule(game: str, name: str, fn, description: str):
-    register_strategy(game, name, partial(_make, game, name, fn, description), description)
-
-
-def _make(game, name, fn, description, rules):
-    del rules
-    return RuleStrategy(name=name, game=game, fn=fn, description=description)
-
-
-_rule("casino_holdem", "always-play", ch_always_play, "call every hand")
-_rule(
-    "casino_holdem",
-    "basic",
-    ch_basic,
-    "call with a pair using a hole card, 4-flush, 4-straight, or a ten or higher in the hole",
-)
-_rule(
-    "casino_holdem",
-    "side-bet-optimal",
-    ch_side_bet_optimal,
-    "call on every AA Bonus win (pair of aces or better after the flop), else basic",
-)
-_rule("holdem_bonus", "always-play", thb_always_play, "bet the Flop, Turn and River every hand")
-_rule(
-    "holdem_bonus",
-    "basic",
-    thb_basic,
-    "fold 23o-27o; Turn/River bets on made hands and draws that use a hole card",
-)
-_rule(
-    "holdem_bonus",
-    "win-over-half",
-    thb_win_over_half,
-    "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (slow: per round)",
-)

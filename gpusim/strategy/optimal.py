@@ -24,9 +24,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from gpusim.index import PERMUTATIONS, board_classes
-from gpusim.strategy import register_strategy
 
-__all__ = ["TableStrategy", "table_strategy"]
+__all__ = ["CasinoHoldemTables", "HoldemBonusTables", "TableStrategy", "table_strategy"]
 
 _BINOM = np.array([[math.comb(n, k) for k in range(5)] for n in range(52)], dtype=np.int32)
 _NEW_SUIT = PERMUTATIONS.astype(np.int32).ravel()  # [perm * 4 + old suit] -> new suit
@@ -91,11 +90,10 @@ def _decide_thb(cards, t):
 
 @dataclass(frozen=True)
 class TableStrategy:
-    """A strategy read from packed decision tables (see the module docstring).
+    """A strategy read from packed decision tables (see the module docstring); one subclass
+    per game (the spec's ``table_strategy``) knows its tables and decision points.
 
-    decide(cards: (N, 9) int) -> {"call"} for Casino Hold'em, {"flop", "turn", "river"} for
-    Texas Hold'em Bonus; (N,) bool jax arrays. One jitted gather pipeline per call.
-    tables: ``call`` (packed bits) or ``preflop`` (169 bool), ``turn``, ``river`` (packed).
+    decide(cards: (N, 9) int) -> {point: (N,) bool jax array}; one jitted gather pipeline.
     """
 
     name: str
@@ -103,80 +101,121 @@ class TableStrategy:
     tables: dict = field(repr=False)
     description: str = ""
 
+    @classmethod
+    def load(cls, name: str, rules) -> TableStrategy:
+        """The table strategy ``name`` of ``rules``: its tables shipped, cached or solved now."""
+        return cls(name=name, game=rules.game, tables=cls.pack(name, _decision_tables(rules)))
+
+    @staticmethod
+    def pack(name: str, tables: dict) -> dict:
+        """This strategy's tables, from the solver's unpacked ``{"<point>/<name>": bool}``."""
+        raise NotImplementedError
+
     @cached_property
     def _device_tables(self) -> dict:
         # built eagerly even when first reached while a caller's jit is tracing, so the cached
         # arrays are constants, not that trace's tracers
         with jax.ensure_compile_time_eval():
-            return self._build_device_tables()
+            b3 = board_classes(3)
+            return {
+                "binom": jnp.asarray(_BINOM),
+                "new_suit": jnp.asarray(_NEW_SUIT),
+                "raw3_class": jnp.asarray(b3.raw_class, jnp.int32),
+                "raw3_perm": jnp.asarray(b3.raw_perm, jnp.int32),
+                **self._game_tables(),
+            }
 
-    def _build_device_tables(self) -> dict:
-        from gpusim.cards import _GRID
+    def _game_tables(self) -> dict:
+        raise NotImplementedError
 
+    def kernel_tables(self) -> dict[str, np.ndarray]:
+        """The tables in the CUDA kernels' layout (kernels/strategy_common.cuh), numpy."""
         b3 = board_classes(3)
-        t = {
-            "binom": jnp.asarray(_BINOM),
-            "new_suit": jnp.asarray(_NEW_SUIT),
-            "raw3_class": jnp.asarray(b3.raw_class, jnp.int32),
-            "raw3_perm": jnp.asarray(b3.raw_perm, jnp.int32),
+        return {
+            "raw3_class": np.ascontiguousarray(b3.raw_class, np.int32),
+            "raw3_perm": np.ascontiguousarray(b3.raw_perm, np.int8),
+            "new_suit": np.ascontiguousarray(PERMUTATIONS.ravel(), np.int8),
+            **self._kernel_game_tables(),
         }
-        if self.game == "casino_holdem":
-            t["call"] = jnp.asarray(self.tables["call"])
-            return t
-        b4 = board_classes(4)
-        t["raw4_class"] = jnp.asarray(b4.raw_class, jnp.int32)
-        t["raw4_perm"] = jnp.asarray(b4.raw_perm, jnp.int32)
-        t["grid"] = jnp.asarray(np.asarray(_GRID, np.int32).ravel())
-        t["preflop"] = jnp.asarray(self.tables["preflop"], bool)
-        t["turn"] = jnp.asarray(self.tables["turn"])
-        t["river"] = jnp.asarray(self.tables["river"])
-        return t
+
+    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CasinoHoldemTables(TableStrategy):
+    """Casino Hold'em: ``{"call"}`` from ``call`` (packed bits by flop class and hole)."""
+
+    @staticmethod
+    def pack(name: str, tables: dict) -> dict:
+        return {"call": np.packbits(tables[f"call/{name}"].ravel())}
+
+    def _game_tables(self) -> dict:
+        return {"call": jnp.asarray(self.tables["call"])}
+
+    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
+        return {"call": np.ascontiguousarray(self.tables["call"], np.uint8)}
 
     def decide(self, cards) -> dict:
-        c = jnp.asarray(cards, jnp.int32)
-        if self.game == "casino_holdem":
-            return {"call": _decide_ch(c, self._device_tables)}
-        flop, turn, river = _decide_thb(c, self._device_tables)
+        return {"call": _decide_ch(jnp.asarray(cards, jnp.int32), self._device_tables)}
+
+
+@dataclass(frozen=True)
+class HoldemBonusTables(TableStrategy):
+    """Texas Hold'em Bonus: ``{"flop", "turn", "river"}`` from ``preflop`` (169 bool),
+    ``turn`` (packed, by flop class) and ``river`` (packed, by 4-card board class)."""
+
+    @staticmethod
+    def pack(name: str, tables: dict) -> dict:
+        return {
+            "preflop": tables[f"preflop/{name}"].astype(bool),
+            "turn": np.packbits(tables[f"turn/{name}"].ravel()),
+            "river": np.packbits(tables[f"river/{name}"].ravel()),
+        }
+
+    def _game_tables(self) -> dict:
+        from gpusim.cards import CLASS_GRID
+
+        b4 = board_classes(4)
+        return {
+            "raw4_class": jnp.asarray(b4.raw_class, jnp.int32),
+            "raw4_perm": jnp.asarray(b4.raw_perm, jnp.int32),
+            "grid": jnp.asarray(np.asarray(CLASS_GRID, np.int32).ravel()),
+            "preflop": jnp.asarray(self.tables["preflop"], bool),
+            "turn": jnp.asarray(self.tables["turn"]),
+            "river": jnp.asarray(self.tables["river"]),
+        }
+
+    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
+        from gpusim.cards import CLASS_GRID
+
+        b4 = board_classes(4)
+        t = self.tables
+        return {
+            "preflop": np.ascontiguousarray(np.asarray(t["preflop"]).astype(np.uint8)),
+            "grid": np.ascontiguousarray(np.asarray(CLASS_GRID).ravel(), np.int32),
+            "turn": np.ascontiguousarray(t["turn"], np.uint8),
+            "river": np.ascontiguousarray(t["river"], np.uint8),
+            "raw4_class": np.ascontiguousarray(b4.raw_class, np.int32),
+            "raw4_perm": np.ascontiguousarray(b4.raw_perm, np.int8),
+        }
+
+    def decide(self, cards) -> dict:
+        flop, turn, river = _decide_thb(jnp.asarray(cards, jnp.int32), self._device_tables)
         return {"flop": flop, "turn": turn, "river": river}
+
+
+def _decision_tables(rules) -> dict:
+    # The exact solver sits above the strategy layer: the spec names it, and it loads here on
+    # first use (shipped tables are read from disk; another config's are solved once, cached).
+    from gpusim.games import spec_for
+
+    return spec_for(rules).solver().decision_tables(rules)
 
 
 def table_strategy(name: str, rules) -> TableStrategy:
     """Load (or solve) the tables of a table strategy for ``rules``."""
-    from gpusim.exact.tables import decision_tables
+    from gpusim.games import spec_for
+    from gpusim.games.spec import load
 
-    t = decision_tables(rules)
-    if rules.game == "casino_holdem":
-        tables = {"call": np.packbits(t[f"call/{name}"].ravel())}
-    else:
-        tables = {
-            "preflop": t[f"preflop/{name}"].astype(bool),
-            "turn": np.packbits(t[f"turn/{name}"].ravel()),
-            "river": np.packbits(t[f"river/{name}"].ravel()),
-        }
-    return TableStrategy(name=name, game=rules.game, tables=tables)
-
-
-_DESCRIPTIONS = {
-    ("casino_holdem", "optimal"): "exact: call iff it beats folding, counting the AA Bonus "
-    "win a fold forfeits",
-    ("casino_holdem", "optimal-main"): "exact: call iff it beats folding in the main game alone",
-    ("holdem_bonus", "optimal"): "exact: Turn/River bet iff P(win) > P(lose); flop bet iff "
-    "its EV beats folding",
-    ("holdem_bonus", "win-over-half-ev"): "seed 000: Turn/River bet iff exact P(win) > 50 %; "
-    "flop bet iff the EV under that rule beats folding",
-}
-
-for (_game, _name), _desc in _DESCRIPTIONS.items():
-    register_strategy(
-        _game, _name, lambda rules, _n=_name: table_strategy(_n, rules), _desc
-    )
-
-# Seed 000's rule text at simulation scale: its exact tables give the same decisions as the
-# per-round counting rule list (the flop rule folds exactly 23o-27o in both; a test compares
-# them round by round), so the name serves the tables and the counting stays a test oracle.
-register_strategy(
-    "holdem_bonus",
-    "win-over-half",
-    lambda rules: table_strategy("win-over-half-ev", rules),
-    "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (exact tables)",
-)
+    return load(spec_for(rules).table_strategy).load(name, rules)

@@ -1,29 +1,27 @@
-"""Casino Hold'em: its spec (:data:`SPEC`), rules (:mod:`.rules`) and settlement (:mod:`.settle`).
+"""Casino Hold'em: its spec (:data:`SPEC`), rules (:mod:`.rules`), events and joint code
+(:mod:`.events`) and settlement (:mod:`.settlement`).
 
 Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004).
 """
 
 from __future__ import annotations
 
-from gpusim.games.casino_holdem.rules import (
-    AA_BONUS_LINES,
-    ANTE_LINES,
-    CasinoHoldemRules,
-    parse_rules,
-)
-from gpusim.games.casino_holdem.settle import (
+from gpusim.games.casino_holdem.events import (
     AA_BONUS_HANDS,
     BETS,
     DECISIONS,
     bets,
     event_names,
     event_returns,
-    joint_code,
     joint_decode,
-    qualifier_threshold,
-    settle,
 )
-from gpusim.games.spec import Decision, GameSpec, JointCode, StrategyEntry
+from gpusim.games.casino_holdem.rules import (
+    AA_BONUS_LINES,
+    ANTE_LINES,
+    CasinoHoldemRules,
+    parse_rules,
+)
+from gpusim.games.spec import Decision, GameSpec, JointCode, KernelSpec, StrategyEntry
 
 __all__ = [
     "AA_BONUS_HANDS",
@@ -76,11 +74,27 @@ SPEC = GameSpec(
     table_strategies=("optimal", "optimal-main"),
     table_strategy="gpusim.strategy.optimal:CasinoHoldemTables",
     exact_solver="gpusim.exact.casino_holdem:SOLVER",
-    kernel="casino_holdem",
-    joint=JointCode(encode=joint_code, decode=joint_decode),
+    kernel=KernelSpec(
+        source="casino_holdem",
+        head="gpusim.games.casino_holdem.settlement:kernel_head",
+        tables=("call", "raw3_class", "raw3_perm", "new_suit"),
+        royal_buffer=False,
+    ),
+    joint=JointCode(
+        encoder="gpusim.games.casino_holdem.settlement:joint_code", decode=joint_decode
+    ),
     offered_bets=bets,
     event_names=event_names,
     event_returns=event_returns,
-    settle=settle,
+    settle="gpusim.games.casino_holdem.settlement:settle",
     parse_rules=parse_rules,
 )
+
+
+def __getattr__(name: str):
+    # the JAX settlement loads on first use (reading the spec must not import JAX)
+    if name in ('qualifier_threshold', 'settle', 'joint_code'):
+        from gpusim.games.casino_holdem import settlement as _settlement
+
+        return getattr(_settlement, name)
+    raise AttributeError(f"module 'gpusim.games.casino_holdem' has no attribute {name!r}")

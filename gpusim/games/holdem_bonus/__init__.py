@@ -1,18 +1,12 @@
 """Texas Hold'em Bonus Poker: its spec (:data:`SPEC`), rules (:mod:`.rules`) and settlement
-(:mod:`.settle`).
+(:mod:`.settlement`).
 
 Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001).
 """
 
 from __future__ import annotations
 
-from gpusim.games.holdem_bonus.rules import (
-    BONUS_LINES,
-    JACKPOT_LINES,
-    HoldemBonusRules,
-    parse_rules,
-)
-from gpusim.games.holdem_bonus.settle import (
+from gpusim.games.holdem_bonus.events import (
     BETS,
     BONUS_HANDS,
     DECISIONS,
@@ -20,11 +14,15 @@ from gpusim.games.holdem_bonus.settle import (
     bets,
     event_names,
     event_returns,
-    joint_code,
     joint_decode,
-    settle,
 )
-from gpusim.games.spec import Decision, GameSpec, JointCode, StrategyEntry
+from gpusim.games.holdem_bonus.rules import (
+    BONUS_LINES,
+    JACKPOT_LINES,
+    HoldemBonusRules,
+    parse_rules,
+)
+from gpusim.games.spec import Decision, GameSpec, JointCode, KernelSpec, StrategyEntry
 
 __all__ = [
     "BETS",
@@ -90,12 +88,29 @@ SPEC = GameSpec(
     ),
     table_strategies=("optimal", "win-over-half-ev"),
     table_strategy="gpusim.strategy.optimal:HoldemBonusTables",
-    exact_solver="gpusim.exact.holdem_bonus:SOLVER",
-    kernel="holdem_bonus",
-    joint=JointCode(encode=joint_code, decode=joint_decode),
+    exact_solver="gpusim.exact.holdem_bonus_pricing:SOLVER",
+    kernel=KernelSpec(
+        source="holdem_bonus",
+        head="gpusim.games.holdem_bonus.events:kernel_head",
+        tables=("preflop", "grid", "turn", "river", "raw3_class", "raw3_perm", "raw4_class",
+                "raw4_perm", "new_suit"),
+        royal_buffer=True,
+    ),
+    joint=JointCode(
+        encoder="gpusim.games.holdem_bonus.settlement:joint_code", decode=joint_decode
+    ),
     offered_bets=bets,
     event_names=event_names,
     event_returns=event_returns,
-    settle=settle,
+    settle="gpusim.games.holdem_bonus.settlement:settle",
     parse_rules=parse_rules,
 )
+
+
+def __getattr__(name: str):
+    # the JAX settlement loads on first use (reading the spec must not import JAX)
+    if name in ('settle', 'joint_code'):
+        from gpusim.games.holdem_bonus import settlement as _settlement
+
+        return getattr(_settlement, name)
+    raise AttributeError(f"module 'gpusim.games.holdem_bonus' has no attribute {name!r}")

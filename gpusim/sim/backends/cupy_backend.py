@@ -140,35 +140,11 @@ def strategy_spec(rules, strategy) -> StrategySpec:
 
 
 def _table_arrays(rules, strategy) -> dict | None:
-    try:
-        from gpusim.strategy.optimal import TableStrategy
-    except ModuleNotFoundError:
-        return None
+    from gpusim.strategy.optimal import TableStrategy
+
     if not isinstance(strategy, TableStrategy):
         return None
-    from gpusim.cards import _GRID
-    from gpusim.index import PERMUTATIONS, board_classes
-
-    b3 = board_classes(3)
-    out = {
-        "raw3_class": np.ascontiguousarray(b3.raw_class, np.int32),
-        "raw3_perm": np.ascontiguousarray(b3.raw_perm, np.int8),
-        "new_suit": np.ascontiguousarray(PERMUTATIONS.ravel(), np.int8),
-    }
-    t = strategy.tables
-    if rules.game == "casino_holdem":
-        out["call"] = np.ascontiguousarray(t["call"], np.uint8)
-        return out
-    b4 = board_classes(4)
-    out.update(
-        preflop=np.ascontiguousarray(np.asarray(t["preflop"]).astype(np.uint8)),
-        grid=np.ascontiguousarray(np.asarray(_GRID).ravel(), np.int32),
-        turn=np.ascontiguousarray(t["turn"], np.uint8),
-        river=np.ascontiguousarray(t["river"], np.uint8),
-        raw4_class=np.ascontiguousarray(b4.raw_class, np.int32),
-        raw4_perm=np.ascontiguousarray(b4.raw_perm, np.int8),
-    )
-    return out
+    return strategy.kernel_tables()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -380,32 +356,12 @@ class _CupyChunkRunner:
         t = {k: cupy.asarray(v) for k, v in spec.tables.items()}
         self.tables = t
         self.dummy = dummy
-        from gpusim.games import bets
+        from gpusim.games import spec_for
 
-        offered = bets(rules)
-        if rules.game == "casino_holdem":
-            from gpusim.games.casino_holdem import qualifier_threshold
-
-            self.head = (
-                np.uint32(qualifier_threshold(rules.dealer_qualifier)),
-                np.int32("aa_bonus" in offered),
-            )
-            self.table_args = tuple(
-                t.get(k, dummy) for k in ("call", "raw3_class", "raw3_perm", "new_suit")
-            )
-        else:
-            jp = rules.jackpot
-            flags = (
-                int("bonus" in offered)
-                | int("jackpot" in offered) << 1
-                | int(jp is not None and jp.cards == "all_seven") << 2
-            )
-            self.head = (np.int32(flags),)
-            self.table_args = tuple(
-                t.get(k, dummy)
-                for k in ("preflop", "grid", "turn", "river", "raw3_class", "raw3_perm",
-                          "raw4_class", "raw4_perm", "new_suit")
-            )  # fmt: skip
+        kernel = spec_for(rules).kernel
+        self.royal_buffer = kernel.royal_buffer
+        self.head = kernel.head_args(rules)
+        self.table_args = tuple(t.get(k, dummy) for k in kernel.tables)
 
     def __call__(self, seed: int, first_round: int, n_rounds: int, meter: int):
         import cupy
@@ -434,7 +390,7 @@ class _CupyChunkRunner:
 
         grid = launch_grid(n, self.block, self.blocks_per_sm, self.n_sm)
         head = (np.uint32(k0), np.uint32(k1), np.uint64(first), np.uint32(n))
-        if self.rules.game == "casino_holdem":
+        if not self.royal_buffer:
             args = head + self.head + self.table_args + (hist,)
             self.kernel((grid,), (self.block,), args)
             return []

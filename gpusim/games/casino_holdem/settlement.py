@@ -34,89 +34,19 @@ from gpusim.games.base import (
     net_from_returns,
     seven_card_ranks,
 )
+from gpusim.games.casino_holdem.events import (
+    AA_RADIX,
+    DECISIONS,
+    N_AA_HANDS,
+    N_CATEGORIES,
+    bets,
+    event_names,
+    event_returns,
+)
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
-from gpusim.rules import CATEGORY_KEYS, Qualifier
+from gpusim.rules import Qualifier
 
-__all__ = [
-    "AA_BONUS_HANDS",
-    "BETS",
-    "DECISIONS",
-    "bets",
-    "event_names",
-    "event_returns",
-    "qualifier_threshold",
-    "settle",
-]
-
-BETS = ("ante", "call", "aa_bonus")
-DECISIONS = ("call",)
-
-AA_BONUS_HANDS = (
-    "high_card",
-    "pair_below_aces",
-    "pair_of_aces",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
-"""Five-card AA Bonus hands, low to high (pairs split at aces, as the paytable does)."""
-
-_ANTE_EVENTS = (
-    ("fold",)
-    + tuple(f"dealer_not_qualified:{c}" for c in CATEGORY_KEYS)
-    + tuple(f"win:{c}" for c in CATEGORY_KEYS)
-    + ("tie", "loss")
-)
-_CALL_EVENTS = ("fold", "dealer_not_qualified", "win", "tie", "loss")
-_AA_EVENTS = AA_BONUS_HANDS + tuple(f"fold:{b}" for b in AA_BONUS_HANDS)
-_N_CAT = len(CATEGORY_KEYS)
-_N_AA = len(AA_BONUS_HANDS)
-
-
-def bets(rules: CasinoHoldemRules) -> tuple[str, ...]:
-    """Bets offered by the config: ante, call, and aa_bonus when its stake is > 0."""
-    return BETS if rules.stakes["aa_bonus"] > 0 else BETS[:2]
-
-
-def event_names(rules: CasinoHoldemRules) -> dict[str, tuple[str, ...]]:
-    names = {"ante": _ANTE_EVENTS, "call": _CALL_EVENTS, "aa_bonus": _AA_EVENTS}
-    return {bet: names[bet] for bet in bets(rules)}
-
-
-def _ante_pay(rules: CasinoHoldemRules, cat: int) -> int:
-    key = CATEGORY_KEYS[cat]
-    if key in rules.ante_paytable:
-        return rules.ante_paytable[key]
-    return rules.ante_paytable["straight_or_less"]
-
-
-def _aa_pay(rules: CasinoHoldemRules, hand: str) -> int | None:
-    pt = rules.aa_bonus_paytable
-    return pt[hand] if pt is not None and hand in pt else None
-
-
-def event_returns(rules: CasinoHoldemRules) -> dict[str, tuple[int, ...]]:
-    """Amount returned per unit staked, for every event of every offered bet (0 = lost).
-
-    ``net = stake * (returns[bet][event] - 1)`` for a placed bet. These are the return-table
-    multipliers: counts of events times these give any paytable's return.
-    """
-    ante = [0]
-    ante += [1 + _ante_pay(rules, c) for c in range(_N_CAT)]  # dealer not qualified
-    ante += [1 + _ante_pay(rules, c) for c in range(_N_CAT)]  # player wins
-    ante += [1, 0]
-    out = {"ante": tuple(ante), "call": (0, 1, 2, 1, 0)}
-    if "aa_bonus" in bets(rules):
-        called = [0 if _aa_pay(rules, b) is None else 1 + _aa_pay(rules, b) for b in AA_BONUS_HANDS]
-        folded = [0] * _N_AA if rules.fold_forfeits_bonus else called
-        out["aa_bonus"] = tuple(called + folded)
-    return out
-
+__all__ = ["joint_code", "qualifier_threshold", "settle"]
 
 @lru_cache(maxsize=64)
 def qualifier_threshold(qualifier: Qualifier) -> int:
@@ -189,7 +119,9 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
             ~qualified,
             1 + pcat,
             jnp.where(
-                win, 1 + _N_CAT + pcat, jnp.where(tie, i32(1 + 2 * _N_CAT), i32(2 + 2 * _N_CAT))
+                win,
+                1 + N_CATEGORIES + pcat,
+                jnp.where(tie, i32(1 + 2 * N_CATEGORIES), i32(2 + 2 * N_CATEGORIES)),
             ),
         ),
     )
@@ -209,7 +141,7 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
         aces = jnp.sum((five >> 2) == 12, axis=-1)
         # AA_BONUS_HANDS splits "pair" at aces, shifting every higher category up by one.
         hand = jnp.where(c5 >= 2, c5 + 1, jnp.where(c5 == 1, jnp.where(aces >= 2, 2, 1), 0))
-        events["aa_bonus"] = jnp.where(call, hand, _N_AA + hand).astype(i32)
+        events["aa_bonus"] = jnp.where(call, hand, N_AA_HANDS + hand).astype(i32)
         stakes["aa_bonus"] = jnp.full(call.shape, rules.stakes["aa_bonus"], i32)
 
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet]) for bet in stakes}
@@ -227,32 +159,19 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
 
 # --- the joint outcome code (kernels/settle_casino_holdem.cuh) ------------------------------------
 
-_AA_RADIX = len(_AA_EVENTS)
-_CALL_OF_ANTE = (0,) + (1,) * _N_CAT + (2,) * _N_CAT + (3, 4)
-"""The Call event of each Ante event: fold, dealer not qualified, win, tie, loss."""
-
 
 def joint_code(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
     """(N,) int32: ``ante_event * 22 + aa_bonus_event`` (the Ante event alone without the
     side bet)."""
     ante = settlement.events["ante"].astype(jnp.int32)
     if "aa_bonus" in offered:
-        return ante * _AA_RADIX + settlement.events["aa_bonus"].astype(jnp.int32)
+        return ante * AA_RADIX + settlement.events["aa_bonus"].astype(jnp.int32)
     return ante
 
 
-def joint_decode(rules: CasinoHoldemRules) -> tuple[int, dict, dict]:
-    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}) of every code."""
-    offered = bets(rules)
-    ante = rules.stakes.ante
-    i64 = np.int64
-    n_aa = _AA_RADIX if "aa_bonus" in offered else 1
-    codes = np.arange(len(_ANTE_EVENTS) * n_aa, dtype=i64)
-    ante_ev = codes // n_aa
-    events = {"ante": ante_ev, "call": np.array(_CALL_OF_ANTE, i64)[ante_ev]}
-    stakes = {"ante": np.full(codes.size, ante, i64),
-              "call": (ante_ev != 0) * i64(CasinoHoldemRules.CALL_MULTIPLE * ante)}
-    if "aa_bonus" in offered:
-        events["aa_bonus"] = codes % n_aa
-        stakes["aa_bonus"] = np.full(codes.size, rules.stakes["aa_bonus"], i64)
-    return int(codes.size), events, stakes
+def kernel_head(rules: CasinoHoldemRules) -> tuple:
+    """The CUDA kernel's game arguments: the qualifying rank and whether the AA Bonus is on."""
+    return (
+        np.uint32(qualifier_threshold(rules.dealer_qualifier)),
+        np.int32("aa_bonus" in bets(rules)),
+    )
