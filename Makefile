@@ -18,6 +18,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks
+	$(BIN)/lint-imports
 	$(BIN)/pytest -q
 
 test-slow: $(STAMP)
@@ -25,6 +26,7 @@ test-slow: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/evaluator.py

@@ -16,13 +16,13 @@ from scipy.stats import chi2
 
 from gpusim.deal import (
     MAX_ROUND,
-    _first_attempt_rejected,
     _fisher_yates_jax,
     deal,
-    deal_numpy,
     deal_plan,
     deal_rounds,
 )
+from gpusim.deal_numpy import deal_numpy
+from gpusim.deal_numpy import first_attempt_rejected as _first_attempt_rejected
 from gpusim.rng import seed_key
 
 M32 = 0xFFFFFFFF

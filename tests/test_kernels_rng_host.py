@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusim.deal import MAX_ROUND, _first_attempt_rejected, deal
+from gpusim.deal import MAX_ROUND, deal
+from gpusim.deal_numpy import first_attempt_rejected as _first_attempt_rejected
 from gpusim.rng import KAT_VECTORS, threefry2x32_numpy
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"

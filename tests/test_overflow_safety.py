@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.runs.runfolder import _sha256
+from gpusim.runs.runfolder import sha256_file
 
 K = 2**33 + 3  # every count and sum is multiplied by this: far past 2**32 per cell
 COUNT_COLS = {"outcomes": ["count"], "events": ["count"], "decisions": ["count"],
@@ -42,7 +42,7 @@ def runs(tmp_path_factory):
             df = pl.read_parquet(p).with_columns(
                 [(pl.col(c) * K).cast(pl.Int64) for c in COUNT_COLS[table]])
             df.write_parquet(p)
-            info["sha256"] = _sha256(p)
+            info["sha256"] = sha256_file(p)
     m["rounds"] *= K
     (big / "manifest.json").write_text(json.dumps(m))
     return small.path, big

@@ -45,12 +45,12 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
     import ray
 
-    from gpusim.runs.driver import _chunk_runner, resolve_backend
+    from gpusim.sim.chunks import chunk_runner, resolve_backend
     from gpusim.strategy import get_strategy
 
     ray.get(tracker.start.remote(shard, os.getpid()))
     backend_name, device, _ = resolve_backend(backend)
-    runner = _chunk_runner(backend_name, rules, get_strategy(strategy_name, rules))
+    runner = chunk_runner(backend_name, rules, get_strategy(strategy_name, rules))
     meter, out = meter0, []
     for k, first, n in chunks:
         t0 = time.perf_counter()

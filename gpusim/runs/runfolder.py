@@ -46,7 +46,7 @@ def part_name(chunk: int) -> str:
     return f"part-{chunk:06d}.parquet"
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -154,7 +154,7 @@ class RunFolder:
                 written.append(final)
                 files[table] = {
                     "file": f"{table}/{final.name}",
-                    "sha256": _sha256(final),
+                    "sha256": sha256_file(final),
                     "rows": df.height,
                 }
         except OSError:
@@ -200,7 +200,7 @@ class RunFolder:
         for rec in self.completed().values():
             for info in rec["files"].values():
                 f = self.path / info["file"]
-                if not f.is_file() or _sha256(f) != info["sha256"]:
+                if not f.is_file() or sha256_file(f) != info["sha256"]:
                     bad.append(info["file"])
         return bad
 
@@ -211,7 +211,7 @@ class RunFolder:
         for k, rec in self.completed().items():
             for info in rec["files"].values():
                 f = self.path / info["file"]
-                if not f.is_file() or _sha256(f) != info["sha256"]:
+                if not f.is_file() or sha256_file(f) != info["sha256"]:
                     bad.append(k)
                     break
         if bad:

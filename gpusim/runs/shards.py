@@ -140,7 +140,7 @@ def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list
 def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     """Every offered bet's (net, stake) in round r, replayed from (seed, r)."""
     from gpusim.deal import deal
-    from gpusim.games import bets, event_names, settle, spec_for
+    from gpusim.games import bets, event_names, settle
 
     cards = np.asarray(deal(seed, r, 1, 9))
     s = settle(cards, strategy.decide(cards), rules)
@@ -157,6 +157,7 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
 def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old_prize: int,
                     new_prize: int) -> None:
     """Swap round r's provisional Jackpot pay for the settled one in every table."""
+    from gpusim.games import spec_for
 
     i = [k for k, (rr, _) in enumerate(counts.jackpot_hits) if rr == r][0]
     counts.jackpot_hits[i] = (r, new_prize)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, _sha256
+from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, sha256_file
 
 __all__ = ["expected_range", "require_intact", "verify_run"]
 
@@ -74,7 +74,7 @@ def verify_run(path: str | Path) -> list[str]:
             if not f.is_file():
                 problems.append(f"missing part {info['file']} (chunk {rec['chunk']})")
                 ok = False
-            elif _sha256(f) != info["sha256"]:
+            elif sha256_file(f) != info["sha256"]:
                 problems.append(f"part {info['file']} does not match its sha256 in the manifest")
                 ok = False
             elif _rows(f) != info.get("rows"):

@@ -366,9 +366,9 @@ class _CupyChunkRunner:
     def __call__(self, seed: int, first_round: int, n_rounds: int, meter: int):
         import cupy
 
-        from gpusim.deal import _check_args
+        from gpusim.deal import check_args
 
-        k0, k1, first, n, _ = _check_args(seed, first_round, n_rounds, 9)
+        k0, k1, first, n, _ = check_args(seed, first_round, n_rounds, 9)
         pool = cupy.get_default_memory_pool()
         with cupy.cuda.Device(self.device_id):
             hist = _allocate(lambda: cupy.zeros(self.layout.n_bins, cupy.uint64),

@@ -78,9 +78,9 @@ def _trivial_kernel() -> str:
         got = cupy.asnumpy(x).tolist()
         return "ok" if got == list(range(32)) else f"wrong result {got[:4]}..."
     except Exception as exc:
-        from gpusim.sim.backends.cupy_backend import _one_line
+        from gpusim.cuda import one_line
 
-        return _one_line(exc)
+        return one_line(exc)
 
 
 def _version(v: int) -> str:
@@ -90,9 +90,9 @@ def _version(v: int) -> str:
 def _jax_entries() -> tuple[dict, dict]:
     import jax
 
-    from gpusim.sim.backends.select import _jax_gpus
+    from gpusim.sim.backends.select import jax_gpus
 
-    gpus, why = _jax_gpus()
+    gpus, why = jax_gpus()
     jax_gpu = {
         "name": "jax-gpu", "usable": bool(gpus), "reason": why,
         "devices": [{"id": d.id, "name": d.device_kind} for d in gpus],

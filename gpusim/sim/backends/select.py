@@ -59,7 +59,7 @@ def choose_backend(backend: str, rules=None, strategy=None) -> Choice:
             return Choice("cupy", cb.device_name(), note)
         if backend == "cupy":
             raise BackendError(f"--backend: got 'cupy' but {why_not_cupy}; use auto or jax-cpu")
-    gpus, why_not_jax_gpu = _jax_gpus()
+    gpus, why_not_jax_gpu = jax_gpus()
     if backend == "jax-gpu":
         if not gpus:
             raise BackendError(f"--backend: got 'jax-gpu' but {why_not_jax_gpu}; use auto or "
@@ -78,7 +78,7 @@ def choose_backend(backend: str, rules=None, strategy=None) -> Choice:
     return Choice("jax-cpu", name)
 
 
-def _jax_gpus() -> tuple[list, str | None]:
+def jax_gpus() -> tuple[list, str | None]:
     """(JAX's GPU devices, why there are none)."""
     import jax
 
