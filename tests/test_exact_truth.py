@@ -24,11 +24,9 @@ import pytest
 from gpusim.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = ("casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic")
-
 
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
+def fresh(tmp_path_factory, shipped_rules):
     """Solved tables per config, and a report function that only uses those tables.
 
     The cache points at an empty folder, so every count is enumerated again here.
@@ -37,8 +35,8 @@ def fresh(tmp_path_factory):
 
     mp = pytest.MonkeyPatch()
     mp.setenv("GPUSIM_CACHE_DIR", str(tmp_path_factory.mktemp("exact-cache")))
-    solved = {name: tables_mod.solve_tables(load_config(name), progress=False)
-              for name in SHIPPED}
+    solved = {name: tables_mod.solve_tables(rules, progress=False)
+              for name, rules in shipped_rules.items()}
     # reports below must come from the solved tables: a shipped table is never consulted
     mp.setattr(tables_mod, "decision_tables",
                lambda rules, **kw: solved[rules.name])
@@ -54,28 +52,26 @@ def fresh(tmp_path_factory):
     mp.undo()
 
 
-@pytest.mark.parametrize("config", SHIPPED)
-def test_shipped_decision_table_equals_a_fresh_solve(fresh, config):
+def test_shipped_decision_table_equals_a_fresh_solve(fresh, shipped_name):
     from gpusim.exact.tables import TABLE_DIR, unpack_tables
 
     solved, _ = fresh
-    prov = json.loads((TABLE_DIR / "provenance.json").read_text())[config]
+    prov = json.loads((TABLE_DIR / "provenance.json").read_text())[shipped_name]
     with np.load(TABLE_DIR / prov["file"]) as z:
         shipped = unpack_tables(z)
-    assert sorted(shipped) == sorted(solved[config])
-    for key, table in solved[config].items():
+    assert sorted(shipped) == sorted(solved[shipped_name])
+    for key, table in solved[shipped_name].items():
         diff = np.argwhere(shipped[key] != table)
         assert shipped[key].shape == table.shape, key
-        assert len(diff) == 0, f"{config} {key}: {len(diff)} cells differ, first {diff[:3]}"
+        assert len(diff) == 0, f"{shipped_name} {key}: {len(diff)} cells differ, first {diff[:3]}"
 
 
-@pytest.mark.parametrize("config", SHIPPED)
-def test_shipped_exact_report_equals_a_fresh_solve(fresh, config):
+def test_shipped_exact_report_equals_a_fresh_solve(fresh, shipped_name):
     _, report = fresh
-    path = ROOT / "gpusim" / "data" / "exact" / f"{config}.optimal.json"
+    path = ROOT / "gpusim" / "data" / "exact" / f"{shipped_name}.optimal.json"
     shipped = json.loads(path.read_text())
-    got = report(config, shipped["strategy"])
-    _assert_same(shipped, got, config)
+    got = report(shipped_name, shipped["strategy"])
+    _assert_same(shipped, got, shipped_name)
 
 
 def _assert_same(want, got, where: str) -> None:

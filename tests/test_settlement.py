@@ -9,11 +9,9 @@ import numpy as np
 import pytest
 
 from gpusim.cards import format_card
-from gpusim.config import load_config
+from gpusim.config import load_config, shipped_configs
 from gpusim.games import bets, decision_names, event_names, event_returns, settle
 from gpusim.games.holdem_bonus import JACKPOT_ROYAL
-
-CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic"]
 
 _TYPES = {
     "High Card": "high_card",
@@ -159,11 +157,12 @@ DECKS = {
 }
 
 
-@pytest.mark.parametrize("config", CONFIGS)
 @pytest.mark.parametrize("deck", list(DECKS))
-def test_matches_reference_and_conserves_money(config, deck):
-    rules = load_config(config)
-    rng = np.random.default_rng([CONFIGS.index(config), list(DECKS).index(deck)])
+def test_matches_reference_and_conserves_money(shipped_name, deck):
+    rules = load_config(shipped_name)
+    rng = np.random.default_rng(
+        [sorted(shipped_configs()).index(shipped_name), list(DECKS).index(deck)]
+    )
     n = 1000
     cards = _random_rounds(rng, n, DECKS[deck])
     dec = {k: rng.random(n) < 0.75 for k in decision_names(rules)}
@@ -203,9 +202,8 @@ def test_matches_reference_and_conserves_money(config, deck):
         assert wagered == int(stakes[bet].astype(np.int64).sum()), bet
 
 
-@pytest.mark.parametrize("config", CONFIGS)
-def test_contract_shapes_and_event_tables(config):
-    rules = load_config(config)
+def test_contract_shapes_and_event_tables(shipped_name):
+    rules = load_config(shipped_name)
     rng = np.random.default_rng(5)
     cards = _random_rounds(rng, 64, range(52))
     dec = {k: np.ones(64, bool) for k in decision_names(rules)}

@@ -1,0 +1,37 @@
+"""Shared fixtures: the shipped configs and each game's main config.
+
+A test that takes ``shipped_name`` runs once per shipped config (``configs/*.toml``), so a new
+shipped config is tested everywhere without editing the test files; ``shipped_rules`` maps every
+shipped name to its loaded rules; ``ch`` and ``thb`` are the two games' main configs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpusim.config import load_config, shipped_configs
+
+SHIPPED_CONFIGS = tuple(shipped_configs())
+
+
+def pytest_generate_tests(metafunc):
+    if "shipped_name" in metafunc.fixturenames:
+        metafunc.parametrize("shipped_name", SHIPPED_CONFIGS)
+
+
+@pytest.fixture(scope="session")
+def shipped_rules() -> dict:
+    """{shipped config name: its rules}."""
+    return {name: load_config(name) for name in SHIPPED_CONFIGS}
+
+
+@pytest.fixture(scope="session")
+def ch():
+    """Casino Hold'em as shipped (seeds 002 and 004)."""
+    return load_config("casino_holdem")
+
+
+@pytest.fixture(scope="session")
+def thb():
+    """Texas Hold'em Bonus as shipped (seeds 000 and 001)."""
+    return load_config("holdem_bonus")

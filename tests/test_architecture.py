@@ -1,0 +1,93 @@
+"""The structure docs/architecture.md promises: one-way layers, game facts only in games/,
+modules a reader can hold in their head, and specs that are complete."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpusim.games import SPECS, spec_for
+from gpusim.games.spec import load
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "gpusim"
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT_IMPORTS), "--no-cache"], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env={"PYTHONPATH": str(cwd), "PATH": ""})
+
+
+def test_layer_contract_holds():
+    res = _lint_imports(ROOT)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-2000:]
+    assert "1 kept, 0 broken" in res.stdout
+
+
+def test_layer_contract_catches_an_upward_import(tmp_path):
+    """The contract can fail: a games module that imports the CLI (even inside a function)
+    breaks it."""
+    shutil.copytree(PACKAGE, tmp_path / "gpusim", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    spec = tmp_path / "gpusim" / "games" / "spec.py"
+    spec.write_text(spec.read_text() + "\n\ndef _upward():\n    import gpusim.cli  # noqa\n")
+    res = _lint_imports(tmp_path)
+    assert res.returncode != 0
+    assert "gpusim.games is not allowed to import gpusim.cli" in res.stdout
+
+
+def test_no_module_is_over_500_lines():
+    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 500}
+    assert long == {}
+
+
+def test_only_games_branches_on_the_game():
+    pattern = re.compile(r"game\s*(==|!=)")
+    hits = [f"{p.relative_to(ROOT)}:{i}" for p in PACKAGE.rglob("*.py")
+            if "games" not in p.relative_to(PACKAGE).parts[:1]
+            for i, line in enumerate(p.read_text().splitlines(), 1) if pattern.search(line)]
+    assert hits == []
+
+
+@pytest.mark.parametrize("game", list(SPECS))
+def test_spec_is_complete(game, shipped_rules):
+    """Everything docs/architecture.md says a game must provide is there and consistent."""
+    spec = SPECS[game]
+    assert spec.name == game and spec.title
+    assert set(spec.main_bets) <= set(spec.bets) and set(spec.side_bets) <= set(spec.bets)
+    assert set(spec.stake_multiples) == set(spec.main_bets)
+    assert set(spec.paytables) <= set(spec.bets)
+    points = [d.point for d in spec.decisions]
+    for d in spec.decisions:
+        assert d.bet in spec.main_bets and (d.after is None or d.after in points)
+    names = spec.strategy_names
+    assert len(set(names)) == len(names) and "basic" in names and "optimal" in names
+    for entry in spec.strategies:
+        if entry.table is None:
+            assert callable(load(entry.source)), entry
+        else:
+            assert entry.table in spec.table_strategies, entry
+    assert (ROOT / "kernels" / f"{spec.kernel.source}.cu").is_file()
+    assert callable(load(spec.kernel.head)) and callable(load(spec.settle))
+    assert callable(load(spec.joint.encoder))
+    assert hasattr(spec.solver(), "report") and hasattr(load(spec.table_strategy), "load")
+    for rules in shipped_rules.values():
+        if rules.game != game:
+            continue
+        assert spec_for(rules) is spec and isinstance(rules, spec.rules_type)
+        offered = spec.offered_bets(rules)
+        assert set(offered) <= set(spec.bets) and set(spec.main_bets) <= set(offered)
+        names_, returns = spec.event_names(rules), spec.event_returns(rules)
+        assert list(names_) == list(offered) == list(returns)
+        n_bins, events, stakes = spec.joint.decode(rules)
+        assert list(events) == list(stakes) == list(offered)
+        assert all(len(v) == n_bins for v in [*events.values(), *stakes.values()])
+        for bet, ev in events.items():
+            assert 0 <= ev.min() and ev.max() < len(names_[bet]), bet
