@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import RunFolder, RunFolderError
 from gpusim.runs.verify import expected_range
 from gpusim.sim.aggregate import ChunkCounts
@@ -103,7 +104,6 @@ def _check(dirs: list[str | Path]) -> list[RunFolder]:
 
 def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) -> Path:
     """Merge shard folders into the run folder ``out``; returns its path."""
-    from gpusim.analysis import AnalysisError, rules_from_manifest
     from gpusim.strategy import get_strategy
 
     folders = _check(dirs)
@@ -120,7 +120,7 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
     m0 = folders[0].manifest
     try:
         rules = rules_from_manifest(m0)
-    except AnalysisError as exc:
+    except ManifestError as exc:
         raise MergeError(f"merge: {exc}") from None
     strategy = get_strategy(m0["strategy"], rules)
     segments = []

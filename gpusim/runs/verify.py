@@ -18,6 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, _sha256
 
 __all__ = ["expected_range", "require_intact", "verify_run"]
@@ -112,12 +113,10 @@ def verify_run(path: str | Path) -> list[str]:
             problems.extend(_chunk_count_problems(folder, rec, bets, game))
 
     try:
-        from gpusim.analysis import AnalysisError, rules_from_manifest
-
         rules_from_manifest(m)
         if not m.get("config_hash"):
             problems.append("manifest.json records no config_hash")
-    except AnalysisError as exc:
+    except ManifestError as exc:
         problems.append(str(exc).removeprefix("run: "))
     return problems
 
