@@ -586,7 +586,7 @@ def risk_cmd(
     except AnalysisError as exc:
         fail(str(exc))
     if as_json:
-        from gpusim.report.text import json_safe
+        from gpusim.runs.jsonsafe import json_safe
 
         echo_json(json_safe(out))
         return

@@ -12,7 +12,8 @@ import html
 import json
 
 from gpusim.report import plots
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe, ordinal
+from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
+from gpusim.runs.jsonsafe import json_safe
 
 __all__ = ["render_html"]
 

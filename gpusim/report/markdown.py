@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, json_safe, ordinal
+from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
+from gpusim.runs.jsonsafe import json_safe
 
 __all__ = ["render_markdown"]
 

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.stats import Z90, Z95
+
 __all__ = ["exact_par_tables", "report_par_tables", "write_par"]
 
 _NOT_PLACED = {"call": ("fold",), "flop": ("fold",), "turn": ("fold", "check"),
                "river": ("fold", "check")}
-_Z90, _Z95 = 1.6448536269514722, 1.959963984540054
 _MAIN_LABELS = (("house_edge_per_ante", "house edge per ante"),
                 ("element_of_risk", "element of risk"),
                 ("avg_total_wager", "average total wager (antes)"),
@@ -45,7 +46,7 @@ def _moments(rows: list[tuple[float, float]]) -> dict:
     var = max(0.0, sum(x * x * p for x, p in rows) / tot - mean * mean)
     sd = math.sqrt(var)
     return {"rtp": 1 + mean, "hit_frequency": sum(p for x, p in rows if x > 0) / tot,
-            "sd": sd, "vi90": _Z90 * sd, "vi95": _Z95 * sd}
+            "sd": sd, "vi90": Z90 * sd, "vi95": Z95 * sd}
 
 
 def _figures(rows: list[tuple[str, float | None, float | None]]) -> pl.DataFrame:

@@ -13,10 +13,11 @@ import math
 
 import numpy as np
 
+from gpusim.stats import Z95
+
 __all__ = ["convergence_png", "hit_frequency_png", "jackpot_png", "net_outcomes_png",
            "ruin_png", "sessions_png"]
 
-_Z95 = 1.959963984540054
 _W = 7.6  # inches; 684 px at the report's 90 dpi
 
 
@@ -145,7 +146,7 @@ def convergence_png(conv: dict) -> str:
     if n.size:
         if c is not None and sd is not None:
             grid = np.geomspace(max(n[0] / 2, 1.0), n[-1] * 1.05, 300)
-            half = _Z95 * sd / np.sqrt(grid)
+            half = Z95 * sd / np.sqrt(grid)
             ax.fill_between(grid, c - half, c + half, alpha=0.18, color="tab:blue",
                             label="95 % CI funnel around it")
             ax.axhline(c, lw=1.2, ls="--", color="k",
@@ -159,8 +160,8 @@ def convergence_png(conv: dict) -> str:
         if c is not None and sd is not None:
             fin = r[np.isfinite(r)]
             dev = float(np.max(np.abs(fin - c))) if fin.size else 0.0
-            span = max(min(1.3 * dev, 2 * _Z95 * sd / math.sqrt(n[0])),
-                       1.5 * _Z95 * sd / math.sqrt(n[-1]), 1e-5)
+            span = max(min(1.3 * dev, 2 * Z95 * sd / math.sqrt(n[0])),
+                       1.5 * Z95 * sd / math.sqrt(n[-1]), 1e-5)
             ax.set_ylim(c - span, c + span)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{100 * x:.2f} %"))
     ax.set_xlabel("rounds played", fontsize=8)

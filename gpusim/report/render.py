@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from gpusim.report.text import json_safe
+from gpusim.runs.jsonsafe import json_safe
 
 __all__ = ["FORMATS", "render", "write_report"]
 

@@ -1,10 +1,10 @@
-"""Number formatting shared by the HTML and Markdown reports, and JSON clean-up."""
+"""Number formatting shared by the HTML and Markdown reports."""
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_int", "fmt_num", "fmt_pct", "json_safe", "ordinal"]
+__all__ = ["fmt_int", "fmt_num", "fmt_pct", "ordinal"]
 
 
 def _ok(x) -> bool:
@@ -23,18 +23,6 @@ def fmt_num(x, digits: int = 4) -> str:
 def fmt_int(x) -> str:
     return f"{int(x):,}" if _ok(x) else "-"
 
-
-def json_safe(obj):
-    """The same structure with non-finite floats as None and numpy scalars as Python numbers."""
-    if isinstance(obj, dict):
-        return {str(k): json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [json_safe(v) for v in obj]
-    if hasattr(obj, "item") and not isinstance(obj, str):  # numpy scalar
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
 
 def ordinal(p) -> str:
     """1 -> 1st, 2 -> 2nd, 5 -> 5th, 50 -> 50th (percentile labels)."""

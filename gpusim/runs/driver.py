@@ -15,7 +15,6 @@ meter restarts from the configured reset value.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import re
 import time
@@ -23,23 +22,19 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 import gpusim
 from gpusim.runs.runfolder import RunFolder, RunFolderError
 from gpusim.runs.writer import BackgroundWriter
-from gpusim.games import spec_for
-from gpusim.sim.counts import ChunkCounts, histogram, merge_counts
 from gpusim.sim.chunks import (
     BACKENDS,
     BP,
     DEFAULT_CHUNK,
-    ChunkRunner,
     chunk_runner,
-    reduce_host,
     resolve_backend,
 )
+from gpusim.sim.counts import ChunkCounts
 
 __all__ = [
     "BACKENDS",

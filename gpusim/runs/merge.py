@@ -12,10 +12,11 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import RunFolder, RunFolderError
+from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
 from gpusim.runs.verify import expected_range
 from gpusim.sim.counts import ChunkCounts
-from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
 
 __all__ = ["MergeError", "merge_runs", "read_chunk", "write_run"]
 
@@ -103,7 +104,6 @@ def _check(dirs: list[str | Path]) -> list[RunFolder]:
 
 def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) -> Path:
     """Merge shard folders into the run folder ``out``; returns its path."""
-    from gpusim.analysis import AnalysisError, rules_from_manifest
     from gpusim.strategy import get_strategy
 
     folders = _check(dirs)
@@ -120,7 +120,7 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
     m0 = folders[0].manifest
     try:
         rules = rules_from_manifest(m0)
-    except AnalysisError as exc:
+    except ManifestError as exc:
         raise MergeError(f"merge: {exc}") from None
     strategy = get_strategy(m0["strategy"], rules)
     segments = []
@@ -146,8 +146,8 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
 def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force: bool,
               extra: dict) -> Path:
     """Write settled chunks (round order) as a complete run folder with ``like``'s identity."""
-    from gpusim.runs.run import Run
     from gpusim.runs.driver import chunk_tables
+    from gpusim.runs.run import Run
 
     jp = getattr(rules, "jackpot", None)
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",

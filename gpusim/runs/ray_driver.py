@@ -122,8 +122,8 @@ def simulate_ray(
     with the same seed.
     """
     from gpusim.config import load_config
-    from gpusim.runs.runfolder import RunFolder
     from gpusim.runs.run import Run
+    from gpusim.runs.runfolder import RunFolder
     from gpusim.strategy import get_strategy
 
     progress = progress or Progress()
@@ -216,8 +216,8 @@ def simulate_ray(
 
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
     import gpusim
-    from gpusim.runs.runfolder import RunFolder
     from gpusim.runs.driver import run_identity
+    from gpusim.runs.runfolder import RunFolder
 
     last = n_rounds - (n_chunks - 1) * chunk_rounds
     return RunFolder.create(path, {

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import polars as pl
 
-from gpusim.runs.runfolder import RunFolder
 from gpusim.runs.driver import Progress, run_simulation
+from gpusim.runs.jsonsafe import json_safe
+from gpusim.runs.runfolder import RunFolder
 from gpusim.runs.totals import compute_summary
 
 __all__ = ["Run", "open_run", "simulate"]
@@ -28,16 +28,6 @@ _SCHEMAS = {
     "progress": {"chunk": pl.Int64, "round_end": pl.Int64, "bet": pl.String,
                  "wagered": pl.Int64, "returned": pl.Int64},
 }
-
-
-def _json_safe(obj):
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_safe(v) for v in obj]
-    return obj
 
 
 class Run:
@@ -102,7 +92,7 @@ class Run:
 
     def summary(self) -> dict:
         """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None)."""
-        return _json_safe(
+        return json_safe(
             compute_summary(
                 self.manifest,
                 self.outcomes().collect(),

@@ -17,9 +17,9 @@ import math
 
 import polars as pl
 
-__all__ = ["Z95", "compute_summary"]
+from gpusim.stats import Z95
 
-Z95 = 1.959963984540054
+__all__ = ["compute_summary"]
 
 
 def _ratio_ci(n: int, sy: int, syy: int, sx: int, sxx: int, sxy: int) -> tuple[float, float, float]:

@@ -18,11 +18,12 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.games import SPECS
+from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, sha256_file
 
 __all__ = ["expected_range", "require_intact", "verify_run"]
 
-_FIRST_DECISION = {"casino_holdem": "call", "holdem_bonus": "flop"}
 
 
 def expected_range(manifest: dict) -> tuple[int, int]:
@@ -112,12 +113,10 @@ def verify_run(path: str | Path) -> list[str]:
             problems.extend(_chunk_count_problems(folder, rec, bets, game))
 
     try:
-        from gpusim.analysis import AnalysisError, rules_from_manifest
-
         rules_from_manifest(m)
         if not m.get("config_hash"):
             problems.append("manifest.json records no config_hash")
-    except AnalysisError as exc:
+    except ManifestError as exc:
         problems.append(str(exc).removeprefix("run: "))
     return problems
 
@@ -146,7 +145,9 @@ def _chunk_count_problems(folder: RunFolder, rec: dict, bets: list[str], game: s
     for bet, p in placed.items():
         if not 0 <= p <= n:
             out.append(f"chunk {k}: {bet} placed in {p:,} of {n:,} rounds")
-    point = _FIRST_DECISION.get(game)
+    # the first decision point is reached by every round (Decision.after is None)
+    point = next((d.point for d in SPECS[game].decisions if d.after is None), None) \
+        if game in SPECS else None
     if point:
         d = pl.read_parquet(files["decisions"]).filter(pl.col("point") == point)
         if d["count"].sum() != n:

@@ -11,8 +11,6 @@ from gpusim.stats.distribution import (
     NetDistribution,
     as_pmf,
     convolve,
-    distributions_from_rows,
-    event_counts_from_rows,
 )
 from gpusim.stats.jackpot import (
     HitFrequency,
@@ -43,6 +41,7 @@ from gpusim.stats.returns import (
     compare_with_exact,
     return_table,
 )
+from gpusim.stats.rows import distributions_from_rows, event_counts_from_rows
 from gpusim.stats.ruin import (
     BankrollForRisk,
     RuinCurve,
@@ -56,6 +55,8 @@ from gpusim.stats.ruin import (
 )
 from gpusim.stats.session import SessionSummary, session_distribution, session_summary
 from gpusim.stats.volatility import (
+    Z90,
+    Z95,
     HoldInterval,
     JointMoments,
     Volatility,
@@ -88,6 +89,8 @@ __all__ = [
     "SessionSummary",
     "SimulatedRuin",
     "Volatility",
+    "Z90",
+    "Z95",
     "as_pmf",
     "bankroll_for_risk",
     "break_even_meter",

@@ -32,10 +32,9 @@ __all__ = [
     "FFT_SAFETY",
     "LatticePMF",
     "NetDistribution",
+    "as_int_array",
     "as_pmf",
     "convolve",
-    "distributions_from_rows",
-    "event_counts_from_rows",
     "to_fraction",
 ]
 
@@ -72,7 +71,8 @@ def to_fraction(x, name: str) -> Fraction:
     raise ValueError(f"{name} must be a number, got {x!r}")
 
 
-def _int_array(x, name: str) -> np.ndarray:
+def as_int_array(x, name: str) -> np.ndarray:
+    """``x`` as a 1-D int64 array (a ValueError naming ``name`` otherwise)."""
     arr = np.asarray(x)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
@@ -98,8 +98,8 @@ class NetDistribution:
     counts: np.ndarray
 
     def __post_init__(self):
-        v = _int_array(self.values, "values")
-        c = _int_array(self.counts, "counts")
+        v = as_int_array(self.values, "values")
+        c = as_int_array(self.counts, "counts")
         if v.shape != c.shape:
             raise ValueError(f"values and counts must have the same length, got {v.size} "
                              f"and {c.size}")
@@ -121,8 +121,8 @@ class NetDistribution:
 
         values, counts: (M,) integers, e.g. all chunks' rows of one bet.
         """
-        v = _int_array(values, "values")
-        c = _int_array(counts, "counts")
+        v = as_int_array(values, "values")
+        c = as_int_array(counts, "counts")
         if v.shape != c.shape:
             raise ValueError(f"values and counts must have the same length, got {v.size} "
                              f"and {c.size}")
@@ -234,7 +234,7 @@ class LatticePMF:
 
         values: (M,) integers; probs: (M,) float >= 0.
         """
-        v = _int_array(values, "values")
+        v = as_int_array(values, "values")
         p = np.asarray(probs, dtype=np.float64)
         if p.shape != v.shape or v.size == 0:
             raise ValueError(f"values and probs must be non-empty and of equal length, got "
@@ -453,48 +453,3 @@ def convolve(a, b, *, tail_eps: float = 0.0, max_points: int | None = None) -> L
     err = a.error + b.error + a.error * b.error + rounding
     out = LatticePMF(a.offset + b.offset, a.step, c, err, a.resolution + b.resolution)
     return out.trim(tail_eps)
-
-
-def _column(table, name: str) -> np.ndarray:
-    try:
-        col = table[name]
-    except (KeyError, IndexError, TypeError, ValueError):
-        raise ValueError(f"table has no column {name!r}") from None
-    if hasattr(col, "to_numpy"):  # polars/pandas Series, pyarrow ChunkedArray
-        return np.asarray(col.to_numpy())
-    return np.asarray(col)
-
-
-def distributions_from_rows(table, *, bet: str = "bet", value: str = "net",
-                            count: str = "count") -> dict[str, NetDistribution]:
-    """Per-bet distributions from long rows (chunk, bet, net, count), summed over chunks.
-
-    table: anything indexable by column name (polars/pandas DataFrame, pyarrow Table, dict of
-    arrays). Returns {bet name: NetDistribution}, bets in sorted order.
-    """
-    bets = _column(table, bet)
-    vals = _column(table, value)
-    cnts = _column(table, count)
-    out: dict[str, NetDistribution] = {}
-    names = np.asarray(bets).astype(str)
-    for name in sorted(set(names.tolist())):
-        sel = names == name
-        out[name] = NetDistribution.from_counts(vals[sel], cnts[sel])
-    return out
-
-
-def event_counts_from_rows(table, bet_name: str, *, bet: str = "bet", event: str = "event",
-                           count: str = "count") -> dict[str, int]:
-    """{event: count} of one bet from long rows (chunk, bet, event, count), summed over chunks."""
-    names = np.asarray(_column(table, bet)).astype(str)
-    events = np.asarray(_column(table, event)).astype(str)
-    cnts = _int_array(_column(table, count), count)
-    sel = names == bet_name
-    if not np.any(sel):
-        known = ", ".join(sorted(set(names.tolist()))) or "none"
-        raise ValueError(f"bet {bet_name!r} has no event rows; bets present: {known}")
-    out: dict[str, int] = {}
-    for e, c in zip(events[sel].tolist(), cnts[sel].tolist(), strict=True):
-        out[e] = out.get(e, 0) + int(c)
-    return out
-

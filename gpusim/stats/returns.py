@@ -25,6 +25,7 @@ __all__ = [
     "ReturnRow",
     "ReturnTable",
     "compare_with_exact",
+    "event_rows",
     "return_table",
 ]
 
@@ -63,7 +64,7 @@ class ReturnTable:
         return recs
 
 
-def _events(event_counts: Mapping[str, int], pays: Mapping[str, object],
+def event_rows(event_counts: Mapping[str, int], pays: Mapping[str, object],
             stakes: Mapping[str, object] | None):
     """Validated (event, count, pays, stake) tuples, in the paytable's order."""
     unknown = [e for e in event_counts if e not in pays]
@@ -94,7 +95,7 @@ def return_table(event_counts: Mapping[str, int], pays: Mapping[str, object], *,
     pays: {event: net pay per unit stake}; every counted event must appear.
     stakes: optional {event: amount wagered in units of the bet}, default 1.
     """
-    ev = _events(event_counts, pays, stakes)
+    ev = event_rows(event_counts, pays, stakes)
     n = sum(c for _, c, _, _ in ev)
     if n <= 0:
         raise ValueError("event counts sum to 0; no rounds to tabulate")

@@ -29,18 +29,16 @@ from statistics import NormalDist
 
 import numpy as np
 
-from gpusim.stats.distribution import (
-    NetDistribution,
-    _column,
-    distributions_from_rows,
-    to_fraction,
-)
+from gpusim.stats.distribution import NetDistribution, to_fraction
+from gpusim.stats.rows import distributions_from_rows, table_column
 
 __all__ = [
     "DEFAULT_HOLD_ROUNDS",
     "HoldInterval",
     "JointMoments",
     "Volatility",
+    "Z90",
+    "Z95",
     "hold_interval",
     "hold_table",
     "joint_moments",
@@ -51,6 +49,12 @@ __all__ = [
 ]
 
 DEFAULT_HOLD_ROUNDS = tuple(10 ** k for k in range(3, 10))
+
+# The two-sided 90 % and 95 % normal quantiles, correctly rounded. z_two_sided's inverse CDF
+# can land an ulp or two away from them; each figure keeps the z it has always used, so that
+# no number a user has already seen changes in its last digit.
+Z90 = 1.6448536269514722
+Z95 = 1.959963984540054
 
 
 def z_two_sided(level: float) -> float:
@@ -267,9 +271,9 @@ class JointMoments:
         moments, outcomes: anything indexable by column name (polars DataFrame, dict of lists).
         names: column order (default: order of first appearance in ``moments``).
         """
-        col_a = [str(x) for x in _column(moments, "bet_a").tolist()]
-        col_b = [str(x) for x in _column(moments, "bet_b").tolist()]
-        vals = [int(x) for x in _column(moments, "sum_product").tolist()]
+        col_a = [str(x) for x in table_column(moments, "bet_a").tolist()]
+        col_b = [str(x) for x in table_column(moments, "bet_b").tolist()]
+        vals = [int(x) for x in table_column(moments, "sum_product").tolist()]
         if names is None:
             names = tuple(dict.fromkeys(x for pair in zip(col_a, col_b, strict=True)
                                         for x in pair))

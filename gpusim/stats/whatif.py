@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpusim.stats.distribution import to_fraction
-from gpusim.stats.returns import _events
+from gpusim.stats.returns import event_rows
 
 __all__ = ["PaySolution", "paytable_rtp", "solve_pay"]
 
@@ -31,7 +31,7 @@ def paytable_rtp(event_counts: Mapping[str, int], pays: Mapping[str, object], *,
     event_counts: {event: count}; pays: {event: net pay per unit stake} covering every counted
     event; stakes: optional {event: amount wagered in bet units} (default 1).
     """
-    ev = _events(event_counts, pays, stakes)
+    ev = event_rows(event_counts, pays, stakes)
     wag = sum(c * s for _, c, _, s in ev)
     if wag == 0:
         raise ValueError("nothing was wagered (event counts are 0 or stakes are 0)")
@@ -74,7 +74,7 @@ def solve_pay(event_counts: Mapping[str, int], pays: Mapping[str, object], line:
     target = to_fraction(target_rtp, "target_rtp")
     if target < 0:
         raise ValueError(f"target_rtp must be >= 0, got {target}")
-    ev = _events(event_counts, pays, stakes)
+    ev = event_rows(event_counts, pays, stakes)
     wag = sum(c * s for _, c, _, s in ev)
     if wag == 0:
         raise ValueError("nothing was wagered (event counts are 0 or stakes are 0)")

@@ -1,0 +1,168 @@
+"""A run's counts, loaded once from its folder: :class:`RunData` and :func:`load_run_data`,
+and the one error type of the analysis, :class:`AnalysisError`."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from gpusim.games import bets as offered
+from gpusim.games import spec_for
+from gpusim.runs import manifest as _manifest
+from gpusim.stats import NetDistribution
+
+__all__ = [
+    "AnalysisError",
+    "RunData",
+    "bet_distribution",
+    "json_float",
+    "load_run_data",
+    "not_placed_events",
+    "rules_from_manifest",
+]
+
+
+class AnalysisError(ValueError):
+    """A run or a request that cannot be analysed; the message is one line."""
+
+
+def rules_from_manifest(manifest: dict):
+    """The run's rules, rebuilt from the resolved config in its manifest (hash-checked); see
+    :func:`gpusim.runs.manifest.rules_from_manifest`. Raises :class:`AnalysisError`."""
+    try:
+        return _manifest.rules_from_manifest(manifest)
+    except _manifest.ManifestError as exc:
+        raise AnalysisError(str(exc)) from None
+
+
+@dataclass(frozen=True, eq=False)
+class RunData:
+    """A run's counts, summed over its completed chunks.
+
+    dists: {bet: NetDistribution} per-round net (money), bets plus ``main`` and ``total``.
+    events: {bet: {event: count}}; wagers: {bet: {placed, wagered, returned, ...}} (ints).
+    meters: (H,) int64 meter paid at each Jackpot royal; chunk_wagers: per-chunk rows and
+    progress: within-chunk checkpoints (round_end, bet, wagered, returned), for convergence.
+    """
+
+    path: str
+    manifest: dict
+    rules: object
+    summary: dict
+    rounds: int
+    bets: tuple[str, ...]
+    dists: dict[str, NetDistribution]
+    events: dict[str, dict[str, int]]
+    wagers: dict[str, dict[str, int]]
+    moments: pl.DataFrame
+    outcomes: pl.DataFrame
+    chunk_wagers: pl.DataFrame
+    meters: np.ndarray
+    stakes: dict[str, int] = field(default_factory=dict)
+    progress: pl.DataFrame | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.rounds == self.manifest.get("rounds")
+
+    @property
+    def ante(self) -> int:
+        return int(self.stakes["ante"])
+
+
+def load_run_data(run) -> RunData:
+    """Collect a run's tables once (``run``: a :class:`gpusim.Run` or a run-folder path)."""
+    from gpusim.runs.run import Run
+
+    if not isinstance(run, Run):
+        run = Run(run)
+    if run.rounds_done == 0:
+        raise AnalysisError(f"run: {str(run.path)!r} has no completed chunks yet; nothing to "
+                            "analyse")
+    manifest = run.manifest
+    rules = rules_from_manifest(manifest)
+    bets = tuple(offered(rules))
+    outcomes = run.outcomes().collect()
+    dists = _dists(outcomes)
+    ev = run.events().collect().group_by(["bet", "event"]).agg(pl.col("count").sum())
+    events: dict[str, dict[str, int]] = {}
+    for b, e, c in ev.sort(["bet", "event"]).iter_rows():
+        events.setdefault(b, {})[e] = int(c)
+    _fill_not_placed(events, not_placed_events(rules), bets, run.rounds_done)
+    w = run.wagers().collect()
+    wagers = {row["bet"]: {k: int(v) for k, v in row.items() if k != "bet"}
+              for row in w.group_by("bet").agg(pl.exclude("chunk").sum()).iter_rows(named=True)}
+    chunk_wagers = w.sort("chunk")
+    meters = run.jackpot().collect().sort("round")["meter"].to_numpy().astype(np.int64)
+    ante = int(manifest["config"]["stakes"]["ante"])
+    multiples = spec_for(rules).stake_multiples
+    stakes = {b: (ante * multiples[b] if b in multiples else
+                  int(manifest["config"]["stakes"].get(b, ante))) for b in bets}
+    stakes["ante"] = ante
+    return RunData(
+        path=str(run.path), manifest=manifest, rules=rules, summary=run.summary(),
+        rounds=run.rounds_done, bets=bets, dists=dists, events=events, wagers=wagers,
+        moments=run.moments().collect(), outcomes=outcomes, chunk_wagers=chunk_wagers,
+        meters=meters, stakes=stakes, progress=run.progress().collect())
+
+
+def not_placed_events(rules) -> dict[str, tuple[str, ...]]:
+    """{bet: events in which the bet is not on the table}: a decision's bet is placed only on
+    its ``yes``, so it is off the table after its own ``no`` and after the ``no`` of any earlier
+    decision it waits for (Hold'em Bonus: the Turn bet after a check or a flop fold)."""
+    by_point: dict[str, tuple[str, ...]] = {}
+    out = {}
+    for d in spec_for(rules).decisions:
+        before = by_point[d.after] if d.after is not None else ()
+        by_point[d.point] = tuple(dict.fromkeys((*before, d.no)))
+        out[d.bet] = by_point[d.point]
+    return out
+
+
+def _fill_not_placed(events: dict[str, dict[str, int]], not_placed, bets, rounds: int) -> None:
+    """Add the rounds in which an optional bet was not placed (the run records placed bets'
+    events only): ``fold`` after a fold (the Ante's ``fold`` count), ``check`` otherwise, so a
+    return table's probabilities are per round, as in the exact analysis."""
+    folds = events.get("ante", {}).get("fold", 0)
+    for bet, kinds in not_placed.items():
+        if bet not in bets:
+            continue
+        ev = events.setdefault(bet, {})
+        missing = rounds - sum(ev.values())
+        if missing <= 0 or any(ev.get(k) for k in kinds):
+            continue
+        fold = min(folds, missing)
+        if fold:
+            ev["fold"] = fold
+        if missing - fold and "check" in kinds:
+            ev["check"] = missing - fold
+
+
+def _dists(outcomes: pl.DataFrame) -> dict[str, NetDistribution]:
+    agg = outcomes.group_by(["bet", "net"]).agg(pl.col("count").sum())
+    out = {}
+    for bet in sorted(set(agg["bet"].to_list())):
+        sub = agg.filter(pl.col("bet") == bet)
+        out[bet] = NetDistribution.from_counts(sub["net"].to_numpy(), sub["count"].to_numpy())
+    return out
+
+
+def bet_distribution(data: RunData, bet: str) -> NetDistribution:
+    """The per-round net of ``bet`` (a bet, ``main`` or ``total``); an unknown bet is an
+    :class:`AnalysisError` naming the allowed ones (the CLI's ``--bet``)."""
+    if bet not in data.dists:
+        raise AnalysisError(f"--bet: got {bet!r}; allowed: "
+                            + ", ".join(b for b in [*data.bets, "main", "total"]
+                                        if b in data.dists))
+    return data.dists[bet]
+
+
+def json_float(x) -> float | None:
+    """A JSON-safe float (None for None, NaN or infinity)."""
+    if x is None:
+        return None
+    v = float(x)
+    return v if math.isfinite(v) else None
