@@ -82,7 +82,9 @@ def games_cmd(
     Validate a config file with --check FILE."""
     if check is not None:
         rules = load_rules(check)
-        typer.echo(f"{check}: ok ({rules.game}, config_hash {rules.config_hash})")
+        from gpusim.report.cli_text import config_check_text
+
+        typer.echo(config_check_text(check, rules))
         return
     from gpusim.config import GAMES, load_config, shipped_configs
     from gpusim.games import bets, spec_for

@@ -68,7 +68,7 @@ def simulate_cmd(
     from rich.console import Console
 
     from gpusim.config import ConfigError
-    from gpusim.report.cli_text import default_config_note
+    from gpusim.report.cli_text import default_config_note, run_folder_note
     from gpusim.report.terminal import print_summary, rich_progress
     from gpusim.runs.driver import DEFAULT_ROUNDS, SimulationError
     from gpusim.runs.run import simulate
@@ -108,7 +108,7 @@ def simulate_cmd(
         fail(str(exc))
     if not quiet:
         print_summary(run.summary(), console)
-        console.print(f"[dim]run folder: {run.path}")
+        console.print("[dim]" + run_folder_note(run.path))
 
 
 @app.command("summary")

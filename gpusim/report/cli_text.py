@@ -13,11 +13,13 @@ from gpusim.report.text import fmt_int, fmt_num, fmt_pct
 
 __all__ = [
     "bench_text",
+    "config_check_text",
     "default_config_note",
     "eval_text",
     "games_text",
     "play_lines",
     "risk_text",
+    "run_folder_note",
     "verify_text",
     "whatif_text",
 ]
@@ -41,6 +43,11 @@ def bench_text(result: Mapping) -> str:
     lines += [f"{name:<16}{rate:>20,.0f}{rate / ours:>12.4f}"
               for name, rate in result["peers"].items()]
     return "\n".join(lines)
+
+
+def config_check_text(config: str, rules) -> str:
+    """``gpusim games --check``: the config is valid; its game and hash."""
+    return f"{config}: ok ({rules.game}, config_hash {rules.config_hash})"
 
 
 def games_text(info: Mapping, strategy_descriptions: Mapping[str, Mapping[str, str]]) -> str:
@@ -71,6 +78,11 @@ def default_config_note(config: str, strategy: str | None, rounds: str) -> str:
     """What ``gpusim simulate`` without a CONFIG plays."""
     return (f"no CONFIG given: embedded default {config}, {strategy or 'optimal'} strategy, "
             f"{rounds} rounds")
+
+
+def run_folder_note(path) -> str:
+    """Where ``gpusim simulate`` wrote the run."""
+    return f"run folder: {path}"
 
 
 def risk_text(fig: Mapping, *, config: str, strategy) -> str:
