@@ -45,6 +45,8 @@ _LAZY = {
 
 # public functions that share their name with the submodule defining them
 _FUNCTION_NOT_MODULE = frozenset({"deal", "evaluate"})
+# submodules that ``import gpusim`` once loaded as a side effect: still reachable as attributes
+_SUBMODULES = frozenset({"cards", "rng"})
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -87,6 +89,8 @@ sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"gpusim.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'gpusim' has no attribute {name!r}")

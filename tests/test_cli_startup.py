@@ -50,6 +50,7 @@ def test_function_first_then_submodule_keeps_the_function():
         assert gpusim.evaluate is evaluate is sys.modules["gpusim.evaluate"].evaluate
         gpusim.other = 1  # other attributes set as usual
         assert gpusim.other == 1
+        assert gpusim.cards.parse_card("As") == 51 and gpusim.rng.threefry2x32
         print("ok")
     """)
     assert out == "ok"
