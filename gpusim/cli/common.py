@@ -1,0 +1,84 @@
+"""What every command module shares: the one-line error exit, JSON printing, and the loaders
+that turn a bad config or run folder into that one line.
+
+Heavy modules (JAX, polars) are imported inside the functions, after the cheap checks, so that a
+bad option fails without paying for them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NoReturn
+
+import typer
+
+__all__ = ["check_out_file", "echo_json", "fail", "load_rules", "open_intact_run", "run_data",
+           "warn_unfinished"]
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line to stderr and exit with code 2."""
+    typer.echo(f"gpusim: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def echo_json(obj) -> None:
+    typer.echo(json.dumps(obj, indent=2, sort_keys=False))
+
+
+def load_rules(config: str):
+    """The rules of a config name or TOML path; a bad config is the one-line error."""
+    from gpusim.config import ConfigError, load_config
+
+    try:
+        return load_config(config)
+    except ConfigError as exc:
+        fail(str(exc))
+
+
+def check_out_file(path: str, field: str, suffix: str | None = None) -> None:
+    """Fail before any work when an output file cannot be written where asked."""
+    from pathlib import Path
+
+    p = Path(path).expanduser()
+    if suffix is not None and p.suffix.lower() != suffix:
+        fail(f"{field}: got {path!r}; the file name must end in {suffix}")
+    if not p.resolve().parent.is_dir():
+        fail(f"{field}: folder {str(p.resolve().parent)!r} does not exist")
+
+
+def warn_unfinished(run, using: str) -> None:
+    """One warning line on stderr for a run that stopped before its last chunk."""
+    typer.echo(
+        f"gpusim: warning: run is unfinished ({run.rounds_done:,} of "
+        f"{run.manifest['rounds']:,} rounds); {using} the completed chunks only",
+        err=True,
+    )
+
+
+def open_intact_run(path: str):
+    """The run in folder ``path`` after checking every part's sha256; the one-line error if it
+    is not a run folder or a part is missing or damaged."""
+    from gpusim.runs.run import open_run
+    from gpusim.runs.runfolder import RunFolderError
+    from gpusim.runs.verify import require_intact
+
+    try:
+        require_intact(path)
+        return open_run(path)
+    except RunFolderError as exc:
+        fail(str(exc))
+
+
+def run_data(path: str):
+    """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
+    r = open_intact_run(path)
+    from gpusim.analysis import AnalysisError, load_run_data
+    from gpusim.runs.runfolder import RunFolderError
+
+    try:
+        if not r.complete and r.rounds_done:
+            warn_unfinished(r, "using")
+        return load_run_data(r)
+    except (RunFolderError, AnalysisError) as exc:
+        fail(str(exc))

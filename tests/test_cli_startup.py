@@ -1,0 +1,82 @@
+"""A fast start-up: the package and the command line load nothing heavy until a command needs it,
+and ``gpusim.deal`` / ``gpusim.evaluate`` stay the functions whatever is imported first.
+
+Each check runs in a fresh interpreter, since what a process has already imported is the point.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HEAVY = ("jax", "polars", "matplotlib")
+
+
+def _python(code: str) -> str:
+    res = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                         text=True, timeout=300, env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert res.returncode == 0, res.stderr[-2000:]
+    return res.stdout.strip()
+
+
+def test_submodule_imported_first_does_not_shadow_the_function():
+    out = _python("""
+        import types
+        import gpusim.deal
+        import gpusim.evaluate
+        import gpusim
+        from gpusim.deal import deal
+        from gpusim.evaluate import evaluate
+        assert gpusim.deal is deal and gpusim.evaluate is evaluate
+        from gpusim import deal as d, evaluate as e
+        assert d is deal and e is evaluate
+        assert not isinstance(gpusim.deal, types.ModuleType)
+        print("ok")
+    """)
+    assert out == "ok"
+
+
+def test_function_first_then_submodule_keeps_the_function():
+    out = _python("""
+        import sys
+        import gpusim
+        from gpusim import deal, evaluate
+        import gpusim.deal, gpusim.evaluate, gpusim.exact.boards  # the last imports evaluate too
+        assert gpusim.deal is deal is sys.modules["gpusim.deal"].deal
+        assert gpusim.evaluate is evaluate is sys.modules["gpusim.evaluate"].evaluate
+        gpusim.other = 1  # other attributes set as usual
+        assert gpusim.other == 1
+        assert gpusim.cards.parse_card("As") == 51 and gpusim.rng.threefry2x32
+        print("ok")
+    """)
+    assert out == "ok"
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"],
+    ["--version"],
+    ["simulate", "--help"],
+    ["simulate", "--bogus"],
+    ["simulate", "--seed", "abc"],
+    ["simulate", "--ray", "--shard", "0/2"],
+    ["risk", "run", "--bankroll", "0"],
+    ["report", "run", "--format", "pdf"],
+    ["whatif", "run"],
+    ["bench", "evaluator", "--hands", "0"],
+], ids=" ".join)
+def test_cheap_paths_import_nothing_heavy(argv):
+    out = _python(f"""
+        import sys
+        sys.argv = ["gpusim", *{argv!r}]
+        from gpusim.cli import main
+        try:
+            main()
+        except SystemExit:
+            pass
+        print("loaded:", *sorted(m for m in {HEAVY!r} if m in sys.modules))
+    """)
+    assert out.splitlines()[-1] == "loaded:", out
