@@ -83,6 +83,6 @@ def exact_cmd(
     if as_json:
         echo_json(report)
     else:
-        from gpusim.exact.report import render_text
+        from gpusim.report.cli_text import exact_text
 
-        typer.echo(render_text(report))
+        typer.echo(exact_text(report))

@@ -61,13 +61,14 @@ def devices_cmd(
     ] = True,
 ) -> None:
     """Usable backends and devices; why the others are not."""
-    from gpusim.sim.backends.devices import format_report, report
+    from gpusim.report.cli_text import devices_text
+    from gpusim.sim.backends.devices import report
 
     rep = report(compile_kernels=compile_kernels)
     if json_out:
         echo_json(rep)
     else:
-        typer.echo(format_report(rep))
+        typer.echo(devices_text(rep))
 
 
 @app.command("games")

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["BetTable", "MainOutcomes", "bet_json", "main_json", "render_text"]
+__all__ = ["BetTable", "MainOutcomes", "bet_json", "main_json"]
 
 
 @dataclass
@@ -85,60 +85,3 @@ def main_json(outcomes: MainOutcomes) -> dict:
         "sd_per_round": math.sqrt(float(var)),
         "ante_rtp": float(1 + mean),
     }
-
-
-def render_text(report: dict) -> str:
-    """A plain-text rendering of an exact report for the terminal."""
-    m = report["main"]
-    lines = [
-        f"{report['game']} / {report['config']} / strategy {report['strategy']}",
-        f"deals counted: {report['deals_counted']:,}",
-        "",
-        f"house edge per ante   {100 * m['house_edge_per_ante']:10.4f} %",
-        f"ante RTP              {100 * m['ante_rtp']:10.4f} %",
-        f"avg total wager       {m['avg_total_wager']:10.6f} antes",
-        f"element of risk       {100 * m['element_of_risk']:10.4f} %",
-        f"total bet RTP         {100 * m['total_bet_rtp']:10.4f} %",
-        f"SD per round          {m['sd_per_round']:10.6f} antes",
-        "",
-    ]
-    for bet, table in report["bets"].items():
-        rtp = table["rtp"]
-        head = f"{bet}: RTP {100 * rtp:.4f} %" if rtp is not None else f"{bet}: never placed"
-        lines.append(head)
-        for e in table["events"]:
-            if e["probability"] == 0:
-                continue
-            lines.append(
-                f"  {e['event']:<36}{e['pays']:>10}  p={e['probability']:.9f}"
-                f"  return={e['return']:+.6f}"
-            )
-        lines.append("")
-    if "jackpot" in report:
-        j = report["jackpot"]
-        lines.append(
-            f"jackpot: fixed prizes {100 * j['fixed_prize_rtp']:.4f} %, P(royal) "
-            f"{j['p_royal']:.3e}, RTP = fixed + P(royal) x meter / stake; at the reset meter "
-            f"{100 * j['rtp_at_reset_meter']:.4f} %, long run with "
-            f"{100 * j['contribution_rate']:.2f} % contribution {100 * j['long_run_rtp']:.4f} %, "
-            f"break-even meter {j['break_even_meter']:,.0f}"
-        )
-        for row in j["rtp_at_meter"]:
-            lines.append(f"  meter {row['meter']:>12,}: RTP {100 * row['rtp']:.4f} %")
-        lines.append("")
-    lines.append("decisions (frequency per deal):")
-    for point, actions in report["decisions"].items():
-        acts = ", ".join(f"{a} {100 * f:.4f} %" for a, f in actions.items())
-        lines.append(f"  {point}: {acts}")
-    if "preflop" in report:
-        lines.append("")
-        lines.append("preflop (EV of the flop bet per ante; fold = -1):")
-        row = []
-        for name, v in report["preflop"].items():
-            row.append(f"{name:>4} {v['ev_bet']:+.6f} {v['action']:<4}")
-            if len(row) == 4:
-                lines.append("  " + "   ".join(row))
-                row = []
-        if row:
-            lines.append("  " + "   ".join(row))
-    return "\n".join(lines)

@@ -23,7 +23,7 @@ from gpusim.cards import format_card
 from gpusim.games import decision_names, settle
 from gpusim.rules import CATEGORY_KEYS
 
-__all__ = ["format_record", "play_records", "round_records"]
+__all__ = ["play_records", "round_records"]
 
 
 CHUNK = 512
@@ -99,35 +99,3 @@ def play_records(
     return round_records(
         cards, rules, strategy, first_round=first_round, jackpot_meter=jackpot_meter
     )
-
-
-_WORDS = {
-    "call": ("call", "fold"),
-    "flop": ("bet", "fold"),
-    "turn": ("bet", "check"),
-    "river": ("bet", "check"),
-}
-
-
-def format_record(rec: dict[str, Any]) -> str:
-    """A few human-readable lines for one record."""
-    board = rec["board"]
-    lines = [
-        f"round {rec['round']}: player {' '.join(rec['player'])}  dealer {' '.join(rec['dealer'])}"
-        f"  board {' '.join(board[:3])} {board[3]} {board[4]}"
-    ]
-    decided = []
-    folded = False
-    for k, v in rec["decisions"].items():
-        if folded:
-            break
-        yes, no = _WORDS.get(k, ("yes", "no"))
-        word = yes if v else no
-        decided.append(word if k == "call" else f"{k}: {word}")
-        folded = k == "flop" and not v
-    lines.append("  decisions: " + ", ".join(decided))
-    lines.append(f"  hands:     player {rec['player_category']}, dealer {rec['dealer_category']}")
-    for bet, b in rec["bets"].items():
-        lines.append(f"  {bet:<9} stake {b['stake']:>4}  net {b['net']:>+6}  {b['event']}")
-    lines.append(f"  {'total':<9} {'':>10}  net {rec['net']:>+6}")
-    return "\n".join(lines)

@@ -15,9 +15,12 @@ __all__ = [
     "bench_text",
     "config_check_text",
     "default_config_note",
+    "devices_text",
     "eval_text",
+    "exact_text",
     "games_text",
     "play_lines",
+    "play_record_text",
     "risk_text",
     "run_folder_note",
     "verify_text",
@@ -67,11 +70,36 @@ def games_text(info: Mapping, strategy_descriptions: Mapping[str, Mapping[str, s
 
 def play_lines(records: Iterable[Mapping], *, rules, strategy: str, seed: int) -> Iterator[str]:
     """``gpusim play``: a heading, then each dealt round (one text block a round)."""
-    from gpusim.games.play import format_record
+    from gpusim.games import spec_for
 
+    decisions = spec_for(rules).decisions
     yield f"{rules.name} ({rules.game}), strategy {strategy}, seed {seed}"
     for rec in records:
-        yield format_record(rec)
+        yield play_record_text(rec, decisions)
+
+
+def play_record_text(rec: Mapping, decisions) -> str:
+    """A few lines for one dealt round (``gpusim play --json``'s record); ``decisions``: the
+    game spec's decision points, whose action words name the choices. A single decision is
+    shown by its word alone; the play stops at a fold."""
+    board = rec["board"]
+    lines = [
+        f"round {rec['round']}: player {' '.join(rec['player'])}  dealer {' '.join(rec['dealer'])}"
+        f"  board {' '.join(board[:3])} {board[3]} {board[4]}"
+    ]
+    decided = []
+    for d in decisions:
+        said = rec["decisions"][d.point]
+        word = d.yes if said else d.no
+        decided.append(word if len(decisions) == 1 else f"{d.point}: {word}")
+        if word == "fold":
+            break
+    lines.append("  decisions: " + ", ".join(decided))
+    lines.append(f"  hands:     player {rec['player_category']}, dealer {rec['dealer_category']}")
+    for bet, b in rec["bets"].items():
+        lines.append(f"  {bet:<9} stake {b['stake']:>4}  net {b['net']:>+6}  {b['event']}")
+    lines.append(f"  {'total':<9} {'':>10}  net {rec['net']:>+6}")
+    return "\n".join(lines)
 
 
 def default_config_note(config: str, strategy: str | None, rounds: str) -> str:
@@ -157,3 +185,88 @@ def verify_text(run: str, problems: list[str]) -> str:
     if not problems:
         return f"{run}: sound (parts' sha256, round coverage, counts and config hash)"
     return "\n".join([f"{run}: {len(problems)} problem(s):", *(f"  - {p}" for p in problems)])
+
+
+def exact_text(report: dict) -> str:
+    """``gpusim exact``: an exact report (docs/exact.md) for the terminal."""
+    m = report["main"]
+    lines = [
+        f"{report['game']} / {report['config']} / strategy {report['strategy']}",
+        f"deals counted: {report['deals_counted']:,}",
+        "",
+        f"house edge per ante   {100 * m['house_edge_per_ante']:10.4f} %",
+        f"ante RTP              {100 * m['ante_rtp']:10.4f} %",
+        f"avg total wager       {m['avg_total_wager']:10.6f} antes",
+        f"element of risk       {100 * m['element_of_risk']:10.4f} %",
+        f"total bet RTP         {100 * m['total_bet_rtp']:10.4f} %",
+        f"SD per round          {m['sd_per_round']:10.6f} antes",
+        "",
+    ]
+    for bet, table in report["bets"].items():
+        rtp = table["rtp"]
+        head = f"{bet}: RTP {100 * rtp:.4f} %" if rtp is not None else f"{bet}: never placed"
+        lines.append(head)
+        for e in table["events"]:
+            if e["probability"] == 0:
+                continue
+            lines.append(
+                f"  {e['event']:<36}{e['pays']:>10}  p={e['probability']:.9f}"
+                f"  return={e['return']:+.6f}"
+            )
+        lines.append("")
+    if "jackpot" in report:
+        j = report["jackpot"]
+        lines.append(
+            f"jackpot: fixed prizes {100 * j['fixed_prize_rtp']:.4f} %, P(royal) "
+            f"{j['p_royal']:.3e}, RTP = fixed + P(royal) x meter / stake; at the reset meter "
+            f"{100 * j['rtp_at_reset_meter']:.4f} %, long run with "
+            f"{100 * j['contribution_rate']:.2f} % contribution {100 * j['long_run_rtp']:.4f} %, "
+            f"break-even meter {j['break_even_meter']:,.0f}"
+        )
+        for row in j["rtp_at_meter"]:
+            lines.append(f"  meter {row['meter']:>12,}: RTP {100 * row['rtp']:.4f} %")
+        lines.append("")
+    lines.append("decisions (frequency per deal):")
+    for point, actions in report["decisions"].items():
+        acts = ", ".join(f"{a} {100 * f:.4f} %" for a, f in actions.items())
+        lines.append(f"  {point}: {acts}")
+    if "preflop" in report:
+        lines.append("")
+        lines.append("preflop (EV of the flop bet per ante; fold = -1):")
+        row = []
+        for name, v in report["preflop"].items():
+            row.append(f"{name:>4} {v['ev_bet']:+.6f} {v['action']:<4}")
+            if len(row) == 4:
+                lines.append("  " + "   ".join(row))
+                row = []
+        if row:
+            lines.append("  " + "   ".join(row))
+    return "\n".join(lines)
+
+
+def devices_text(rep: dict) -> str:
+    """``gpusim devices``: one line per backend, its devices indented below it."""
+    lines = []
+    for b in rep["backends"]:
+        state = "usable" if b["usable"] else "not usable"
+        lines.append(f"{b['name']:8s} {state}" + (f": {b['reason']}" if b["reason"] else ""))
+        for d in b["devices"]:
+            extra = ""
+            if "multiprocessors" in d:
+                extra = (f", compute {d['compute_capability']}, {d['multiprocessors']} SMs, "
+                         f"{d['memory_bytes'] / 2**30:.0f} GiB")  # fmt: skip
+            elif "cores" in d:
+                extra = f", {d['cores']} cores"
+            lines.append(f"         device {d['id']}: {d['name']}{extra}")
+        if b["name"] == "cupy" and b["usable"]:
+            lines.append(f"         CuPy {b['cupy_version']}, CUDA runtime {b['runtime_version']}, "
+                         f"driver {b['driver_version']}")  # fmt: skip
+    lines.append(f"auto     -> {rep['auto']}")
+    tc = rep["cuda_toolchain"]
+    if tc["kernels_compile"]:
+        lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc']}, headers {tc['headers']}: "
+                     "both kernels compile")  # fmt: skip
+    else:
+        lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc'] or 'absent'}, headers "
+                     f"{tc['headers'] or 'absent'}" + (f": {tc['reason']}" if tc["reason"] else ""))
+    return "\n".join(lines)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["format_report", "report"]
+__all__ = ["report"]
 
 
 def report(*, compile_kernels: bool = True) -> dict:
@@ -130,31 +130,3 @@ def _toolchain(compile_kernels: bool) -> dict:
                 return out
         out["kernels_compile"] = True
     return out
-
-
-def format_report(rep: dict) -> str:
-    """The report as text: one line per backend, its devices indented below it."""
-    lines = []
-    for b in rep["backends"]:
-        state = "usable" if b["usable"] else "not usable"
-        lines.append(f"{b['name']:8s} {state}" + (f": {b['reason']}" if b["reason"] else ""))
-        for d in b["devices"]:
-            extra = ""
-            if "multiprocessors" in d:
-                extra = (f", compute {d['compute_capability']}, {d['multiprocessors']} SMs, "
-                         f"{d['memory_bytes'] / 2**30:.0f} GiB")  # fmt: skip
-            elif "cores" in d:
-                extra = f", {d['cores']} cores"
-            lines.append(f"         device {d['id']}: {d['name']}{extra}")
-        if b["name"] == "cupy" and b["usable"]:
-            lines.append(f"         CuPy {b['cupy_version']}, CUDA runtime {b['runtime_version']}, "
-                         f"driver {b['driver_version']}")  # fmt: skip
-    lines.append(f"auto     -> {rep['auto']}")
-    tc = rep["cuda_toolchain"]
-    if tc["kernels_compile"]:
-        lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc']}, headers {tc['headers']}: "
-                     "both kernels compile")  # fmt: skip
-    else:
-        lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc'] or 'absent'}, headers "
-                     f"{tc['headers'] or 'absent'}" + (f": {tc['reason']}" if tc["reason"] else ""))
-    return "\n".join(lines)
