@@ -248,7 +248,6 @@ def run_simulation(
     from gpusim.config import load_config
     from gpusim.strategy import get_strategy
 
-    enable_compile_cache()  # before anything compiles: JAX reads it once per process
     progress = progress or Progress()
     rules = load_config(config)
     n_rounds = parse_rounds(rounds)
@@ -268,6 +267,9 @@ def run_simulation(
     shard_ix = parse_shard(shard) if shard is not None else None
     first_round, stop_round = shard_range(n_rounds, *shard_ix) if shard_ix else (0, n_rounds)
     strategy_name = strategy or rules.default_strategy
+    # after the checks above (a bad value costs no JAX import), before anything compiles:
+    # JAX reads the setting once per process
+    enable_compile_cache()
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)
