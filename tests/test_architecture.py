@@ -77,7 +77,7 @@ def test_spec_is_complete(game, shipped_rules):
     assert (ROOT / "kernels" / f"{spec.kernel.source}.cu").is_file()
     assert callable(load(spec.kernel.head)) and callable(load(spec.settle))
     assert callable(load(spec.joint.encoder))
-    assert hasattr(spec.solver(), "report") and hasattr(load(spec.table_strategy), "load")
+    assert hasattr(spec.solver(), "report") and hasattr(load(spec.table_strategy_class), "load")
     for rules in shipped_rules.values():
         if rules.game != game:
             continue

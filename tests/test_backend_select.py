@@ -179,15 +179,15 @@ class _Fn:
 
 def test_occupancy_comes_from_the_driver():
     drv = _Driver(blocks=5)
-    assert cb.resident_blocks(_Fn(), 256, "holdem_bonus", drv) == (
+    assert cb.resident_blocks(_Fn(), 256, 4, drv) == (
         5, "cuOccupancyMaxActiveBlocksPerMultiprocessor")  # fmt: skip
     assert drv.calls == [(1234, 256, 0)]
 
 
 @pytest.mark.parametrize("drv", [_Driver(fail=True), _Driver(blocks=0)])
 def test_occupancy_falls_back_and_says_so(drv):
-    n, source = cb.resident_blocks(_Fn(), 256, "casino_holdem", drv)
-    assert n == cb.BLOCKS_PER_SM["casino_holdem"] and source.startswith("fallback")
+    n, source = cb.resident_blocks(_Fn(), 256, 6, drv)
+    assert n == 6 and source.startswith("fallback")
 
 
 def test_kernel_resources():

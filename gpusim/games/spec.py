@@ -50,7 +50,7 @@ class StrategyEntry:
 
     ``source`` is either ``"module:function"``, a rule strategy whose ``function(cards (N, 9)
     int32) -> {point: (N,) bool}`` decides, or ``"table:NAME"``, the exact decision tables
-    ``NAME`` (one of the spec's ``table_strategies``) read by the spec's ``table_strategy``.
+    ``NAME`` (one of the spec's ``table_strategies``) read by the spec's ``table_strategy_class``.
     """
 
     name: str
@@ -88,12 +88,15 @@ class KernelSpec:
     then, with ``royal_buffer``, ``(buffer, count, capacity)`` for the Jackpot royal rounds.
     ``head``: import path of ``head(rules) -> tuple`` of numpy scalars (the game's flags);
     ``tables``: the names of the strategy tables it takes, in order (kernels/strategy_common.cuh).
+    ``fallback_blocks_per_sm``: resident blocks per SM when the driver's occupancy query is
+    unavailable (from ptxas' register count at 256 threads on a 64K-register SM).
     """
 
     source: str
     head: str
     tables: tuple[str, ...]
     royal_buffer: bool
+    fallback_blocks_per_sm: int
 
     def head_args(self, rules) -> tuple:
         return tuple(load(self.head)(rules))
@@ -102,6 +105,14 @@ class KernelSpec:
 @dataclass(frozen=True)
 class GameSpec:
     """Everything game-specific, in one place (see the module docstring).
+
+    Data: ``name`` (the config's ``game``), ``title``, ``rules_type`` (the frozen rules
+    class), ``bets`` (every bet, display order), ``main_bets`` and their ``stake_multiples``
+    (per ante), ``side_bets``, ``decisions`` (in the order they are taken), ``paytables`` ({bet:
+    the lines a what-if may edit}), ``strategies``, ``table_strategies`` (the names of the
+    decision-table sets the exact solver writes), ``table_strategy_class`` (import path of the
+    :class:`~gpusim.strategy.optimal.TableStrategy` subclass that reads them),
+    ``exact_solver`` (import path of the game's ``ExactSolver``), ``kernel`` and ``joint``.
 
     Behaviour is given as pure functions of the game's rules (frozen dataclasses):
 
@@ -125,7 +136,7 @@ class GameSpec:
     paytables: Mapping[str, tuple[str, ...]]
     strategies: tuple[StrategyEntry, ...]
     table_strategies: tuple[str, ...]
-    table_strategy: str
+    table_strategy_class: str
     exact_solver: str
     kernel: KernelSpec
     joint: JointCode
@@ -152,7 +163,7 @@ class GameSpec:
         return next((s for s in self.strategies if s.name == name), None)
 
     def solver(self) -> Any:
-        """The exact solver (:class:`gpusim.exact.solver.ExactSolver`), imported on first use."""
+        """The exact solver (:class:`gpusim.exact.tables.ExactSolver`), imported on first use."""
         return load(self.exact_solver)
 
     def decision_counts(self, yes: Callable[[Decision], int], n_rounds: int) -> dict:

@@ -94,7 +94,7 @@ _loaded = False
 
 def _from_spec(spec: GameSpec, entry: StrategyEntry, rules) -> Strategy:
     if entry.table is not None:
-        return load(spec.table_strategy).load(entry.table, rules)
+        return load(spec.table_strategy_class).load(entry.table, rules)
     return RuleStrategy(entry.name, spec.name, load(entry.source), entry.description)
 
 

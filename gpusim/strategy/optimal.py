@@ -91,7 +91,7 @@ def _decide_thb(cards, t):
 @dataclass(frozen=True)
 class TableStrategy:
     """A strategy read from packed decision tables (see the module docstring); one subclass
-    per game (the spec's ``table_strategy``) knows its tables and decision points.
+    per game (the spec's ``table_strategy_class``) knows its tables and decision points.
 
     decide(cards: (N, 9) int) -> {point: (N,) bool jax array}; one jitted gather pipeline.
     """
@@ -218,4 +218,4 @@ def table_strategy(name: str, rules) -> TableStrategy:
     from gpusim.games import spec_for
     from gpusim.games.spec import load
 
-    return load(spec_for(rules).table_strategy).load(name, rules)
+    return load(spec_for(rules).table_strategy_class).load(name, rules)

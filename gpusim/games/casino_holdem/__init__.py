@@ -72,13 +72,14 @@ SPEC = GameSpec(
         ),
     ),
     table_strategies=("optimal", "optimal-main"),
-    table_strategy="gpusim.strategy.optimal:CasinoHoldemTables",
+    table_strategy_class="gpusim.strategy.optimal:CasinoHoldemTables",
     exact_solver="gpusim.exact.casino_holdem:SOLVER",
     kernel=KernelSpec(
         source="casino_holdem",
         head="gpusim.games.casino_holdem.settlement:kernel_head",
         tables=("call", "raw3_class", "raw3_perm", "new_suit"),
         royal_buffer=False,
+        fallback_blocks_per_sm=6,
     ),
     joint=JointCode(
         encoder="gpusim.games.casino_holdem.settlement:joint_code", decode=joint_decode

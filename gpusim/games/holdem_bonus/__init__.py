@@ -87,7 +87,7 @@ SPEC = GameSpec(
         ),
     ),
     table_strategies=("optimal", "win-over-half-ev"),
-    table_strategy="gpusim.strategy.optimal:HoldemBonusTables",
+    table_strategy_class="gpusim.strategy.optimal:HoldemBonusTables",
     exact_solver="gpusim.exact.holdem_bonus_pricing:SOLVER",
     kernel=KernelSpec(
         source="holdem_bonus",
@@ -95,6 +95,7 @@ SPEC = GameSpec(
         tables=("preflop", "grid", "turn", "river", "raw3_class", "raw3_perm", "raw4_class",
                 "raw4_perm", "new_suit"),
         royal_buffer=True,
+        fallback_blocks_per_sm=4,
     ),
     joint=JointCode(
         encoder="gpusim.games.holdem_bonus.settlement:joint_code", decode=joint_decode

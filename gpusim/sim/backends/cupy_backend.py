@@ -25,7 +25,8 @@ inlined into one source string so that CuPy's on-disk cache is keyed by their co
 Launch size: one wave of resident blocks, ``blocks per SM x SMs``, where blocks per SM comes
 from the driver's occupancy query for the compiled kernel (registers and shared memory decide
 it: 6 blocks of 256 for Casino Hold'em at 38-40 registers, 5 for Texas Hold'em Bonus at 43,680
-bytes of shared memory), falling back to ``BLOCKS_PER_SM`` only when the query is unavailable.
+bytes of shared memory), falling back to the game spec's
+``KernelSpec.fallback_blocks_per_sm`` only when the query is unavailable.
 
 Why the backend is unusable, when it is, is kept as one line: :func:`unavailable_reason` (CuPy
 missing, a driver too old for it, no device, no CUDA headers for NVRTC) and
@@ -81,7 +82,6 @@ STRAT_ALWAYS, STRAT_BASIC, STRAT_SIDE_BET, STRAT_TABLE = 0, 1, 2, 3
 # the driver's occupancy query; these are used only where the query is unavailable (the
 # register-limited counts at 256 threads on a 64K-register SM, from ptxas' report).
 BLOCK = 256
-BLOCKS_PER_SM = {"casino_holdem": 6, "holdem_bonus": 4}
 _MAX_LAUNCH_ROUNDS = 1 << 30  # the kernels index rounds in 32 bits
 MIN_LAUNCH_ROUNDS = 1 << 16
 """Out of device memory at this many rounds per launch, the run fails instead of shrinking."""
@@ -234,9 +234,10 @@ def kernel_resources(function, driver=None) -> dict:
     return {k: int(driver.funcGetAttribute(v, function.ptr)) for k, v in _FUNC_ATTRIBUTES.items()}
 
 
-def resident_blocks(function, block: int, game: str, driver=None) -> tuple[int, str]:
+def resident_blocks(function, block: int, fallback: int, driver=None) -> tuple[int, str]:
     """(resident blocks per SM, where the number came from) for ``function`` launched with
-    ``block`` threads: the driver's occupancy query, else the fallback ``BLOCKS_PER_SM``."""
+    ``block`` threads: the driver's occupancy query, else ``fallback`` (the game's
+    ``KernelSpec.fallback_blocks_per_sm``)."""
     try:
         if driver is None:
             from cupy.cuda import driver
@@ -246,7 +247,7 @@ def resident_blocks(function, block: int, game: str, driver=None) -> tuple[int, 
         reason = "the occupancy query returned 0"
     except Exception as exc:
         reason = f"the occupancy query failed ({one_line(exc)})"
-    return BLOCKS_PER_SM[game], f"fallback BLOCKS_PER_SM ({reason})"
+    return fallback, f"fallback blocks per SM ({reason})"
 
 
 def launch_grid(n_rounds: int, block: int, blocks_per_sm: int, n_sm: int) -> int:
@@ -331,6 +332,8 @@ class _CupyChunkRunner:
     def __init__(self, rules, spec: StrategySpec, block: int, blocks_per_sm: int | None):
         import cupy
 
+        from gpusim.games import spec_for
+
         self.rules = rules
         self.spec = spec
         self.block = block
@@ -346,7 +349,8 @@ class _CupyChunkRunner:
             f"gpusim_{rules.game}_chunk"
         )
         if blocks_per_sm is None:
-            blocks_per_sm, self.occupancy_source = resident_blocks(self.kernel, block, rules.game)
+            blocks_per_sm, self.occupancy_source = resident_blocks(
+                self.kernel, block, spec_for(rules).kernel.fallback_blocks_per_sm)
         else:
             self.occupancy_source = "given"
         self.blocks_per_sm = blocks_per_sm
@@ -356,8 +360,6 @@ class _CupyChunkRunner:
         t = {k: cupy.asarray(v) for k, v in spec.tables.items()}
         self.tables = t
         self.dummy = dummy
-        from gpusim.games import spec_for
-
         kernel = spec_for(rules).kernel
         self.royal_buffer = kernel.royal_buffer
         self.head = kernel.head_args(rules)
