@@ -31,6 +31,7 @@ __all__ = [
     "Qualifier",
     "Stakes",
     "check_int32",
+    "common_dict",
     "common_fields",
     "one_line",
     "read_paytable",
@@ -139,6 +140,18 @@ class JackpotRules:
     contribution_bp: int
     reset: int
     cards: str
+
+
+def common_dict(rules) -> dict[str, Any]:
+    """The fields every game's ``to_dict`` starts with (for run manifests)."""
+    return {
+        "game": rules.game,
+        "name": rules.name,
+        "description": rules.description,
+        "source": rules.source,
+        "default_strategy": rules.default_strategy,
+        "stakes": rules.stakes.as_dict(),
+    }
 
 
 def rules_hash(rules) -> str:

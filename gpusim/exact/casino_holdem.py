@@ -32,6 +32,7 @@ from gpusim.exact.cache import (
 )
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
+from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
 from gpusim.index import board_classes, hole_index, subsets
 from gpusim.rules import CATEGORY_KEYS
 
@@ -202,19 +203,8 @@ _AA_LINES_BY_CLASS = (
     "royal_flush",
     "pair_of_aces",
 )
-AA_HANDS = (
-    "high_card",
-    "pair_below_aces",
-    "pair_of_aces",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
+AA_HANDS = AA_BONUS_HANDS
+"""The AA Bonus hands, low to high (the game's event order)."""
 """AA Bonus return-table rows (the game engine's event names), low to high."""
 _AA_CLASS_ORDER = (0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9)
 CLASS_NAMES = CATEGORY_KEYS  # hand classes low to high, royal flush last

@@ -18,13 +18,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Decision", "GameSpec", "JointCode", "KernelSpec", "StrategyEntry", "load"]
+__all__ = [
+    "Decision",
+    "GameSpec",
+    "JointCode",
+    "KernelSpec",
+    "StrategyEntry",
+    "lazy_attributes",
+    "load",
+]
 
 
 def load(path: str) -> Any:
     """The object at ``"package.module:attribute"``."""
     module, _, attr = path.partition(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def lazy_attributes(package: str, module: str, names: tuple[str, ...]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package`` that imports ``package.module`` the first time
+    one of ``names`` is asked for (a game's JAX settlement, which reading its spec must not
+    import) and returns that attribute."""
+
+    def __getattr__(name: str):
+        if name in names:
+            return getattr(importlib.import_module(f"{package}.{module}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,14 @@ from gpusim.games.casino_holdem.rules import (
     CasinoHoldemRules,
     parse_rules,
 )
-from gpusim.games.spec import Decision, GameSpec, JointCode, KernelSpec, StrategyEntry
+from gpusim.games.spec import (
+    Decision,
+    GameSpec,
+    JointCode,
+    KernelSpec,
+    StrategyEntry,
+    lazy_attributes,
+)
 
 __all__ = [
     "AA_BONUS_HANDS",
@@ -92,10 +99,7 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
-    # the JAX settlement loads on first use (reading the spec must not import JAX)
-    if name in ('qualifier_threshold', 'settle', 'joint_code'):
-        from gpusim.games.casino_holdem import settlement as _settlement
-
-        return getattr(_settlement, name)
-    raise AttributeError(f"module 'gpusim.games.casino_holdem' has no attribute {name!r}")
+# the JAX settlement loads on first use: reading the spec must not import JAX
+__getattr__ = lazy_attributes(
+    __name__, "settlement", ("qualifier_threshold", "settle", "joint_code")
+)

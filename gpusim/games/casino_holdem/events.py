@@ -1,4 +1,6 @@
-"""Casino Hold'em: pure, vectorised settlement of the Ante, Call and AA Bonus bets.
+"""Casino Hold'em's bets, their events and returns (the return tables) and the decoding of
+the joint outcome code, in numpy (reading them imports no JAX); the settlement that produces
+the events is :mod:`gpusim.games.casino_holdem.settlement`.
 
 Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004). The player sees the hole cards and the
 flop, then folds (the Ante is lost) or calls (Call = 2 x Ante). The dealer qualifies with

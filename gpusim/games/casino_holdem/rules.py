@@ -13,6 +13,7 @@ from gpusim.rules import (
     Qualifier,
     Stakes,
     check_int32,
+    common_dict,
     common_fields,
     read_paytable,
     read_stakes,
@@ -69,12 +70,7 @@ class CasinoHoldemRules:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""
         out: dict[str, Any] = {
-            "game": self.game,
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            "default_strategy": self.default_strategy,
-            "stakes": self.stakes.as_dict(),
+            **common_dict(self),
             "rules": {
                 "fold_forfeits_bonus": self.fold_forfeits_bonus,
                 "call_multiple": self.CALL_MULTIPLE,
@@ -88,7 +84,6 @@ class CasinoHoldemRules:
         if self.aa_bonus_paytable is not None:
             out["paytables"]["aa_bonus"] = self.aa_bonus_paytable.as_dict()
         return out
-
 
 
 def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> CasinoHoldemRules:

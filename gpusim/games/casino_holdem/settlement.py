@@ -1,19 +1,9 @@
-"""Casino Hold'em: pure, vectorised settlement of the Ante, Call and AA Bonus bets.
+"""Casino Hold'em: pure, vectorised settlement of the Ante, Call and AA Bonus (JAX), and the
+joint outcome code of each settled round.
 
-Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004). The player sees the hole cards and the
-flop, then folds (the Ante is lost) or calls (Call = 2 x Ante). The dealer qualifies with
-``rules.dealer_qualifier`` or better (default a pair of fours).
-
-Events (fixed tuples, the rows of the return tables; ``c`` runs over ``CATEGORY_KEYS``, the
-player's final seven-card hand, low to high, royal flush last):
-
-- ``ante``: ``fold``; ``dealer_not_qualified:c`` (paid per the Ante paytable whoever holds the
-  better hand); ``win:c`` (paid per the Ante paytable); ``tie`` (push); ``loss``.
-- ``call``: ``fold`` (not placed); ``dealer_not_qualified`` (push); ``win`` (1:1); ``tie``;
-  ``loss``.
-- ``aa_bonus`` (only when offered): the five-card hand of hole cards + flop, ``b`` in
-  :data:`AA_BONUS_HANDS`: ``b`` when the player called, ``fold:b`` when he folded. With
-  ``fold_forfeits_bonus`` every ``fold:b`` loses; otherwise it pays like ``b``.
+The bets, their events and what each event returns are described in
+:mod:`gpusim.games.casino_holdem.events` (with the rules, RULES.md "Casino Hold'em"); this
+module turns dealt cards and decisions into those events, stakes and nets.
 """
 
 from __future__ import annotations

@@ -22,7 +22,14 @@ from gpusim.games.holdem_bonus.rules import (
     HoldemBonusRules,
     parse_rules,
 )
-from gpusim.games.spec import Decision, GameSpec, JointCode, KernelSpec, StrategyEntry
+from gpusim.games.spec import (
+    Decision,
+    GameSpec,
+    JointCode,
+    KernelSpec,
+    StrategyEntry,
+    lazy_attributes,
+)
 
 __all__ = [
     "BETS",
@@ -108,10 +115,5 @@ SPEC = GameSpec(
 )
 
 
-def __getattr__(name: str):
-    # the JAX settlement loads on first use (reading the spec must not import JAX)
-    if name in ('settle', 'joint_code'):
-        from gpusim.games.holdem_bonus import settlement as _settlement
-
-        return getattr(_settlement, name)
-    raise AttributeError(f"module 'gpusim.games.holdem_bonus' has no attribute {name!r}")
+# the JAX settlement loads on first use: reading the spec must not import JAX
+__getattr__ = lazy_attributes(__name__, "settlement", ("settle", "joint_code"))

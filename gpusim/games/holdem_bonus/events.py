@@ -1,4 +1,6 @@
-"""Texas Hold'em Bonus Poker: pure, vectorised settlement of every bet.
+"""Texas Hold'em Bonus Poker's bets, their events and returns (the return tables) and the
+decoding of the joint outcome code, in numpy (reading them imports no JAX); the settlement that
+produces the events is :mod:`gpusim.games.holdem_bonus.settlement`.
 
 Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001). Bets: Ante; Flop (2 x ante,
 a False ``flop`` decision is a fold); Turn and River (1 x ante each, optional); the Bonus and

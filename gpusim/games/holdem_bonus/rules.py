@@ -13,6 +13,7 @@ from gpusim.rules import (
     Paytable,
     Stakes,
     check_int32,
+    common_dict,
     common_fields,
     read_paytable,
     read_stakes,
@@ -91,12 +92,7 @@ class HoldemBonusRules:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""
         out: dict[str, Any] = {
-            "game": self.game,
-            "name": self.name,
-            "description": self.description,
-            "source": self.source,
-            "default_strategy": self.default_strategy,
-            "stakes": self.stakes.as_dict(),
+            **common_dict(self),
             "rules": {
                 "ante_pays_from": self.ante_pays_from,
                 "flop_multiple": self.FLOP_MULTIPLE,
@@ -115,7 +111,6 @@ class HoldemBonusRules:
                 "cards": self.jackpot.cards,
             }
         return out
-
 
 
 def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> HoldemBonusRules:

@@ -1,23 +1,9 @@
-"""Texas Hold'em Bonus Poker: pure, vectorised settlement of every bet.
+"""Texas Hold'em Bonus Poker: pure, vectorised settlement of every bet (JAX), and the joint
+outcome code of each settled round.
 
-Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001). Bets: Ante; Flop (2 x ante,
-a False ``flop`` decision is a fold); Turn and River (1 x ante each, optional); the Bonus and
-Jackpot side bets when offered. No dealer qualification.
-
-Events (fixed tuples; ``c`` runs over ``CATEGORY_KEYS``, the player's final hand, low to high):
-
-- ``ante``: ``fold``; ``win:c`` (pays 1:1 when ``c`` >= ``rules.ante_pays_from``, else
-  pushes); ``tie`` (push); ``loss``.
-- ``flop``: ``fold``; ``win`` (1:1); ``tie``; ``loss``.
-- ``turn`` / ``river``: ``fold``; ``check`` (not placed); ``win``; ``tie``; ``loss``.
-- ``bonus``: the hole cards as :data:`BONUS_HANDS`: ``AA_vs_AA`` (player AA and dealer AA),
-  ``AA``, ``AKs``, ``AQs``, ``AJs``, ``AKo``, ``KK``, ``QQ``, ``JJ``, ``AQo``, ``AJo``, ``TT``
-  .. ``22``, ``other``. Settled whatever happens in the main game, folds included.
-  ``AA_vs_AA`` is recorded even without that paytable line (it then pays the AA line).
-- ``jackpot``: the category of the Jackpot hand (``CATEGORY_KEYS``; ``royal_flush`` last, see
-  :data:`JACKPOT_ROYAL`), hole cards + flop by default. Fixed prizes are "X for 1" (the prize
-  replaces the stake); a royal flush returns the meter (``jackpot_meter``), whatever the
-  stake; it is settled after a fold too.
+The bets, their events and what each event returns are described in
+:mod:`gpusim.games.holdem_bonus.events` (with the rules, RULES.md "Texas Hold'em Bonus Poker");
+this module turns dealt cards and decisions into those events, stakes and nets.
 """
 
 from __future__ import annotations
