@@ -494,7 +494,7 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
     return bins[: lay.n_bins], hits
 
 
-def _run_chunk(rules, strat, seed, first, n, meter):
+def _jax_chunk(rules, strat, seed, first, n, meter):
     """The JAX path's counts of a chunk: the truth the kernels must reproduce."""
     from gpusim.sim.chunks import ChunkRunner
 
@@ -510,14 +510,14 @@ CHUNKS = [
 
 
 @pytest.mark.parametrize(("config", "strategy", "seed", "first", "n", "meter"), CHUNKS)
-def test_host_chunk_counts_equal_run_chunk(harness, config, strategy, seed, first, n, meter):
+def test_host_chunk_counts_equal_jax_chunk(harness, config, strategy, seed, first, n, meter):
     rules, strat, spec = _spec(config, strategy)
     bins, hits = _host_chunk(harness, rules, spec, seed, first, n)
     got = cb.counts_from_bins(rules, bins, hits, first, n, meter)
-    assert got == _run_chunk(rules, strat, seed, first, n, meter)
+    assert got == _jax_chunk(rules, strat, seed, first, n, meter)
 
 
-def test_host_chunk_with_jackpot_royals_equals_run_chunk(harness):
+def test_host_chunk_with_jackpot_royals_equals_jax_chunk(harness):
     """Seven-card Jackpot hand (royal ~3e-5 per round): two meter hits in one chunk.
 
     The window (seed 4, rounds 118,000 ..) was picked because it holds two royals; that it does
@@ -527,20 +527,20 @@ def test_host_chunk_with_jackpot_royals_equals_run_chunk(harness):
     strat = get_strategy("basic", rules)
     spec = cb.strategy_spec(rules, strat)
     seed, first, n, meter = 4, 118_000, 14_000, 987_654_321
-    want = _run_chunk(rules, strat, seed, first, n, meter)
+    want = _jax_chunk(rules, strat, seed, first, n, meter)
     assert len(want[0].jackpot_hits) >= 2  # the meter restarts between hits
     bins, hits = _host_chunk(harness, rules, spec, seed, first, n)
     assert cb.counts_from_bins(rules, bins, hits, first, n, meter) == want
 
 
-def test_host_chunk_hole_and_flop_royal_equals_run_chunk(harness):
+def test_host_chunk_hole_and_flop_royal_equals_jax_chunk(harness):
     """The shipped Jackpot (hole cards + flop, ~1.5e-6 per round) around a royal round
     (seed 8 has one near round 43,800; checked on the JAX side)."""
     rules = THB
     strat = get_strategy("always-play", rules)
     spec = cb.strategy_spec(rules, strat)
     seed, first, n, meter = 8, 40_000, 8_000, 55_555
-    want = _run_chunk(rules, strat, seed, first, n, meter)
+    want = _jax_chunk(rules, strat, seed, first, n, meter)
     assert want[0].jackpot_hits
     bins, hits = _host_chunk(harness, rules, spec, seed, first, n)
     assert cb.counts_from_bins(rules, bins, hits, first, n, meter) == want

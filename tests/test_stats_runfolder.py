@@ -15,7 +15,8 @@ from gpusim.stats import (
 
 
 def synthetic_chunk(rng: np.random.Generator, n: int) -> tuple[ChunkCounts, np.ndarray]:
-    """A chunk of a toy game filled the way run_chunk fills it; returns it and the (n, 3) nets."""
+    """A chunk of a toy game filled the way a chunk runner fills it; returns it and the (n, 3)
+    nets."""
     ante = rng.choice([-1, 0, 1], size=n, p=[0.5, 0.1, 0.4]).astype(np.int64)
     bonus = rng.choice([-1, 3, 30], size=n, p=[0.9, 0.095, 0.005]).astype(np.int64)
     nets = {"ante": ante, "bonus": bonus, "total": ante + bonus}

@@ -1,14 +1,16 @@
-"""Compute backends beside the JAX path of :mod:`gpusim.runs.driver`.
+"""Compute backends beside the JAX path of :mod:`gpusim.sim.chunks`.
 
 - :mod:`gpusim.sim.backends.cupy_backend`: the CuPy/CUDA fast path (fused per-game kernels from
   ``kernels/``), with ``unavailable_reason()`` (None, or one line saying why CuPy cannot run
   here), ``available()``, ``device_name()`` and ``make_chunk_runner(rules, strategy)``, whose
-  chunks count exactly like ``run_chunk``. Importing it needs no CuPy; only running a chunk does.
+  chunks count exactly like :class:`gpusim.sim.chunks.ChunkRunner`'s. Importing it needs no
+  CuPy; only running a chunk does.
 - :mod:`gpusim.sim.backends.select`: ``--backend`` resolution, with ``auto``'s fallback from cupy
   to jax-gpu to jax-cpu.
-- :mod:`gpusim.cuda`: the CUDA headers and NVRTC that CuPy compiles with, usable
-  without a GPU.
 - :mod:`gpusim.sim.backends.devices`: what ``gpusim devices`` reports.
+
+The CUDA toolchain CuPy compiles with (NVRTC, the headers, the kernel sources) is in
+:mod:`gpusim.cuda`, usable without a GPU.
 """
 
 
