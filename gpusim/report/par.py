@@ -26,8 +26,6 @@ from gpusim.stats import Z90, Z95
 
 __all__ = ["exact_par_tables", "report_par_tables", "write_par"]
 
-_NOT_PLACED = {"call": ("fold",), "flop": ("fold",), "turn": ("fold", "check"),
-               "river": ("fold", "check")}
 _MAIN_LABELS = (("house_edge_per_ante", "house edge per ante"),
                 ("element_of_risk", "element of risk"),
                 ("avg_total_wager", "average total wager (antes)"),
@@ -75,11 +73,15 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
         schema={"figure": pl.String, "value": pl.Float64, "text": pl.String}, orient="row")
     sheets: dict[str, dict[str, pl.DataFrame]] = {}
     bet_rows = []
+    from gpusim.analysis.data import not_placed_events
+
+    # events in which a bet is off the table carry no pay (from the game spec's decisions)
+    not_placed = not_placed_events(rep["game"])
     for bet, info in rep["bets"].items():
         placed_rows = []
         rows = []
         for e in info["events"]:
-            placed = e["event"] not in _NOT_PLACED.get(bet, ())
+            placed = e["event"] not in not_placed.get(bet, ())
             p = float(e["probability"])
             rows.append((e["event"], float(e["pays"]) if placed else None,
                          int(round(p * deals)), p, float(e["return"])))
