@@ -26,6 +26,7 @@ __all__ = [
     "QUALIFIER_HANDS",
     "ConfigError",
     "ConfigReader",
+    "HashedRules",
     "JackpotRules",
     "Paytable",
     "Qualifier",
@@ -140,6 +141,15 @@ class JackpotRules:
     contribution_bp: int
     reset: int
     cards: str
+
+
+class HashedRules:
+    """Base of every game's frozen rules dataclass: its :attr:`config_hash`."""
+
+    @property
+    def config_hash(self) -> str:
+        """sha256 of the rules that change a result (:func:`rules_hash`)."""
+        return rules_hash(self)
 
 
 def common_dict(rules) -> dict[str, Any]:

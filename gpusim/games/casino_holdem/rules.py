@@ -9,6 +9,7 @@ from gpusim.cards import RANKS
 from gpusim.rules import (
     QUALIFIER_HANDS,
     ConfigReader,
+    HashedRules,
     Paytable,
     Qualifier,
     Stakes,
@@ -17,7 +18,6 @@ from gpusim.rules import (
     common_fields,
     read_paytable,
     read_stakes,
-    rules_hash,
 )
 
 __all__ = ["AA_BONUS_LINES", "ANTE_LINES", "CasinoHoldemRules", "parse_rules"]
@@ -47,7 +47,7 @@ AA_BONUS_LINES = (
 
 
 @dataclass(frozen=True)
-class CasinoHoldemRules:
+class CasinoHoldemRules(HashedRules):
     """Casino Hold'em (seeds 002 and 004). Call = ``CALL_MULTIPLE`` x ante."""
 
     name: str
@@ -62,10 +62,6 @@ class CasinoHoldemRules:
     game: str = "casino_holdem"
 
     CALL_MULTIPLE = 2
-
-    @property
-    def config_hash(self) -> str:
-        return rules_hash(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""

@@ -9,6 +9,7 @@ from gpusim.rules import (
     CATEGORY_KEYS,
     INT32_MAX,
     ConfigReader,
+    HashedRules,
     JackpotRules,
     Paytable,
     Stakes,
@@ -17,7 +18,6 @@ from gpusim.rules import (
     common_fields,
     read_paytable,
     read_stakes,
-    rules_hash,
 )
 
 __all__ = [
@@ -67,8 +67,9 @@ JACKPOT_LINES = (
 JACKPOT_CARDS = ("hole_and_flop", "all_seven")
 ANTE_PAYS_FROM = CATEGORY_KEYS[1:]
 
+
 @dataclass(frozen=True)
-class HoldemBonusRules:
+class HoldemBonusRules(HashedRules):
     """Texas Hold'em Bonus Poker (seeds 000 and 001). Flop/Turn/River = 2/1/1 x ante."""
 
     name: str
@@ -84,10 +85,6 @@ class HoldemBonusRules:
     FLOP_MULTIPLE = 2
     TURN_MULTIPLE = 1
     RIVER_MULTIPLE = 1
-
-    @property
-    def config_hash(self) -> str:
-        return rules_hash(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""
