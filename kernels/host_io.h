@@ -1,5 +1,5 @@
 // Host-only helpers for the programs that run the kernels' device functions on the CPU (the
-// test harness in tests/test_kernels_settle_host.py and benchmarks/native_ref.cpp): raw binary
+// test harnesses in tests/test_kernels_*_host.py and benchmarks/native_ref.cpp): raw binary
 // files in and out, and the strategy tables of kernels/strategy_common.cuh read from the
 // folder where the Python side wrote them (one <name>.bin per table).
 #pragma once

@@ -35,26 +35,7 @@ HARNESS = r"""
 #include <vector>
 #include "exact_casino_holdem.cuh"
 #include "exact_holdem_bonus.cuh"
-
-template <class T>
-static std::vector<T> load(const std::string& path) {
-  std::vector<T> out;
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) std::exit(3);
-  T buf[4096];
-  size_t got;
-  while ((got = std::fread(buf, sizeof(T), 4096, f)) > 0) out.insert(out.end(), buf, buf + got);
-  std::fclose(f);
-  return out;
-}
-
-template <class T>
-static void save(const std::string& path, const std::vector<T>& v) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) std::exit(3);
-  std::fwrite(v.data(), sizeof(T), v.size(), f);
-  std::fclose(f);
-}
+#include "host_io.h"
 
 // One block of the kernel, its phases run in order by one "thread" (tid 0 of 1).
 static int thb(const std::string& d, int ante_from) {
