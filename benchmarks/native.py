@@ -21,8 +21,10 @@ are compared (chunk and whole run) before any rate is printed.
   rounds, counts file) for the same rounds. The first JAX run of each strategy fills a fresh
   compilation cache and is reported apart.
 
-Every figure is the median over ``--repeats`` alternating runs (JAX, native, JAX, native ...);
-the ratios are JAX / native rates and, for the JAX path, whole process / steady state.
+Every figure is the median over ``--repeats`` interleaved repeats, each timing a JAX chunk, a
+native chunk, a whole JAX process and a whole native process in turn; the ratios are JAX /
+native rates and, for the JAX path, whole process / steady state (the median of each repeat's
+own ratio, so that the machine's drift between repeats cancels).
 ``--quick`` (a few minutes on 2 cores): the optimal strategy of each game, 2 x 10^7 rounds.
 """
 
@@ -132,26 +134,66 @@ def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
             "jax_over_native": _median(jx) / _median(native)}  # fmt: skip
 
 
-def bench_steady(case: Case, exe: Path, rounds: int, threads: int, repeats: int) -> dict:
+def bench_case(case: Case, exe: Path, chunk_rounds: int, whole_rounds: int, threads: int,
+               repeats: int, cache: Path) -> dict:  # fmt: skip
+    """Steady state and whole process, JAX and native, interleaved: each repeat times a JAX
+    chunk, a native chunk, a whole JAX process and a whole native process, one after another,
+    so that a change in the machine's speed touches both sides of every ratio alike; the
+    whole/steady ratio is the median of the per-repeat ratios."""
     from gpusim.sim.chunks import ChunkRunner
 
     runner = ChunkRunner(case.rules, case.strat)
-    want = runner(SEED, 0, rounds, case.meter0)  # warm-up (compiles), and the truth
-    out = case.work / "chunk.bin"
-    native, jx = [], []
+    want = runner(SEED, 0, chunk_rounds, case.meter0)  # warm-up (compiles), and the truth
+    chunk_out = case.work / "chunk.bin"
+    env = {**os.environ, "GPUSIM_COMPILE_CACHE": str(cache)}
+    out = case.work / f"run-{case.config}-{case.strategy}"
+    jax_cmd = [sys.executable, "-m", "gpusim", "simulate", case.config, "--rounds",
+               str(whole_rounds), "--seed", str(SEED), "--strategy", case.strategy,
+               "--backend", "jax-cpu", "--out", str(out), "--force", "--quiet"]  # fmt: skip
+    native_out = case.work / "whole.bin"
+    native_cmd = [*case.native_args(exe, "run"), str(whole_rounds), case.arg, str(threads),
+                  str(native_out)]  # fmt: skip
+
+    def timed(cmd, **kw) -> float:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
+        return time.perf_counter() - t0
+
+    first = timed(jax_cmd, env=env)  # fills the compilation cache
+    r: dict[str, list[float]] = {k: [] for k in ("steady", "steady_native", "whole",
+                                                 "whole_native")}  # fmt: skip
     for k in range(repeats):
         t0 = time.perf_counter()
-        runner(SEED, (k + 1) * rounds, rounds, case.meter0)
-        jx.append(rounds / (time.perf_counter() - t0))
+        runner(SEED, (k + 1) * chunk_rounds, chunk_rounds, case.meter0)
+        r["steady"].append(chunk_rounds / (time.perf_counter() - t0))
         res = subprocess.run(
-            [*case.native_args(exe, "chunk"), str(rounds), case.arg, str(threads), "1", str(out)],
-            capture_output=True, text=True, check=True,
-        )
-        native.append(json.loads(res.stdout)["rounds_per_s"])
-        if k == 0 and case.counts_file(out, rounds) != want:
+            [*case.native_args(exe, "chunk"), str(chunk_rounds), case.arg, str(threads), "1",
+             str(chunk_out)], capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        r["steady_native"].append(json.loads(res.stdout)["rounds_per_s"])
+        if k == 0 and case.counts_file(chunk_out, chunk_rounds) != want:
             raise RuntimeError(f"{case.config}/{case.strategy}: native chunk counts differ")
-    return {"native_rounds_per_s": _median(native), "jax_rounds_per_s": _median(jx),
-            "jax_over_native": _median(jx) / _median(native)}  # fmt: skip
+        r["whole"].append(whole_rounds / timed(jax_cmd, env=env))
+        r["whole_native"].append(whole_rounds / timed(native_cmd))
+        if k == 0:
+            counts, _ = case.counts_file(native_out, whole_rounds)
+            expect = {(b, n): c for b, d in counts.outcomes.items() for n, c in d.items()}
+            if _run_totals(out) != expect:
+                raise RuntimeError(f"{case.config}/{case.strategy}: whole-run counts differ")
+    shutil.rmtree(out, ignore_errors=True)
+    med = {k: _median(v) for k, v in r.items()}
+    return {
+        "steady": {"native_rounds_per_s": med["steady_native"], "jax_rounds_per_s": med["steady"],
+                   "jax_over_native": med["steady"] / med["steady_native"]},
+        "whole": {"rounds": whole_rounds, "jax_first_run_s": first,
+                  "jax_s": whole_rounds / med["whole"],
+                  "native_s": whole_rounds / med["whole_native"],
+                  "jax_rounds_per_s": med["whole"], "native_rounds_per_s": med["whole_native"],
+                  "jax_over_native": med["whole"] / med["whole_native"]},
+        "jax_whole_over_steady": _median([w / s for w, s in zip(r["whole"], r["steady"],
+                                                                strict=True)]),
+        "runs": r,
+    }  # fmt: skip
 
 
 def _run_totals(path: Path) -> dict:
@@ -162,39 +204,6 @@ def _run_totals(path: Path) -> dict:
     run = gpusim.open_run(path)
     o = run.outcomes().collect().group_by(["bet", "net"]).agg(pl.col("count").sum())
     return {(b, n): c for b, n, c in o.rows()}
-
-
-def bench_whole(case: Case, exe: Path, rounds: int, threads: int, repeats: int,
-                cache: Path) -> dict:  # fmt: skip
-    env = {**os.environ, "GPUSIM_COMPILE_CACHE": str(cache)}
-    out = case.work / f"run-{case.config}-{case.strategy}"
-    jax_cmd = [sys.executable, "-m", "gpusim", "simulate", case.config, "--rounds", str(rounds),
-               "--seed", str(SEED), "--strategy", case.strategy, "--backend", "jax-cpu",
-               "--out", str(out), "--force", "--quiet"]  # fmt: skip
-    native_out = case.work / "whole.bin"
-    native_cmd = [*case.native_args(exe, "run"), str(rounds), case.arg, str(threads),
-                  str(native_out)]  # fmt: skip
-
-    def timed(cmd, **kw) -> float:
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, **kw)
-        return time.perf_counter() - t0
-
-    first = timed(jax_cmd, env=env)  # fills the compilation cache
-    native, jx = [], []
-    for k in range(repeats):
-        jx.append(timed(jax_cmd, env=env))
-        native.append(timed(native_cmd))
-        if k == 0:
-            counts, _ = case.counts_file(native_out, rounds)
-            want = {(b, n): c for b, d in counts.outcomes.items() for n, c in d.items()}
-            if _run_totals(out) != want:
-                raise RuntimeError(f"{case.config}/{case.strategy}: whole-run counts differ")
-    shutil.rmtree(out, ignore_errors=True)
-    return {"rounds": rounds, "jax_first_run_s": first, "jax_s": _median(jx),
-            "native_s": _median(native), "jax_rounds_per_s": rounds / _median(jx),
-            "native_rounds_per_s": rounds / _median(native),
-            "jax_over_native": _median(native) / _median(jx)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -250,11 +259,10 @@ def main(argv: list[str] | None = None) -> int:
                     if wanted:
                         _fail(str(exc))
                     continue
-                steady = bench_steady(case, exe, args.chunk_rounds, args.threads, args.repeats)
-                run = bench_whole(case, exe, whole, args.threads, args.repeats, work / "cache")
-                row = {"config": config, "strategy": strategy, "steady": steady, "whole": run,
-                       "jax_whole_over_steady": run["jax_rounds_per_s"]
-                       / steady["jax_rounds_per_s"]}  # fmt: skip
+                row = {"config": config, "strategy": strategy,
+                       **bench_case(case, exe, args.chunk_rounds, whole, args.threads,
+                                    args.repeats, work / "cache")}  # fmt: skip
+                steady, run = row["steady"], row["whole"]
                 report["rows"].append(row)
                 if not args.json:
                     print(f"{config:<15}{strategy:<18}"

@@ -32,8 +32,7 @@ def _gpusim_rate(config: str, strategy: str, rounds: int, repeats: int) -> float
     strat = get_strategy(strategy, rules)
     runner = ChunkRunner(rules, strat)
     meter = 0
-    runner(1, 0, 256, meter)
-    if not runner.step.traceable():
+    if runner.program(runner.batch) is None:
         raise RuntimeError("counts on the host per round (not a simulation-scale strategy)")
     runner(1, 0, rounds, meter)  # warm-up: compile
     times = []

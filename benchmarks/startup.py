@@ -1,66 +1,106 @@
-"""Where a `gpusim simulate` process spends its fixed cost, phase by phase, against a warm batch.
+"""Where a `gpusim simulate` process spends its time, phase by phase, from exec to exit.
 
 Usage::
 
-    python benchmarks/startup.py [--config casino_holdem] [--strategy optimal] [--repeats 3]
+    python benchmarks/startup.py [--config casino_holdem] [--strategy optimal]
+                                 [--rounds 4194304] [--repeats 5]
 
-Each repeat is a fresh Python process (the compile cache in the user cache folder stays warm, as
-for a user's second run) that times, in order: importing JAX and enabling the compile cache;
-loading the config; loading the strategy (its decision tables); the dealer-qualifier threshold
-(Casino Hold'em; it traces the evaluator once); building the chunk runner; the first batch of
-2^18 rounds (tracing and lowering the programs, then the compile cache answers); and a second,
-warm batch of the same size for comparison. Medians over the repeats are printed, in seconds.
+Each repeat runs the real command line (``gpusim simulate CONFIG --rounds R --quiet``) in a
+fresh Python process whose compile caches are warm (a first, uncounted run fills a cache folder
+of its own), as for a user's second run. Wrappers around a few library functions stamp the
+time since the process started (from ``/proc``, so interpreter start-up counts), and the parent
+times the whole process until it has exited. Printed: the median of each phase's duration, in
+seconds, and the median whole process. The default of one chunk (2^22 rounds) shows the fixed
+cost beside one chunk's compute.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
-_PHASES = r"""
-import json, sys, time
-t = [time.perf_counter()]
-def mark(): t.append(time.perf_counter())
-import jax
-from gpusim.compile_cache import enable
-enable(); mark()
-from gpusim.config import load_config
-rules = load_config(sys.argv[1]); mark()
-from gpusim.strategy import get_strategy
-strategy = get_strategy(sys.argv[2], rules); mark()
-if rules.game == "casino_holdem":
-    from gpusim.games.casino_holdem import qualifier_threshold
-    qualifier_threshold(rules.dealer_qualifier)
-mark()
-from gpusim.sim.chunks import CPU_BATCH, ChunkRunner
-runner = ChunkRunner(rules, strategy); mark()
-runner(2026, 0, CPU_BATCH, 0); mark()
-runner(2026, CPU_BATCH, CPU_BATCH, 0); mark()
-print(json.dumps([b - a for a, b in zip(t, t[1:])]))
+_CHILD = r"""
+import atexit, json, os, sys, time
+
+def _since_exec():
+    with open("/proc/self/stat") as f:
+        started = int(f.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+    with open("/proc/uptime") as f:
+        return float(f.read().split()[0]) - started
+
+_t0, _base = time.perf_counter(), _since_exec()
+marks = {}
+def mark(name):
+    marks.setdefault(name, time.perf_counter() - _t0 + _base)
+
+def after(obj, attr, name):
+    fn = getattr(obj, attr)
+    def wrapper(*a, **k):
+        out = fn(*a, **k)
+        mark(name)
+        return out
+    setattr(obj, attr, wrapper)
+
+import gpusim.cli
+mark("command line imported")
+import gpusim.compile_cache, gpusim.runs.driver, gpusim.runs.run, gpusim.strategy
+from gpusim.sim.chunks import ChunkRunner
+run_sim = gpusim.runs.driver.run_simulation
+def run_simulation(*a, **k):
+    mark("arguments parsed, run modules imported")
+    return run_sim(*a, **k)
+gpusim.runs.run.run_simulation = run_simulation
+after(gpusim.compile_cache, "enable", "JAX imported")
+after(gpusim.strategy, "get_strategy", "strategy tables loaded")
+after(ChunkRunner, "program", "batch programs ready")
+after(ChunkRunner, "__call__", "first chunk computed")
+after(gpusim.runs.run.Run, "write_summary", "all chunks written, summary written")
+atexit.register(lambda: print(json.dumps(marks), file=sys.stderr, flush=True))
+sys.argv = ["gpusim", *sys.argv[1:]]
+gpusim.cli.main()
 """
 
-NAMES = ("import jax + compile cache", "config", "strategy", "qualifier threshold",
-         "chunk runner", "first batch (trace, lower, cache)", "second batch (warm)")
+PHASES = ("command line imported", "arguments parsed, run modules imported", "JAX imported",
+          "strategy tables loaded", "batch programs ready", "first chunk computed",
+          "all chunks written, summary written")  # fmt: skip
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", default="casino_holdem")
     ap.add_argument("--strategy", default="optimal")
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rounds", default=str(1 << 22))
+    ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    runs = []
-    for _ in range(args.repeats + 1):  # the first fills the compile cache; not counted
-        out = subprocess.run([sys.executable, "-c", _PHASES, args.config, args.strategy],
-                             check=True, capture_output=True, text=True).stdout
-        runs.append(json.loads(out.strip().splitlines()[-1]))
-    runs = runs[1:]
-    print(f"{args.config} / {args.strategy}: medians of {args.repeats} fresh processes, seconds")
-    for i, name in enumerate(NAMES):
-        print(f"  {name:<36} {statistics.median(r[i] for r in runs):7.3f}")
+    runs, walls = [], []
+    with tempfile.TemporaryDirectory(prefix="gpusim-startup-") as tmp:
+        env = {**os.environ, "GPUSIM_COMPILE_CACHE": os.path.join(tmp, "cache")}
+        cmd = [sys.executable, "-c", _CHILD, "simulate", args.config, "--strategy",
+               args.strategy, "--rounds", args.rounds, "--seed", "1", "--force", "--quiet",
+               "--out", os.path.join(tmp, "run")]  # fmt: skip
+        for k in range(args.repeats + 1):  # the first fills the compile caches: not counted
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            wall = time.perf_counter() - t0
+            if k:
+                runs.append(json.loads(proc.stderr.strip().splitlines()[-1]))
+                walls.append(wall)
+    print(f"{args.config} / {args.strategy}, {int(float(args.rounds)):,} rounds: medians of "
+          f"{args.repeats} fresh processes (warm compile caches), seconds")  # fmt: skip
+    before = [0.0] * len(runs)
+    for name in PHASES:
+        steps = [r[name] - b for r, b in zip(runs, before, strict=True)]
+        before = [r[name] for r in runs]
+        print(f"  {name:<40} {statistics.median(steps):7.3f}")
+    ends = [w - b for w, b in zip(walls, before, strict=True)]
+    print(f"  {'process exit':<40} {statistics.median(ends):7.3f}")
+    print(f"  {'whole process':<40} {statistics.median(walls):7.3f}")
 
 
 if __name__ == "__main__":

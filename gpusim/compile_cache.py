@@ -1,8 +1,11 @@
-"""JAX's persistent compilation cache for gpusim runs, in the user's cache folder.
+"""The compile caches of gpusim runs, in the user's cache folder.
 
-A run compiles a few large XLA programs (deal, decide and settle, reduce) per config, strategy
-and batch size; on a 2-core machine that costs seconds to tens of seconds per process. With the
-cache, the second run of the same config and strategy loads them from disk instead.
+A run compiles two large XLA programs (deal, decide and settle; reduce) per config, strategy
+and batch size; on a 2-core machine that costs seconds to tens of seconds per process. Two
+caches keep them: on the CPU, gpusim's own (:mod:`gpusim.sim.program`, in ``programs/`` under
+this folder), which a warm process loads without tracing any Python; and JAX's persistent
+compilation cache for everything else (other programs, the GPU path). The folder holds
+executable code: like JAX's cache, it must be writable by its user only.
 
 Where (first match):
 

@@ -21,8 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 import gpusim
 from gpusim.runs.runfolder import RunFolder, RunFolderError
@@ -35,6 +34,9 @@ from gpusim.sim.chunks import (
     resolve_backend,
 )
 from gpusim.sim.counts import ChunkCounts
+
+if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
+    import polars as pl
 
 __all__ = [
     "BACKENDS",
@@ -155,6 +157,8 @@ def chunk_tables(chunk: int, c: ChunkCounts,
 
     ``progress`` holds the chunk's cumulative wagers at each checkpoint (``c.progress``), or one
     row per bet at the chunk's end when the backend records none (``first_round`` needed)."""
+    import polars as pl
+
     i64 = pl.Int64
     outcomes = pl.DataFrame(
         [(chunk, bet, net, n) for bet, d in c.outcomes.items() for net, n in sorted(d.items())],

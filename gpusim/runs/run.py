@@ -3,31 +3,40 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from gpusim.runs.driver import Progress, run_simulation
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.runs.runfolder import RunFolder
 from gpusim.runs.totals import compute_summary
 
+if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
+    import polars as pl
+
 __all__ = ["Run", "open_run", "simulate"]
 
-_SCHEMAS = {
-    "outcomes": {"chunk": pl.Int64, "bet": pl.String, "net": pl.Int64, "count": pl.Int64},
-    "events": {"chunk": pl.Int64, "bet": pl.String, "event": pl.String, "count": pl.Int64},
-    "decisions": {"chunk": pl.Int64, "point": pl.String, "action": pl.String, "count": pl.Int64},
-    "wagers": {
-        "chunk": pl.Int64, "bet": pl.String, "placed": pl.Int64, "wagered": pl.Int64,
-        "returned": pl.Int64, "sum_stake_sq": pl.Int64, "sum_stake_net": pl.Int64,
-    },
-    "moments": {"chunk": pl.Int64, "bet_a": pl.String, "bet_b": pl.String,
-                "sum_product": pl.Int64},
-    "jackpot": {"chunk": pl.Int64, "round": pl.Int64, "meter": pl.Int64},
-    "progress": {"chunk": pl.Int64, "round_end": pl.Int64, "bet": pl.String,
-                 "wagered": pl.Int64, "returned": pl.Int64},
-}
+
+@cache
+def _schemas() -> dict:
+    """Each part table's columns and types (an empty table still has them)."""
+    import polars as pl
+
+    i64, text = pl.Int64, pl.String
+    return {
+        "outcomes": {"chunk": i64, "bet": text, "net": i64, "count": i64},
+        "events": {"chunk": i64, "bet": text, "event": text, "count": i64},
+        "decisions": {"chunk": i64, "point": text, "action": text, "count": i64},
+        "wagers": {
+            "chunk": i64, "bet": text, "placed": i64, "wagered": i64, "returned": i64,
+            "sum_stake_sq": i64, "sum_stake_net": i64,
+        },
+        "moments": {"chunk": i64, "bet_a": text, "bet_b": text, "sum_product": i64},
+        "jackpot": {"chunk": i64, "round": i64, "meter": i64},
+        "progress": {"chunk": i64, "round_end": i64, "bet": text, "wagered": i64,
+                     "returned": i64},
+    }
 
 
 class Run:
@@ -65,7 +74,7 @@ class Run:
         return self._folder.verify()
 
     def _scan(self, table: str) -> pl.LazyFrame:
-        return self._folder.scan(table, _SCHEMAS[table])
+        return self._folder.scan(table, _schemas()[table])
 
     def outcomes(self) -> pl.LazyFrame:
         return self._scan("outcomes")

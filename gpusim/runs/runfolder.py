@@ -27,9 +27,10 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
+    import polars as pl
 
 __all__ = ["MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"]
 
@@ -232,6 +233,8 @@ class RunFolder:
         return out
 
     def scan(self, table: str, schema: dict) -> pl.LazyFrame:
+        import polars as pl
+
         files = self.part_files(table)
         if not files:
             return pl.DataFrame(schema=schema).lazy()

@@ -14,8 +14,10 @@ publishes as "Ante RTP"; the Ante bet's own RTP is under ``bets``), as ``gpusim 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
+    import polars as pl
 
 from gpusim.stats import Z95
 
@@ -44,6 +46,8 @@ def compute_summary(
     wagers: pl.DataFrame,
 ) -> dict:
     """The summary dict of ``summary.json`` and ``gpusim summary --json`` from the parts."""
+    import polars as pl
+
     chunks = {r["chunk"]: r for r in manifest.get("chunks_done", [])}
     rounds = sum(r["n_rounds"] for r in chunks.values())
     ante = int(manifest["config"]["stakes"]["ante"])

@@ -83,7 +83,6 @@ def _make_step(rules, strategy) -> Callable:
         decisions = strategy.decide(cards)
         return decisions, settle_jit(cards, decisions)
 
-    run.traceable = lambda: state["fused"]
     return run
 
 
@@ -176,13 +175,15 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
 class ChunkRunner:
     """``runner(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter after)``.
 
-    Deals, then decides and settles in one jit, and reduces each batch on the device to a
-    histogram of joint outcome codes (gpusim.sim.device_reduce);
+    Each batch is dealt, decided, settled and reduced on the device to a histogram of joint
+    outcome codes (gpusim.sim.device_reduce) by one compiled program (gpusim.sim.program),
+    which ``program_cache`` keeps on disk between processes (CPU only);
     ``device_reduce=False`` uses the host reference reduction instead.
     """
 
     def __init__(
-        self, rules, strategy, *, device_reduce: bool = True, batch: int = CPU_BATCH
+        self, rules, strategy, *, device_reduce: bool = True, batch: int = CPU_BATCH,
+        program_cache: bool = True,
     ):
         from gpusim.games import bets
         from gpusim.sim.device_reduce import JointReducer
@@ -193,6 +194,19 @@ class ChunkRunner:
         self.device_reduce = device_reduce
         self.batch = batch
         self.reducer = JointReducer(rules, list(bets(rules)))
+        self.program_cache = program_cache
+        self._programs: dict = {}
+
+    def program(self, size: int):
+        """The compiled program for batches of ``size`` rounds, or None when the strategy cannot
+        be traced; built once per size (:class:`gpusim.sim.program.BatchProgram`)."""
+        from gpusim.sim.program import BatchProgram
+
+        if size not in self._programs:
+            self._programs[size] = BatchProgram.build(
+                self.rules, self.strategy, self.reducer, size, use_cache=self.program_cache
+            )
+        return self._programs[size]
 
     def __call__(
         self, seed: int, first_round: int, n_rounds: int, meter: int,
@@ -224,10 +238,18 @@ class ChunkRunner:
         """
         import jax
 
-        from gpusim.deal import MAX_ROUND, deal
+        from gpusim.deal import batch_bucket
+        from gpusim.rng import seed_key
         from gpusim.sim.bins import batch_progress, counts_from_bins
 
-        if not self.step.traceable():
+        # a short batch is dealt at the full size and masked (one compiled program for the whole
+        # run) unless that wastes more than 1/8 of the chunk; padded rows past 2**48 only get
+        # other counters, and are dropped
+        batches = [
+            (start, n, self.batch if self.batch - n <= n_rounds // 8 else batch_bucket(n))
+            for start, n in self._batches(first_round, n_rounds)
+        ]
+        if batches and self.program(batches[0][2]) is None:
             return None
         window: collections.deque = collections.deque()
         done: list[tuple[int, int, dict]] = []
@@ -238,16 +260,11 @@ class ChunkRunner:
             if advance is not None:
                 advance(n)
 
-        for start, n in self._batches(first_round, n_rounds):
-            size = n
-            if self.batch - n <= n_rounds // 8 and start + self.batch <= MAX_ROUND:
-                # a short last batch is dealt at the full size and masked: one compiled shape
-                # for the whole run, instead of three more programs to trace and compile
-                size = self.batch
-            decisions, s = self.step(deal(seed, start, size, 9))
-            if not self.step.traceable():
-                return None  # found out on the first batch: nothing counted yet
-            window.append((start, n, self.reducer.device_async(decisions, s, n)))
+        k0, k1 = (np.uint32(k) for k in seed_key(seed))
+        for start, n, size in batches:
+            res = self.program(size)(k0, k1, np.uint32(start & 0xFFFFFFFF),
+                                     np.uint32(start >> 32), np.int32(n))  # fmt: skip
+            window.append((start, n, res))
             if len(window) > IN_FLIGHT:
                 retire()
         while window:

@@ -14,14 +14,25 @@ round order. More royals in one batch than the gather buffer holds (about 1 in 1
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gpusim.games import event_names, spec_for
 from gpusim.sim.bins import bin_layout, counts_from_bins
 
-__all__ = ["MAX_ROYALS_PER_BATCH", "JointReducer"]
+__all__ = ["MAX_ROYALS_PER_BATCH", "JointReducer", "SettledBets"]
 
 MAX_ROYALS_PER_BATCH = 64
+
+
+@dataclass(frozen=True)
+class SettledBets:
+    """The part of a :class:`~gpusim.games.base.Settlement` the joint code reads:
+    ``events`` and ``stakes``, {bet: (N,) int32}."""
+
+    events: dict
+    stakes: dict
 
 
 class JointReducer:
@@ -41,33 +52,32 @@ class JointReducer:
         """(N,) int32 joint code, the mixed radix of kernels/settle_*.cuh."""
         return self._encode(settlement, tuple(self.bets))
 
-    def _build(self):
-        import jax
+    def reduce(self, settlement, n_valid) -> dict:
+        """Traceable: the batch's code histogram and royal rounds (see :meth:`device`).
+
+        ``settlement``: the batch's (N,) arrays; ``n_valid``: int32 scalar, rows at or past it
+        pad a short batch to the compiled size and are counted in a spare bin, then dropped.
+        """
         import jax.numpy as jnp
 
-        n_bins, has_jackpot, royal_code = self.n_bins, self.has_jackpot, self._royal
-
-        def reduce(settlement, n_valid):
-            code = self._code(settlement)
-            # rows past n_valid pad a short batch to the compiled size: counted in a spare bin
-            valid = jnp.arange(code.shape[0]) < n_valid
-            if not has_jackpot:
-                code = jnp.where(valid, code, n_bins)
-                return {"bins": jnp.bincount(code, length=n_bins + 1)[:n_bins]}
-            royal = (settlement.events["jackpot"] == royal_code) & (
-                settlement.stakes["jackpot"] > 0
-            ) & valid
-            skip = royal | ~valid
-            bins = jnp.bincount(jnp.where(skip, n_bins, code), length=n_bins + 1)[:n_bins]
-            (idx,) = jnp.nonzero(royal, size=MAX_ROYALS_PER_BATCH, fill_value=0)
-            return {
-                "bins": bins,
-                "royal_count": jnp.sum(royal),
-                "royal_idx": idx.astype(jnp.int32),
-                "royal_code": code[idx],
-            }
-
-        return jax.jit(reduce)
+        n_bins = self.n_bins
+        code = self._code(settlement)
+        valid = jnp.arange(code.shape[0]) < n_valid
+        if not self.has_jackpot:
+            code = jnp.where(valid, code, n_bins)
+            return {"bins": jnp.bincount(code, length=n_bins + 1)[:n_bins]}
+        royal = (settlement.events["jackpot"] == self._royal) & (
+            settlement.stakes["jackpot"] > 0
+        ) & valid
+        skip = royal | ~valid
+        bins = jnp.bincount(jnp.where(skip, n_bins, code), length=n_bins + 1)[:n_bins]
+        (idx,) = jnp.nonzero(royal, size=MAX_ROYALS_PER_BATCH, fill_value=0)
+        return {
+            "bins": bins,
+            "royal_count": jnp.sum(royal),
+            "royal_idx": idx.astype(jnp.int32),
+            "royal_code": code[idx],
+        }
 
     def device(self, decisions, settlement, n_valid: int | None = None) -> dict:
         """Small host arrays: the code histogram and the royal rounds (decisions are in the
@@ -82,7 +92,9 @@ class JointReducer:
         """:meth:`device` without waiting: the same dict as device arrays still being computed."""
         del decisions
         if self._fn is None:
-            self._fn = self._build()
+            import jax
+
+            self._fn = jax.jit(self.reduce)
         if n_valid is None:
             n_valid = settlement.events[self.bets[0]].shape[0]
         return self._fn(settlement, np.int32(n_valid))
