@@ -351,7 +351,11 @@ def run_simulation(
             # the meter entering chunk k is what chunk k-1 left, whichever session computed it
             meter = done[k - 1]["jackpot_meter_end_bp"] if k - 1 in done else meter0
             t0 = time.perf_counter()
-            counts, meter_after = runner(seed, first, n, meter, advance=progress.advance)
+            # the next chunk this session computes, whose first batches the runner may start
+            # while this chunk's counts are finished on the host
+            following = next((plan[j] for j in range(k + 1, len(plan)) if j not in done), None)
+            counts, meter_after = runner(seed, first, n, meter, advance=progress.advance,
+                                         next_chunk=following)
             after = done.get(k + 1, {})
             if after.get("jackpot_meter_start_bp", meter_after) != meter_after:
                 raise RunFolderError(

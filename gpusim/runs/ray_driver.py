@@ -52,9 +52,10 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     backend_name, device, _ = resolve_backend(backend)
     runner = chunk_runner(backend_name, rules, get_strategy(strategy_name, rules))
     meter, out = meter0, []
-    for k, first, n in chunks:
+    for i, (k, first, n) in enumerate(chunks):
         t0 = time.perf_counter()
-        counts, meter = runner(seed, first, n, meter,
+        following = chunks[i + 1][1:] if i + 1 < len(chunks) else None
+        counts, meter = runner(seed, first, n, meter, next_chunk=following,
                                advance=lambda m: tracker.advance.remote(shard, m))
         out.append((k, ChunkResult(first, n, counts, meter, time.perf_counter() - t0)))
     return {"chunks": out, "backend": backend_name, "device": device}

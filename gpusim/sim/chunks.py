@@ -196,6 +196,7 @@ class ChunkRunner:
         self.reducer = JointReducer(rules, list(bets(rules)))
         self.program_cache = program_cache
         self._programs: dict = {}
+        self._ahead: list = []  # [((seed, start, n, size), device result)] of the next chunk
 
     def program(self, size: int):
         """The compiled program for batches of ``size`` rounds, or None when the strategy cannot
@@ -211,10 +212,17 @@ class ChunkRunner:
     def __call__(
         self, seed: int, first_round: int, n_rounds: int, meter: int,
         advance: Callable[[int], None] | None = None,
+        next_chunk: tuple[int, int] | None = None,
     ):
-        """Count rounds [first_round, first_round + n_rounds) in batches, in round order."""
+        """Count rounds [first_round, first_round + n_rounds) in batches, in round order.
+
+        ``next_chunk``: (first_round, n_rounds) of the chunk the caller will count next with the
+        same seed. Its first batches are dispatched before this chunk's last ones are collected,
+        so the cores stay busy while the host finishes this chunk's counts; the next call picks
+        them up (or drops them, if it asks for other rounds). The counts do not change.
+        """
         if self.device_reduce:
-            out = self._pipelined(seed, first_round, n_rounds, meter, advance)
+            out = self._pipelined(seed, first_round, n_rounds, meter, advance, next_chunk)
             if out is not None:
                 return out
         return self._sequential(seed, first_round, n_rounds, meter, advance)
@@ -230,27 +238,39 @@ class ChunkRunner:
             start += n
         return out
 
-    def _pipelined(self, seed, first_round, n_rounds, meter, advance):
+    def _plan(self, first_round: int, n_rounds: int) -> list[tuple[int, int, int]]:
+        """(start, n, compiled size) of each batch. A short batch is dealt at the full size and
+        masked (one compiled program for the whole run) unless that wastes more than 1/8 of
+        the chunk; padded rows past 2**48 only get other counters, and are dropped."""
+        from gpusim.deal import batch_bucket
+
+        return [
+            (start, n, self.batch if self.batch - n <= n_rounds // 8 else batch_bucket(n))
+            for start, n in self._batches(first_round, n_rounds)
+        ]
+
+    def _dispatch(self, key: tuple, start: int, n: int, size: int):
+        """One batch's reduction, queued on the device (not waited for)."""
+        return self.program(size)(*key, np.uint32(start & 0xFFFFFFFF), np.uint32(start >> 32),
+                                  np.int32(n))  # fmt: skip
+
+    def _pipelined(self, seed, first_round, n_rounds, meter, advance, next_chunk=None):
         """All batches reduced to code histograms on the device, dispatched ahead of the host
-        (at most IN_FLIGHT batches), summed, and turned into counts once per chunk.
+        (at most IN_FLIGHT batches, plus the next chunk's first ones), summed, and turned into
+        counts once per chunk.
 
         Returns None (nothing counted, nothing advanced) for a strategy that cannot be traced.
         """
         import jax
 
-        from gpusim.deal import batch_bucket
         from gpusim.rng import seed_key
         from gpusim.sim.bins import batch_progress, counts_from_bins
 
-        # a short batch is dealt at the full size and masked (one compiled program for the whole
-        # run) unless that wastes more than 1/8 of the chunk; padded rows past 2**48 only get
-        # other counters, and are dropped
-        batches = [
-            (start, n, self.batch if self.batch - n <= n_rounds // 8 else batch_bucket(n))
-            for start, n in self._batches(first_round, n_rounds)
-        ]
+        batches = self._plan(first_round, n_rounds)
+        ahead, self._ahead = self._ahead, []
         if batches and self.program(batches[0][2]) is None:
             return None
+        key = tuple(np.uint32(k) for k in seed_key(seed))
         window: collections.deque = collections.deque()
         done: list[tuple[int, int, dict]] = []
 
@@ -260,13 +280,17 @@ class ChunkRunner:
             if advance is not None:
                 advance(n)
 
-        k0, k1 = (np.uint32(k) for k in seed_key(seed))
-        for start, n, size in batches:
-            res = self.program(size)(k0, k1, np.uint32(start & 0xFFFFFFFF),
-                                     np.uint32(start >> 32), np.int32(n))  # fmt: skip
-            window.append((start, n, res))
+        # the batches the previous call dispatched early, when they are this chunk's first
+        for batch, res in ahead:
+            if len(window) < len(batches) and batch == (seed, *batches[len(window)]):
+                window.append((batch[1], batch[2], res))
+        for start, n, size in batches[len(window):]:
+            window.append((start, n, self._dispatch(key, start, n, size)))
             if len(window) > IN_FLIGHT:
                 retire()
+        if next_chunk is not None:
+            for start, n, size in self._plan(*next_chunk)[:IN_FLIGHT]:
+                self._ahead.append(((seed, start, n, size), self._dispatch(key, start, n, size)))
         while window:
             retire()
         if not all(self.reducer.fits(res) for _, _, res in done):
@@ -317,7 +341,8 @@ class ChunkRunner:
 
 
 def chunk_runner(backend: str, rules, strategy) -> Callable:
-    """A callable(seed, first_round, n_rounds, meter, advance) -> (ChunkCounts, meter)."""
+    """A callable(seed, first_round, n_rounds, meter, advance, next_chunk) -> (ChunkCounts,
+    meter); see :meth:`ChunkRunner.__call__`."""
     if backend != "cupy":
         batch = CPU_BATCH if backend == "jax-cpu" else DEFAULT_CHUNK
         return ChunkRunner(rules, strategy, batch=batch)
@@ -325,7 +350,8 @@ def chunk_runner(backend: str, rules, strategy) -> Callable:
 
     inner = make_chunk_runner(rules, strategy)
 
-    def run(seed, first_round, n_rounds, meter, advance=None):
+    def run(seed, first_round, n_rounds, meter, advance=None, next_chunk=None):
+        del next_chunk  # each launch fills the GPU; nothing to overlap
         out = inner(seed, first_round, n_rounds, meter)
         if advance is not None:
             advance(n_rounds)
