@@ -6,7 +6,8 @@ Usage::
 
 For each game and strategy gpusim plays whole chunks exactly as ``gpusim simulate`` does (deal,
 decide, settle, count into the integer tables; Parquet writing excluded) and reports the median
-rounds/s over the repeats after a warm-up chunk (the warm-up pays for jit compilation).
+rounds/s over the repeats after a warm-up chunk (the warm-up pays for jit compilation); the
+strategies of a game take turns within each repeat.
 
 The peer is what a careful analyst would write without gpusim: plain Python dealing with
 ``random.Random.sample`` and ranking each hand with eval7 (a C extension), always playing every
@@ -23,24 +24,33 @@ import sys
 import time
 
 
-def _gpusim_rate(config: str, strategy: str, rounds: int, repeats: int) -> float:
+def _gpusim_rates(config: str, strategies: list[str], rounds: int, repeats: int) -> dict:
+    """Median rounds/s of each strategy; the strategies take turns within each repeat, so a
+    change in the machine's speed touches them alike."""
     from gpusim.config import load_config
     from gpusim.sim.chunks import ChunkRunner
     from gpusim.strategy import get_strategy
 
     rules = load_config(config)
-    strat = get_strategy(strategy, rules)
-    runner = ChunkRunner(rules, strat)
-    meter = 0
-    if runner.program(runner.batch) is None:
-        raise RuntimeError("counts on the host per round (not a simulation-scale strategy)")
-    runner(1, 0, rounds, meter)  # warm-up: compile
-    times = []
+    meter = rules.jackpot.reset * 10_000 if getattr(rules, "jackpot", None) else 0
+    runners = {}
+    for name in strategies:
+        try:
+            runner = ChunkRunner(rules, get_strategy(name, rules))
+            if runner.program(runner.batch) is None:
+                raise RuntimeError("counts on the host per round (not a simulation-scale strategy)")
+        except Exception as exc:  # a strategy whose tables are not available here
+            print(f"skip {config}/{name}: {exc}", file=sys.stderr)
+            continue
+        runner(1, 0, rounds, meter)  # warm-up
+        runners[name] = runner
+    times: dict[str, list[float]] = {name: [] for name in runners}
     for k in range(repeats):
-        t0 = time.perf_counter()
-        runner(1, (k + 1) * rounds, rounds, meter)
-        times.append(time.perf_counter() - t0)
-    return rounds / statistics.median(times)
+        for name, runner in runners.items():
+            t0 = time.perf_counter()
+            runner(1, (k + 1) * rounds, rounds, meter)
+            times[name].append(time.perf_counter() - t0)
+    return {name: rounds / statistics.median(t) for name, t in times.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,12 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     for config in args.configs.split(","):
         game = load_config(config).game
         peer = _peer_rate(game, args.peer_rounds, args.peer_repeats)
-        for strategy in strategy_names(game):
-            try:
-                rate = _gpusim_rate(config, strategy, args.rounds, args.repeats)
-            except Exception as exc:  # a strategy whose tables are not available here
-                print(f"skip {config}/{strategy}: {exc}", file=sys.stderr)
-                continue
+        rates = _gpusim_rates(config, list(strategy_names(game)), args.rounds, args.repeats)
+        for strategy, rate in rates.items():
             rows.append(
                 {"config": config, "strategy": strategy, "gpusim_rounds_per_s": rate,
                  "peer_rounds_per_s": peer, "ratio": rate / peer}
@@ -171,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"rounds": args.rounds, "repeats": args.repeats, "rows": rows}, indent=2))
         return 0
-    print(f"gpusim: {args.rounds:,} rounds per chunk, median of {args.repeats}; "
+    print(f"gpusim: {args.rounds:,} rounds per chunk, median of {args.repeats} (strategies "
+          f"taking turns); "
           f"peer (Python + eval7, always play): {args.peer_rounds:,} rounds, "
           f"median of {args.peer_repeats}")
     print(f"{'config':<24}{'strategy':<18}{'gpusim rounds/s':>18}{'peer rounds/s':>16}{'ratio':>9}")
