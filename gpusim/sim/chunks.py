@@ -1,12 +1,14 @@
 """One chunk of rounds, computed: deal, decide, settle and count into exact integer totals.
 
 :class:`ChunkRunner` is the JAX path (CPU or GPU): batches of rounds are dealt, decided and
-settled in one compiled program, reduced on the device to a histogram of joint outcome codes
-(:mod:`gpusim.sim.device_reduce`), and dispatched ahead of the host (``IN_FLIGHT``) so the host
-never waits on one batch before queueing the next. :func:`reduce_host` is the reference
-reduction from per-round arrays. :func:`chunk_runner` picks the JAX path or the CuPy kernels
+settled by one compiled program and reduced on the device to a histogram of joint outcome codes
+(:mod:`gpusim.sim.device_reduce`) by a second (:mod:`gpusim.sim.program`, which keeps them on
+disk between processes), dispatched ahead of the host (``IN_FLIGHT``, and the next chunk's
+first batches before a chunk's counts are finished) so the host never waits on one batch
+before queueing the next. :func:`reduce_host` is the reference reduction from per-round
+arrays. :func:`chunk_runner` picks the JAX path or the CuPy kernels
 (:mod:`gpusim.sim.backends.cupy_backend`); both give the same counts for the same rounds.
-Nothing here touches files: :mod:`gpusim.runs.driver` owns the run folder.
+Nothing here touches the run folder: :mod:`gpusim.runs.driver` owns it.
 
 The Jackpot meter is kept in 1/10,000ths of the money unit (:data:`BP`); see the driver's
 docstring for its arithmetic.
@@ -176,8 +178,8 @@ class ChunkRunner:
     """``runner(seed, first_round, n_rounds, meter) -> (ChunkCounts, meter after)``.
 
     Each batch is dealt, decided, settled and reduced on the device to a histogram of joint
-    outcome codes (gpusim.sim.device_reduce) by one compiled program (gpusim.sim.program),
-    which ``program_cache`` keeps on disk between processes (CPU only);
+    outcome codes (gpusim.sim.device_reduce) by its compiled batch programs
+    (gpusim.sim.program), which ``program_cache`` keeps on disk between processes (CPU only);
     ``device_reduce=False`` uses the host reference reduction instead.
     """
 
