@@ -64,6 +64,7 @@ def _make_step(rules, strategy) -> Callable:
     import jax
 
     from gpusim.games import settle
+    from gpusim.sim.program import untraceable_errors
 
     def step(cards):
         decisions = strategy.decide(cards)
@@ -77,8 +78,7 @@ def _make_step(rules, strategy) -> Callable:
         if state["fused"]:
             try:
                 return fused(cards)
-            except (jax.errors.TracerArrayConversionError, jax.errors.ConcretizationTypeError,
-                    jax.errors.TracerBoolConversionError, jax.errors.TracerIntegerConversionError):
+            except untraceable_errors():
                 # a strategy that computes on the host (exact per-round counting) cannot be
                 # traced; run it eagerly and keep the settlement compiled
                 state["fused"] = False

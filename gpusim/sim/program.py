@@ -50,7 +50,13 @@ import numpy as np
 
 from gpusim.sim.device_reduce import SettledBets
 
-__all__ = ["FORMAT", "BatchProgram", "program_cache_dir", "strategy_fingerprint"]
+__all__ = [
+    "FORMAT",
+    "BatchProgram",
+    "program_cache_dir",
+    "strategy_fingerprint",
+    "untraceable_errors",
+]
 
 FORMAT = "gpusim-batch-program-1"
 
@@ -152,7 +158,7 @@ class BatchProgram:
         with _outside_jax_cache(paths is not None or not use_cache):
             try:
                 lowered = settle_jit.lower(word, word, word, word)
-            except _untraceable():
+            except untraceable_errors():
                 return None
             n_valid = jax.ShapeDtypeStruct((), np.int32)
             compiled = [lowered.compile(), reduce_jit.lower(lowered.out_info, n_valid).compile()]
@@ -201,7 +207,7 @@ def _runs(settle_fn, reduce_fn) -> bool:
     return True
 
 
-def _untraceable() -> tuple:
+def untraceable_errors() -> tuple:
     """The JAX errors a strategy that computes on the host raises when traced."""
     import jax
 
