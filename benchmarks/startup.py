@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/startup.py [--config casino_holdem] [--strategy optimal]
-                                 [--rounds 4194304] [--repeats 5]
+                                 [--rounds 4194304] [--repeats 5] [--with-teardown]
 
 Each repeat runs the real command line (``gpusim simulate CONFIG --rounds R --quiet``) in a
 fresh Python process whose compile caches are warm (a first, uncounted run fills a cache folder
@@ -11,7 +11,8 @@ of its own), as for a user's second run. Wrappers around a few library functions
 time since the process started (from ``/proc``, so interpreter start-up counts), and the parent
 times the whole process until it has exited. Printed: the median of each phase's duration, in
 seconds, and the median whole process. The default of one chunk (2^22 rounds) shows the fixed
-cost beside one chunk's compute.
+cost beside one chunk's compute. ``--with-teardown`` lets the process exit the ordinary way (the
+interpreter frees every module) to show what skipping that saves.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ after(ChunkRunner, "program", "batch programs ready")
 after(ChunkRunner, "__call__", "first chunk computed")
 after(gpusim.runs.run.Run, "write_summary", "all chunks written, summary written")
 atexit.register(lambda: print(json.dumps(marks), file=sys.stderr, flush=True))
+if sys.argv[1] == "--with-teardown":  # the ordinary interpreter exit, for comparison
+    gpusim.cli._exit_without_teardown = lambda: None
+    del sys.argv[1]
 sys.argv = ["gpusim", *sys.argv[1:]]
 gpusim.cli.main()
 """
@@ -77,11 +81,14 @@ def main() -> None:
     ap.add_argument("--strategy", default="optimal")
     ap.add_argument("--rounds", default=str(1 << 22))
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--with-teardown", action="store_true",
+                    help="let the interpreter tear its modules down at exit, as before")
     args = ap.parse_args()
     runs, walls = [], []
     with tempfile.TemporaryDirectory(prefix="gpusim-startup-") as tmp:
         env = {**os.environ, "GPUSIM_COMPILE_CACHE": os.path.join(tmp, "cache")}
-        cmd = [sys.executable, "-c", _CHILD, "simulate", args.config, "--strategy",
+        flag = ["--with-teardown"] if args.with_teardown else []
+        cmd = [sys.executable, "-c", _CHILD, *flag, "simulate", args.config, "--strategy",
                args.strategy, "--rounds", args.rounds, "--seed", "1", "--force", "--quiet",
                "--out", os.path.join(tmp, "run")]  # fmt: skip
         for k in range(args.repeats + 1):  # the first fills the compile caches: not counted
