@@ -6,7 +6,13 @@ from typing import Annotated
 
 import typer
 
-from gpusim.cli.common import echo_json, fail
+from gpusim.cli.common import (
+    LOG_EVERY_HELP,
+    check_log_every,
+    echo_json,
+    fail,
+    warn_if_being_written,
+)
 
 __all__ = ["app"]
 
@@ -18,14 +24,30 @@ def merge_cmd(
     runs: Annotated[list[str], typer.Argument(help="Shard run folders (any order).")],
     out: Annotated[str, typer.Option(help="Merged run folder to write.")],
     force: Annotated[bool, typer.Option("--force", help="Replace an existing folder.")] = False,
+    log_every: Annotated[
+        float | None, typer.Option("--log-every", metavar="SECONDS", help=LOG_EVERY_HELP)
+    ] = None,
 ) -> None:
     """Combine shard run folders into one run.
 
     Checks config, strategy, seed, rounds, version, ranges and every part's sha256 first."""
+    import sys
+
+    check_log_every(log_every)
+    from rich.console import Console
+
+    from gpusim.report.terminal import run_progress
     from gpusim.runs.merge import MergeError, merge_runs
 
+    interactive = sys.stderr.isatty()
+    # merging is quick next to simulating: no bar on a terminal, lines in a log
+    stop, progress = run_progress(Console(stderr=True), label="merge", quiet=interactive,
+                                  log_every=log_every, interactive=False)
     try:
-        path = merge_runs(runs, out, force=force)
+        try:
+            path = merge_runs(runs, out, force=force, progress=progress)
+        finally:
+            stop()
     except MergeError as exc:
         fail(str(exc))
     typer.echo(f"merged {len(runs)} folder(s) into {path}", err=True)
@@ -42,6 +64,7 @@ def verify_cmd(
     from gpusim.runs.runfolder import RunFolderError
     from gpusim.runs.verify import verify_run
 
+    warn_if_being_written(run)
     try:
         problems = verify_run(run)
     except RunFolderError as exc:

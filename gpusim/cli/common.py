@@ -12,7 +12,8 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["check_out_file", "echo_json", "fail", "load_rules", "open_intact_run", "run_data",
+__all__ = ["LOG_EVERY_HELP", "check_log_every", "check_out_file", "echo_json", "fail",
+           "load_rules", "open_intact_run", "run_data", "warn_if_being_written",
            "warn_unfinished"]
 
 
@@ -20,6 +21,22 @@ def fail(message: str) -> NoReturn:
     """Print one error line to stderr and exit with code 2."""
     typer.echo(f"gpusim: error: {message}", err=True)
     raise typer.Exit(2)
+
+
+LOG_EVERY_HELP = ("Seconds between progress lines when stderr is not a terminal (a batch log; "
+                  "default 30; 0: only the last line).")
+
+
+def check_log_every(log_every: float | None) -> None:
+    """``--log-every`` is a finite number of seconds >= 0; sets it for every progress log."""
+    import math
+
+    if log_every is not None:
+        if not (math.isfinite(log_every) and log_every >= 0):
+            fail(f"--log-every: got {log_every}; must be a number of seconds >= 0")
+        from gpusim.progress_log import set_default_every
+
+        set_default_every(log_every)
 
 
 def echo_json(obj) -> None:
@@ -63,11 +80,23 @@ def open_intact_run(path: str):
     from gpusim.runs.runfolder import RunFolderError
     from gpusim.runs.verify import require_intact
 
+    warn_if_being_written(path)
     try:
         require_intact(path)
         return open_run(path)
     except RunFolderError as exc:
         fail(str(exc))
+
+
+def warn_if_being_written(path: str) -> None:
+    """One warning line on stderr when another process holds the run folder's writer lock."""
+    from gpusim.runs.lock import holder_text, lock_holder
+
+    info = lock_holder(path)
+    if info is not None:
+        from gpusim.report.cli_text import still_writing_text
+
+        typer.echo(still_writing_text(path, holder_text(info)), err=True)
 
 
 def run_data(path: str):

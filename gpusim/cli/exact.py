@@ -7,7 +7,14 @@ from typing import Annotated
 
 import typer
 
-from gpusim.cli.common import check_out_file, echo_json, fail, load_rules
+from gpusim.cli.common import (
+    LOG_EVERY_HELP,
+    check_log_every,
+    check_out_file,
+    echo_json,
+    fail,
+    load_rules,
+)
 
 __all__ = ["app"]
 
@@ -34,10 +41,14 @@ def exact_cmd(
     recompute: Annotated[
         bool, typer.Option("--recompute", help="Count every deal even if a report is shipped.")
     ] = False,
+    log_every: Annotated[
+        float | None, typer.Option("--log-every", metavar="SECONDS", help=LOG_EVERY_HELP)
+    ] = None,
 ) -> None:
     """Exact analysis: count every deal, solve the strategy.
 
     Optimal strategy, return table of every bet, house edge, SD."""
+    check_log_every(log_every)
     from gpusim.strategy import StrategyError, strategy_names
 
     rules = load_rules(config)

@@ -56,9 +56,13 @@ def atomic_savez(path: Path, **arrays) -> None:
 
 
 def progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], None]]:
-    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+    """A rich progress bar on stderr; when stderr is not a terminal (a batch log), plain lines
+    every ``--log-every`` seconds and at the end (:class:`gpusim.progress_log.ProgressLog`)."""
     if not sys.stderr.isatty():
-        return (lambda done, total: None), (lambda: None)
+        from gpusim.progress_log import ProgressLog
+
+        log = ProgressLog(label, unit="classes")
+        return log.update, log.stop
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     prog = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed}/{task.total}"),

@@ -19,10 +19,12 @@ __all__ = [
     "eval_text",
     "exact_text",
     "games_text",
+    "interrupted_text",
     "play_lines",
     "play_record_text",
     "risk_text",
     "run_folder_note",
+    "still_writing_text",
     "verify_text",
     "whatif_text",
 ]
@@ -178,6 +180,27 @@ def whatif_text(fig: Mapping, rounds_in_run: int) -> str:
         if s["note"]:
             lines.append(f"  note: {s['note']}")
     return "\n".join(lines)
+
+
+def interrupted_text(signal_name: str, path, kept: tuple[int, int, int, int] | None,
+                     resume: str) -> str:
+    """The one line a stopped run prints: what was kept and how to continue.
+
+    ``kept``: (chunks kept, chunks planned, rounds kept, rounds planned), None when no run
+    folder was made yet."""
+    if kept is None:
+        what = "before the run folder was made; nothing was kept"
+    else:
+        c, n, r, total = kept
+        what = (f"kept {c:,} of {n:,} chunks ({r:,} of {total:,} rounds) in {path}, "
+                "dropped the chunk in flight")
+    return f"gpusim: stopped by {signal_name}: {what}; resume with: {resume}"
+
+
+def still_writing_text(path, holder: str) -> str:
+    """The warning for a run folder another process is still writing."""
+    return (f"gpusim: warning: {path} is still being written by {holder}; only the chunks "
+            "finished so far are there")
 
 
 def verify_text(run: str, problems: list[str]) -> str:

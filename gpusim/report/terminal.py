@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -18,7 +20,7 @@ from rich.text import Text
 
 from gpusim.runs.driver import Progress as RunnerProgress
 
-__all__ = ["print_summary", "rich_progress"]
+__all__ = ["print_summary", "rich_progress", "run_progress"]
 
 
 class _RoundsPerSecond(ProgressColumn):
@@ -52,11 +54,35 @@ def rich_progress(console: Console) -> tuple[Progress, RunnerProgress]:
     def advance(n: int) -> None:
         bar.advance(state["task"], n)
 
+    return bar, RunnerProgress(start=start, advance=advance, note=_note(console))
+
+
+def run_progress(console: Console, *, label: str, quiet: bool, log_every: float | None,
+                 interactive: bool) -> tuple[Callable[[], None], RunnerProgress]:
+    """The progress display of a command and the function that ends it.
+
+    On a terminal (``interactive``): the rich bar, as ever (none with ``quiet``). Otherwise (a
+    batch log): plain lines every ``log_every`` seconds (default 30) and at the end; ``quiet``
+    turns them off unless ``log_every`` is given.
+    """
+    if interactive:
+        bar, callbacks = rich_progress(console)
+        return bar.stop, callbacks
+    note = RunnerProgress().note if quiet else _note(console)
+    if quiet and log_every is None:
+        return (lambda: None), RunnerProgress(note=note)
+    from gpusim.progress_log import ProgressLog
+
+    log = ProgressLog(label, every=log_every)
+    return log.stop, RunnerProgress(start=log.start, advance=log.advance, note=note)
+
+
+def _note(console: Console) -> Callable[[str], None]:
     def note(text: str) -> None:
         # One line whatever the width; the text may hold brackets such as "gpusim[cuda13]".
         console.print(text, style="yellow", markup=False, soft_wrap=True)
 
-    return bar, RunnerProgress(start=start, advance=advance, note=note)
+    return note
 
 
 def _pct(x) -> str:

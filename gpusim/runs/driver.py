@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import gpusim
+from gpusim.runs.interrupt import Interrupted
+from gpusim.runs.lock import RunLock
 from gpusim.runs.runfolder import RunFolder, RunFolderError
 from gpusim.runs.writer import BackgroundWriter
 from gpusim.sim.chunks import (
@@ -278,114 +280,131 @@ def run_simulation(
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)
     path = RunFolder.check_writable(out, resume=resume, force=force)
-    if note:
-        progress.note(note)
+    with RunLock(path):
+        if note:
+            progress.note(note)
 
-    plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
-    identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
-    if shard_ix:
-        identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
-                             "first_round": first_round, "n_rounds": stop_round - first_round}
-    if resume and (path / "manifest.json").is_file():
-        folder = RunFolder.open(path)
-        mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
-        if mismatch:
-            k = mismatch[0]
-            raise RunFolderError(
-                f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
-                f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
-            )
-        # a chunk whose parts fail their sha256 is forgotten and recomputed; the others stay
-        redo = folder.forget_corrupt_chunks()
-        if redo:
-            progress.note(f"--resume: recomputing chunk(s) {', '.join(map(str, redo))} "
-                          "whose parts do not match their sha256")
-        folder.discard_unfinished()
-        folder.manifest["status"] = "running"
-    else:
-        meter0 = rules.jackpot.reset * BP if getattr(rules, "jackpot", None) else 0
-        folder = RunFolder.create(
-            path,
-            {
-                "gpusim_version": gpusim.__version__,
-                **identity,
-                "chunk_plan": {"first_round": first_round, "chunk_rounds": chunk_rounds,
-                               "last_chunk_rounds": plan[-1][1]},
-                "backend": backend_name,
-                "device": device,
-                "jackpot_meter_start_bp": meter0,
-                # a later shard cannot know the meter its first round inherits: it starts from
-                # the reset value and `gpusim merge` settles its first royal (gpusim.runs.shards)
-                **({"jackpot_meter_provisional": True}
-                   if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
-                   else {}),
-            },
-            force=force,
-        )
-    folder.manifest["backend"] = backend_name
-    folder.manifest["device"] = device
-    folder.save_manifest()
-
-    done = folder.completed()
-    meter0 = folder.manifest.get("jackpot_meter_start_bp", 0)
-    runner = chunk_runner(backend_name, rules, strat)
-    progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
-    t_run = time.perf_counter()
-    rounds_this_session = 0
-
-    def write(item):
-        k, counts, record = item
-        try:
-            tables = chunk_tables(k, counts, record["first_round"])
-            folder.commit_chunk({**record, "files": folder.write_parts(k, tables)})
-        except OSError as exc:
-            raise RunFolderError(_write_failure(path, k, exc)) from None
-
-    # Parts are written and committed on a background thread while the next chunk computes;
-    # the manifest still lists a chunk only once its parts are in place (gpusim.runs.writer), and
-    # a kill loses at most the chunk being computed, one waiting and the one being written.
-    with BackgroundWriter(write, max_pending=1) as writer:
-        for k, (first, n) in enumerate(plan):
-            if k in done:
-                continue
-            # the meter entering chunk k is what chunk k-1 left, whichever session computed it
-            meter = done[k - 1]["jackpot_meter_end_bp"] if k - 1 in done else meter0
-            t0 = time.perf_counter()
-            # the next chunk this session computes, whose first batches the runner may start
-            # while this chunk's counts are finished on the host
-            following = next((plan[j] for j in range(k + 1, len(plan)) if j not in done), None)
-            counts, meter_after = runner(seed, first, n, meter, advance=progress.advance,
-                                         next_chunk=following)
-            after = done.get(k + 1, {})
-            if after.get("jackpot_meter_start_bp", meter_after) != meter_after:
+        plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
+        identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
+        if shard_ix:
+            identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
+                                 "first_round": first_round, "n_rounds": stop_round - first_round}
+        if resume and (path / "manifest.json").is_file():
+            folder = RunFolder.open(path)
+            mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
+            if mismatch:
+                k = mismatch[0]
                 raise RunFolderError(
-                    f"--resume: chunk {k} recomputed ends with Jackpot meter {meter_after} but "
-                    f"chunk {k + 1} started from {after['jackpot_meter_start_bp']}; use --force"
+                    f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
+                    f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
                 )
-            record = {
-                "chunk": k,
-                "first_round": first,
-                "n_rounds": n,
-                "jackpot_meter_start_bp": meter,
-                "jackpot_meter_end_bp": meter_after,
-                "elapsed_s": round(time.perf_counter() - t0, 6),
-            }
-            writer.submit((k, counts, record))
-            done[k] = record  # for the next chunk's meter; the writer commits it
-            rounds_this_session += n
-    wall = time.perf_counter() - t_run
-    folder.manifest["status"] = "complete"
-    folder.manifest["rounds_per_s"] = _rate(folder)
-    folder.manifest["last_session"] = {
-        "rounds": rounds_this_session,
-        "wall_s": round(wall, 3),
-        "rounds_per_s": rounds_this_session / wall if wall > 0 and rounds_this_session else None,
-    }
-    try:
+            # a chunk whose parts fail their sha256 is forgotten and recomputed; the others stay
+            redo = folder.forget_corrupt_chunks()
+            if redo:
+                progress.note(f"--resume: recomputing chunk(s) {', '.join(map(str, redo))} "
+                              "whose parts do not match their sha256")
+            folder.discard_unfinished()
+            folder.manifest["status"] = "running"
+        else:
+            meter0 = rules.jackpot.reset * BP if getattr(rules, "jackpot", None) else 0
+            folder = RunFolder.create(
+                path,
+                {
+                    "gpusim_version": gpusim.__version__,
+                    **identity,
+                    "chunk_plan": {"first_round": first_round, "chunk_rounds": chunk_rounds,
+                                   "last_chunk_rounds": plan[-1][1]},
+                    "backend": backend_name,
+                    "device": device,
+                    "jackpot_meter_start_bp": meter0,
+                    # a later shard cannot know the meter its first round inherits: it starts
+                    # from the reset value and `gpusim merge` settles its first royal
+                    # (gpusim.runs.shards)
+                    **({"jackpot_meter_provisional": True}
+                       if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
+                       else {}),
+                },
+                force=force,
+            )
+        folder.manifest["backend"] = backend_name
+        folder.manifest["device"] = device
         folder.save_manifest()
-    except OSError as exc:
-        raise RunFolderError(_write_failure(path, len(plan) - 1, exc)) from None
-    return path
+
+        done = folder.completed()
+        meter0 = folder.manifest.get("jackpot_meter_start_bp", 0)
+        runner = chunk_runner(backend_name, rules, strat)
+        progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
+        t_run = time.perf_counter()
+
+        def write(item):
+            k, counts, record = item
+            try:
+                tables = chunk_tables(k, counts, record["first_round"])
+                folder.commit_chunk({**record, "files": folder.write_parts(k, tables)})
+            except OSError as exc:
+                raise RunFolderError(_write_failure(path, k, exc)) from None
+
+        # Parts are written and committed on a background thread while the next chunk
+        # computes; the manifest still lists a chunk only once its parts are in place
+        # (gpusim.runs.writer), and a kill loses at most the chunk being computed, one waiting
+        # and the one being written.
+        session = [0]  # rounds this session computed
+
+        def compute(writer: BackgroundWriter) -> None:
+            for k, (first, n) in enumerate(plan):
+                if k in done:
+                    continue
+                # the meter entering chunk k is what chunk k-1 left, whichever session computed it
+                meter = done[k - 1]["jackpot_meter_end_bp"] if k - 1 in done else meter0
+                t0 = time.perf_counter()
+                # the next chunk this session computes, whose first batches the runner may start
+                # while this chunk's counts are finished on the host
+                following = next((plan[j] for j in range(k + 1, len(plan)) if j not in done), None)
+                counts, meter_after = runner(seed, first, n, meter, advance=progress.advance,
+                                             next_chunk=following)
+                after = done.get(k + 1, {})
+                if after.get("jackpot_meter_start_bp", meter_after) != meter_after:
+                    raise RunFolderError(
+                        f"--resume: chunk {k} recomputed ends with Jackpot meter {meter_after} but "
+                        f"chunk {k + 1} started from {after['jackpot_meter_start_bp']}; use --force"
+                    )
+                record = {
+                    "chunk": k,
+                    "first_round": first,
+                    "n_rounds": n,
+                    "jackpot_meter_start_bp": meter,
+                    "jackpot_meter_end_bp": meter_after,
+                    "elapsed_s": round(time.perf_counter() - t0, 6),
+                }
+                writer.submit((k, counts, record))
+                done[k] = record  # for the next chunk's meter; the writer commits it
+                session[0] += n
+
+        stopped: BaseException | None = None
+        with BackgroundWriter(write, max_pending=1) as writer:
+            try:
+                compute(writer)
+            except (Interrupted, KeyboardInterrupt) as exc:
+                # the chunk being computed is dropped; leaving the block normally still
+                # writes and commits the chunks already finished (the writer's queue)
+                stopped = exc
+        if stopped is not None:
+            folder.manifest["status"] = "interrupted"
+            folder.save_manifest()
+            raise stopped
+        wall = time.perf_counter() - t_run
+        folder.manifest["status"] = "complete"
+        folder.manifest["rounds_per_s"] = _rate(folder)
+        folder.manifest["last_session"] = {
+            "rounds": session[0],
+            "wall_s": round(wall, 3),
+            "rounds_per_s": session[0] / wall if wall > 0 and session[0] else None,
+        }
+        try:
+            folder.save_manifest()
+        except OSError as exc:
+            raise RunFolderError(_write_failure(path, len(plan) - 1, exc)) from None
+        return path
 
 
 def _write_failure(path: Path, chunk: int, exc: OSError) -> str:

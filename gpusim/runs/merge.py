@@ -12,8 +12,9 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.runs.lock import RunLock, refuse_if_locked
 from gpusim.runs.manifest import ManifestError, rules_from_manifest
-from gpusim.runs.runfolder import RunFolder, RunFolderError
+from gpusim.runs.runfolder import LOCK_FILE, RunFolder, RunFolderError
 from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
 from gpusim.runs.verify import expected_range
 from gpusim.sim.counts import ChunkCounts
@@ -102,21 +103,32 @@ def _check(dirs: list[str | Path]) -> list[RunFolder]:
     return sorted(folders, key=lambda f: expected_range(f.manifest))
 
 
-def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) -> Path:
-    """Merge shard folders into the run folder ``out``; returns its path."""
-    from gpusim.strategy import get_strategy
+def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
+               progress=None) -> Path:
+    """Merge shard folders into the run folder ``out``; returns its path.
 
+    ``progress``: a :class:`gpusim.runs.driver.Progress`, advanced by the rounds written.
+    ``out`` is locked for the merge (:mod:`gpusim.runs.lock`)."""
     folders = _check(dirs)
     outp = Path(out).expanduser()
     for f in folders:
         if outp.resolve() == f.path.resolve():
             raise MergeError(f"--out: {str(outp)!r} is one of the folders being merged")
-    if outp.is_dir() and any(outp.iterdir()) and not force:
-        raise MergeError(f"--out: {str(outp)!r} already exists; pass --force to replace it")
     try:
+        refuse_if_locked(outp.resolve())
+        if outp.is_dir() and any(f.name != LOCK_FILE for f in outp.iterdir()) and not force:
+            raise MergeError(f"--out: {str(outp)!r} already exists; pass --force to replace it")
         path = RunFolder.check_writable(outp, resume=False, force=force)
+        lock = RunLock(path)
     except RunFolderError as exc:
         raise MergeError(str(exc)) from None
+    with lock:
+        return _merge_into(path, folders, force, progress)
+
+
+def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> Path:
+    from gpusim.strategy import get_strategy
+
     m0 = folders[0].manifest
     try:
         rules = rules_from_manifest(m0)
@@ -137,14 +149,14 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False) 
     sources = [{"path": str(f.path), "shard": f.manifest.get("shard"),
                 "backend": f.manifest.get("backend"), "device": f.manifest.get("device")}
                for f in folders]
-    return write_run(path, m0, chunks, rules, force=force,
+    return write_run(path, m0, chunks, rules, force=force, progress=progress,
                      extra={"merged_from": sources,
                             "backend": ",".join(sorted({s["backend"] or "?" for s in sources})),
                             "device": ",".join(sorted({s["device"] or "?" for s in sources}))})
 
 
 def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force: bool,
-              extra: dict) -> Path:
+              extra: dict, progress=None) -> Path:
     """Write settled chunks (round order) as a complete run folder with ``like``'s identity."""
     from gpusim.runs.driver import chunk_tables
     from gpusim.runs.run import Run
@@ -161,11 +173,15 @@ def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force
         **extra,
     })
     folder = RunFolder.create(path, manifest, force=force)
+    if progress is not None:
+        progress.start(sum(c.n_rounds for c in chunks), 0)
     for k, c in enumerate(chunks):
         files = folder.write_parts(k, chunk_tables(k, c.counts, c.first_round))
         folder.commit_chunk({"chunk": k, "first_round": c.first_round, "n_rounds": c.n_rounds,
                              "files": files, "jackpot_meter_end_bp": c.meter_end,
                              "elapsed_s": c.elapsed_s})
+        if progress is not None:
+            progress.advance(c.n_rounds)
     folder.manifest["status"] = "complete"
     folder.save_manifest()
     Run(path).write_summary()

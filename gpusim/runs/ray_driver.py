@@ -20,7 +20,11 @@ count restarts from zero.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -32,12 +36,19 @@ from gpusim.runs.driver import (
     parse_rounds,
     plan_chunks,
 )
+from gpusim.runs.interrupt import Interrupted, reinstall_after
+from gpusim.runs.lock import RunLock
+from gpusim.runs.ray_watchdog import stall_cause
 from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
 
-__all__ = ["MAX_RETRIES", "simulate_ray"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
 
 MAX_RETRIES = 3
+DEFAULT_TIMEOUT = 120.0
+"""Seconds a Ray run may go without a shard starting, advancing or finishing."""
 _POLL_S = 0.1
+_WORKER_VM = 2**30
+"""Address space a Ray worker needs besides the object store (Python, Ray, gpusim)."""
 
 
 def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
@@ -82,23 +93,92 @@ class _Tracker:
                 "pids": dict(self.pids)}
 
 
-def _connect(address: str | None):
-    """Import and initialise Ray; returns (ray, whether this call started it)."""
+def _connect(address: str | None, timeout: float):
+    """Import and initialise Ray; returns (ray, the processes this call started, or None when
+    Ray was initialised already: then it is the caller's to shut down).
+
+    ``ray.init`` runs on the main thread: Ray's processes die with the thread that started
+    them (Linux parent-death signal)."""
     try:
         import ray
     except ImportError:
         raise SimulationError("--ray: the ray package is not installed; install gpusim[ray]"
                               ) from None
     if ray.is_initialized():
-        return ray, False
+        return ray, None
     addr = None if address in (None, "", "auto") else address
+    if addr in (None, "local") and not os.environ.get("RAY_ADDRESS"):
+        _check_address_space()
+    before = {p.pid for p in _children()}
+    sigterm = signal.getsignal(signal.SIGTERM)
+    # ray.init may block where no timeout of this process reaches: a watchdog process ends it
+    dog = subprocess.Popen([sys.executable, "-m", "gpusim.runs.ray_watchdog", str(os.getpid()),
+                            str(timeout), str(time.time())], stdin=subprocess.PIPE)
     try:
         ray.init(address=addr, logging_level="ERROR", log_to_driver=False,
                  include_dashboard=False)
-    except (ConnectionError, ValueError, RuntimeError) as exc:
-        raise SimulationError(f"--ray: cannot connect to {address!r}: "
-                              f"{' '.join(str(exc).split())[:200]}") from None
-    return ray, True
+    except BaseException as exc:
+        _stop(ray, [p for p in _children() if p.pid not in before])
+        if isinstance(exc, (ConnectionError, ValueError, RuntimeError)):
+            raise SimulationError(f"--ray: cannot connect to {address!r}: "
+                                  f"{' '.join(str(exc).split())[:200]}") from None
+        raise
+    finally:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            dog.communicate(b"ok\n", timeout=10)
+        # ray.init replaces the SIGTERM handler with sys.exit: keep the command's clean stop
+        reinstall_after(sigterm)
+    return ray, [p for p in _children() if p.pid not in before]
+
+
+def _check_address_space() -> None:
+    """Refuse a local cluster that cannot start under this process's address-space limit.
+
+    Every Ray worker maps the whole object store (by default 30 % of the available memory);
+    under a smaller ``ulimit -v`` the workers die at start-up ("mmap failed") and ``ray.init``
+    itself can block for good inside Ray, where no timeout reaches it."""
+    import resource
+
+    import psutil
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return
+    store = int(0.3 * psutil.virtual_memory().available)
+    need = store + _WORKER_VM
+    if soft < need:
+        gib = 2**30
+        raise SimulationError(
+            f"--ray: Ray workers cannot start under this address-space limit (ulimit -v "
+            f"{soft // 1024}, {soft / gib:.1f} GiB): each maps Ray's object store "
+            f"({store / gib:.1f} GiB here) and fails with 'mmap failed'; raise the limit to "
+            f"at least {-(-need // gib)} GiB, or start a cluster with a smaller store (ray start "
+            "--head --object-store-memory BYTES) and pass --ray auto")
+
+
+def _children() -> list:
+    import psutil  # a dependency of ray
+
+    return psutil.Process().children(recursive=True)
+
+
+def _stop(ray, procs: list) -> None:
+    """Shut Ray down, then end whatever of a local cluster's processes is left (its agents
+    can outlive the raylet): every process this run started, by pid, nothing else."""
+
+    import psutil
+
+    with contextlib.suppress(Exception):
+        ray.shutdown()
+    procs = [p for p in procs if p.is_running()]
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.terminate()
+    _, alive = psutil.wait_procs(procs, timeout=3)
+    for p in alive:
+        with contextlib.suppress(psutil.Error):
+            p.kill()
+    psutil.wait_procs(alive, timeout=3)
 
 
 def simulate_ray(
@@ -114,6 +194,7 @@ def simulate_ray(
     force: bool = False,
     progress: Progress | None = None,
     shards: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
 ):
     """Run a simulation as shards on Ray into the folder ``out``; returns the :class:`Run`.
 
@@ -121,6 +202,12 @@ def simulate_ray(
     machine, else a new local one) or ``"local"``. ``shards``: tasks to cut the run into
     (default: the cluster's GPUs, else its CPUs). Counts are identical to a single-process run
     with the same seed.
+
+    No silent wait: when for ``timeout`` seconds no shard starts, advances or finishes, the run
+    fails with a SimulationError naming the cause found in Ray's worker logs. A local cluster
+    this call started is shut down on every way out (an error, :class:`Interrupted`). The run
+    folder is created when the first shard's counts arrive, so a cluster that never ran
+    anything leaves no folder behind.
     """
     from gpusim.config import load_config
     from gpusim.runs.run import Run
@@ -138,65 +225,88 @@ def simulate_ray(
     strategy_name = strategy or rules.default_strategy
     strat = get_strategy(strategy_name, rules)
     path = RunFolder.check_writable(out, resume=False, force=force)
+    with RunLock(path):
+        since = time.monotonic()
+        ray, started = _connect(address, timeout)
+        box: dict = {}  # the run folder, once made: an interruption marks it
+        try:
+            _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_given,
+                 backend, force, progress, shards, timeout, since, address)
+        except (Interrupted, KeyboardInterrupt):
+            if "folder" in box:
+                box["folder"].manifest["status"] = "interrupted"
+                box["folder"].save_manifest()
+            raise
+        finally:
+            if started is not None:
+                _stop(ray, started)
+        run = Run(path)
+        run.write_summary()
+        return run
 
-    ray, started = _connect(address)
-    try:
-        res = ray.cluster_resources()
-        gpus, cpus = int(res.get("GPU", 0)), max(1, int(res.get("CPU", 1)))
-        workers = shards or gpus or cpus
-        chunk_rounds = chunk_given or min(DEFAULT_CHUNK, -(-n_rounds // workers))
-        plan = plan_chunks(n_rounds, chunk_rounds)
-        n_shards = min(workers, len(plan))
-        cut = [len(plan) * i // n_shards for i in range(n_shards + 1)]
-        groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
-        progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
 
-        jp = getattr(rules, "jackpot", None)
-        meter0 = jp.reset * BP if jp is not None else 0
-        tracker = ray.remote(num_cpus=0)(_Tracker).remote()
-        task = ray.remote(_run_shard).options(
-            num_gpus=1 if gpus else 0, num_cpus=0 if gpus else 1, max_retries=MAX_RETRIES,
-        )
-        refs = {
-            task.remote(rules, strategy_name, backend, seed, i, g, meter0, tracker): i
-            for i, g in enumerate(groups)
-        }
-        folder = _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan),
-                         meter0, force)
-        progress.start(n_rounds, 0)
-        t0 = time.perf_counter()
-        shown, results, pending, next_shard = 0, {}, list(refs), 0
-        devices: set[tuple[str, str]] = set()
-        settler = JackpotSettler(rules, strat, seed)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=_POLL_S)
-            for ref in ready:
-                try:
-                    results[refs[ref]] = ray.get(ref)
-                except ray.exceptions.RayError as exc:
-                    raise SimulationError(
-                        f"--ray: shard {refs[ref]} failed (worker deaths are retried up to "
-                        f"{MAX_RETRIES} times): "
-                        f"{' '.join(str(exc).split())[:300]}"
-                    ) from None
-            done = ray.get(tracker.state.remote())["done"]
-            if done != shown:
-                progress.advance(done - shown)
-                shown = done
-            # the Jackpot is settled in round order: write a shard once all before it are in
-            while next_shard in results:
-                r = results.pop(next_shard)
-                seg = Segment(groups[next_shard][0][1], meter0, next_shard > 0,
-                              [c for _, c in r["chunks"]])
-                for (k, _), c in zip(r["chunks"], settler.settle(seg), strict=True):
-                    _write_chunk(folder, k, c)
-                devices.add((r["backend"], r["device"]))
-                next_shard += 1
-        state = ray.get(tracker.state.remote())
-        wall = time.perf_counter() - t0
-    finally:
-        if started:
-            ray.shutdown()
+def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_given, backend,
+         force, progress, shards, timeout, since, address) -> None:
+    res = ray.cluster_resources()
+    gpus, cpus = int(res.get("GPU", 0)), max(1, int(res.get("CPU", 1)))
+    workers = shards or gpus or cpus
+    chunk_rounds = chunk_given or min(DEFAULT_CHUNK, -(-n_rounds // workers))
+    plan = plan_chunks(n_rounds, chunk_rounds)
+    n_shards = min(workers, len(plan))
+    cut = [len(plan) * i // n_shards for i in range(n_shards + 1)]
+    groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
+    progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
+
+    jp = getattr(rules, "jackpot", None)
+    meter0 = jp.reset * BP if jp is not None else 0
+    tracker = ray.remote(num_cpus=0)(_Tracker).remote()
+    task = ray.remote(_run_shard).options(
+        num_gpus=1 if gpus else 0, num_cpus=0 if gpus else 1, max_retries=MAX_RETRIES,
+    )
+    refs = {
+        task.remote(rules, strategy_name, backend, seed, i, g, meter0, tracker): i
+        for i, g in enumerate(groups)
+    }
+    progress.start(n_rounds, 0)
+    t0 = time.perf_counter()
+    shown, results, pending, next_shard = 0, {}, list(refs), 0
+    devices: set[tuple[str, str]] = set()
+    settler = JackpotSettler(rules, strat, seed)
+    # the clock of "no silent wait": reset whenever a shard starts, advances or finishes
+    watch = _Watch(ray, tracker, timeout, since)
+    state: dict = {"attempts": {}}
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=len(pending), timeout=_POLL_S)
+        for ref in ready:
+            try:
+                results[refs[ref]] = ray.get(ref)
+            except ray.exceptions.RayError as exc:
+                raise SimulationError(
+                    f"--ray: shard {refs[ref]} failed (worker deaths are retried up to "
+                    f"{MAX_RETRIES} times): "
+                    f"{' '.join(str(exc).split())[:300]}"
+                ) from None
+        state = watch.poll(bool(ready), f"{len(pending)} of {n_shards} shards unfinished; "
+                                        f"the cluster has {cpus} CPU(s), {gpus} GPU(s)") or state
+        done = state.get("done", shown)
+        if done != shown:
+            progress.advance(done - shown)
+            shown = done
+        # the Jackpot is settled in round order: write a shard once all before it are in
+        while next_shard in results:
+            r = results.pop(next_shard)
+            if "folder" not in box:
+                box["folder"] = _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds,
+                                        len(plan), meter0, force)
+            seg = Segment(groups[next_shard][0][1], meter0, next_shard > 0,
+                          [c for _, c in r["chunks"]])
+            for (k, _), c in zip(r["chunks"], settler.settle(seg), strict=True):
+                _write_chunk(box["folder"], k, c)
+            devices.add((r["backend"], r["device"]))
+            next_shard += 1
+    state = watch.final() or state
+    wall = time.perf_counter() - t0
+    folder = box["folder"]
     folder.manifest.update({
         "backend": ",".join(sorted({b for b, _ in devices})),
         "device": ",".join(sorted({d for _, d in devices})),
@@ -210,9 +320,59 @@ def simulate_ray(
         "status": "complete",
     })
     folder.save_manifest()
-    run = Run(path)
-    run.write_summary()
-    return run
+
+
+class _Watch:
+    """Polls the tracker without ever blocking on it (its actor may never start) and fails the
+    run when nothing moved for ``timeout`` seconds."""
+
+    def __init__(self, ray, tracker, timeout: float, since: float):
+        self.ray, self.tracker, self.timeout = ray, tracker, timeout
+        self.ref = None
+        self.key = None
+        self.t_start = time.time()
+        self.last = since  # time.monotonic() when Ray's start-up began: it counts too
+
+    def poll(self, moved: bool, situation: str) -> dict | None:
+        ray, state = self.ray, None
+        if self.ref is None:
+            self.ref = self.tracker.state.remote()
+        if ray.wait([self.ref], timeout=0)[0]:
+            try:
+                state = ray.get(self.ref)
+            except ray.exceptions.RayError as exc:
+                cause = _stall_cause(ray, self.t_start, "the progress actor failed",
+                                    " ".join(str(exc).split())[:200])
+                raise SimulationError(f"--ray: {cause}") from None
+            self.ref = None
+            key = (state["done"], tuple(sorted(state["attempts"].items())))
+            moved = moved or key != self.key
+            self.key = key
+        now = time.monotonic()
+        if moved:
+            self.last = now
+        elif now - self.last > self.timeout:
+            head = f"no shard started or advanced for {self.timeout:g} s"
+            raise SimulationError(f"--ray: {_stall_cause(ray, self.t_start, head, situation)}")
+        return state
+
+    def final(self) -> dict | None:
+        try:
+            return self.ray.get(self.tracker.state.remote(), timeout=self.timeout)
+        except self.ray.exceptions.RayError:
+            return None
+
+
+def _stall_cause(ray, since: float, head: str, situation: str | None) -> str:
+    return stall_cause(_logs_dir(ray), since, head, situation)
+
+
+def _logs_dir(ray) -> Path | None:
+    try:
+        node = ray._private.worker._global_node  # noqa: SLF001 -- no public accessor
+        return Path(node.get_logs_dir_path())
+    except Exception:  # noqa: BLE001 -- a diagnosis must not fail the diagnosis
+        return None
 
 
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):

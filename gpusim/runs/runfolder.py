@@ -32,9 +32,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
-__all__ = ["MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"]
+__all__ = ["LOCK_FILE", "MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"]
 
 MANIFEST = "manifest.json"
+LOCK_FILE = ".gpusim.lock"
+"""The writer's lock file (:mod:`gpusim.runs.lock`); not part of the run's data."""
 FORMAT = "gpusim-run/1"
 PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot", "progress")
 
@@ -90,13 +92,16 @@ class RunFolder:
         p = Path(path).expanduser().resolve()
         if p.exists() and not p.is_dir():
             raise RunFolderError(f"--out: {str(p)!r} exists and is not a folder")
-        if p.is_dir() and any(p.iterdir()) and not (resume or force):
+        from gpusim.runs.lock import refuse_if_locked
+
+        refuse_if_locked(p)  # before "already exists": the user learns who is writing it
+        if p.is_dir() and _has_files(p) and not (resume or force):
             raise RunFolderError(
                 f"--out: run folder {str(p)!r} already exists; pass --resume to continue it "
                 "or --force to replace it"
             )
         if resume and not (p / MANIFEST).is_file():
-            if p.is_dir() and any(p.iterdir()):
+            if p.is_dir() and _has_files(p):
                 raise RunFolderError(
                     f"--out: {str(p)!r} has no {MANIFEST}; it is not a gpusim run to resume"
                 )
@@ -266,6 +271,11 @@ def _check_manifest(mf: Path, m: dict) -> None:
             if rel.is_absolute() or ".." in rel.parts or len(rel.parts) != 2 or \
                     rel.parts[0] not in PART_TABLES:
                 raise bad(f"chunks_done[{i}].files", info["file"], "TABLE/part-NNNNNN.parquet")
+
+
+def _has_files(p: Path) -> bool:
+    """Whether the folder holds anything but a lock file left by a killed writer."""
+    return any(f.name != LOCK_FILE for f in p.iterdir())
 
 
 def _probe_writable(p: Path) -> None:

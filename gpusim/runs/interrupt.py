@@ -1,0 +1,65 @@
+"""SIGTERM and SIGINT as an exception, so that a run stops cleanly between two steps.
+
+Slurm sends SIGTERM at a time limit or on preemption (then SIGKILL after a grace period);
+Ctrl-C sends SIGINT. Inside :func:`stop_on_signals` either signal raises :class:`Interrupted` in
+the main thread; the drivers catch it, keep the chunks already finished (their parts written
+and listed in the manifest), drop the chunk in flight, shut down a Ray cluster they started,
+and raise it again. The command line turns it into one line and exit code 128 + signal (143
+for SIGTERM, 130 for SIGINT), the codes Slurm's requeue logic reads as an interruption.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+__all__ = ["Interrupted", "is_stop_handler", "reinstall_after", "stop_on_signals"]
+
+_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class Interrupted(BaseException):
+    """The run was stopped by a signal (a BaseException, like KeyboardInterrupt: no ``except
+    Exception`` on the way swallows it). ``exit_code`` is 128 + the signal number."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+        self.exit_code = 128 + signum
+
+
+def _raise(signum, frame):
+    raise Interrupted(signum)
+
+
+_raise.gpusim_stop = True  # type: ignore[attr-defined]
+
+
+def is_stop_handler(handler) -> bool:
+    """Whether ``handler`` is the one :func:`stop_on_signals` installs."""
+    return getattr(handler, "gpusim_stop", False)
+
+
+@contextlib.contextmanager
+def stop_on_signals():
+    """Raise :class:`Interrupted` on SIGTERM or SIGINT while inside; the previous handlers are
+    restored on leaving. Does nothing outside the main thread (Python's signal rule)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {s: signal.signal(s, _raise) for s in _SIGNALS}
+    try:
+        yield
+    finally:
+        for s, h in before.items():
+            signal.signal(s, h)
+
+
+def reinstall_after(previous_sigterm) -> None:
+    """Put the stop handler back on SIGTERM when a library (``ray.init``) replaced it."""
+    if (is_stop_handler(previous_sigterm)
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGTERM) is not previous_sigterm):
+        signal.signal(signal.SIGTERM, previous_sigterm)
