@@ -9,6 +9,8 @@ import errno
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -215,3 +217,48 @@ def test_resume_recomputes_a_chunk_whose_part_is_missing(tmp_path, reference):
     res = CliRunner().invoke(app, _cli_args(out, "--resume"))
     assert res.exit_code == 0, res.output
     assert _chunk_counts(out) == reference
+
+
+# --- SIGTERM, as Slurm sends it at a time limit or on preemption ------------------------------
+
+
+def test_sigterm_keeps_finished_chunks_prints_the_resume_command_and_exits_143(tmp_path,
+                                                                               reference):
+    env = {**os.environ, "JAX_PLATFORMS": "cpu",
+           "JAX_COMPILATION_CACHE_DIR": str(tmp_path / "jax-cache"),
+           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+           "GPUSIM_CACHE_DIR": str(tmp_path / "cache")}
+    out = tmp_path / "run"
+    # without --quiet and with stderr a pipe, as in a batch job: progress lines, not a bar
+    argv = [a for a in _argv(out) if a != "--quiet"] + ["--log-every", "0.05"]
+    for _ in range(5):  # a run that finishes before the signal lands is tried again
+        proc = subprocess.Popen(argv + (["--force"] if out.exists() else []), env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        t0 = time.monotonic()
+        while proc.poll() is None and _chunks_done(out) < 1 and time.monotonic() - t0 < 240:
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGTERM)
+        err = proc.communicate(timeout=120)[1]
+        if proc.returncode != 0:
+            break
+    assert proc.returncode == 143, err[-2000:]
+    stopped = [ln for ln in err.splitlines() if ln.startswith("gpusim: stopped by SIGTERM")]
+    assert len(stopped) == 1, err[-2000:]
+    kept = RunFolder.open(out)
+    assert kept.manifest["status"] == "interrupted"
+    n_kept = len(kept.completed())
+    assert f"kept {n_kept} of 12 chunks ({n_kept * CHUNK:,} of {ROUNDS:,} rounds)" in stopped[0]
+    assert kept.verify() == []
+    for k, tables in _chunk_counts(out).items():
+        assert tables == reference[k], k
+    # progress lines with rate and ETA, as a log shows them
+    assert re.search(r"gpusim: simulate: [\d,]+ of 24,000 rounds \([\d.]+ %\), [\d.]+ ?[kMG]? "
+                     r"rounds/s, ETA [\d:-]+", err), err[-2000:]
+    # the printed command continues the run, to the uninterrupted counts
+    resume = shlex.split(stopped[0].split("resume with: ", 1)[1])
+    assert resume[:2] == ["gpusim", "simulate"] and resume[-1] == "--resume"
+    res = subprocess.run([sys.executable, "-m", "gpusim", *resume[1:]], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert _chunk_counts(out) == reference
+    assert RunFolder.open(out).manifest["status"] == "complete"

@@ -59,7 +59,8 @@ class RunLock:
     def __init__(self, folder: str | Path, *, field: str = "--out"):
         self.folder = Path(folder)
         self.path = self.folder / LOCK_FILE
-        self._created = not self.folder.exists()
+        # the folders this lock creates, deepest first: removed again if the run leaves them empty
+        self._created = [d for d in [self.folder, *self.folder.parents] if not d.exists()]
         self.folder.mkdir(parents=True, exist_ok=True)
         self._fd: int | None = None
         deadline = time.monotonic() + _RETRY_S
@@ -91,9 +92,11 @@ class RunLock:
         os.write(self._fd, (json.dumps(info) + "\n").encode())
 
     def _cleanup_created(self) -> None:
-        if self._created:
-            with contextlib.suppress(OSError):
-                self.folder.rmdir()  # only if empty: another writer's files stay
+        for d in self._created:
+            try:
+                d.rmdir()  # only if empty: a run's or another writer's files stay
+            except OSError:
+                break
 
     def release(self) -> None:
         if self._fd is None:

@@ -16,6 +16,13 @@ Faults: a task whose worker dies is retried by Ray (``max_retries``) from its sh
 round; a killed attempt returns nothing, so no round is counted twice. One progress bar covers
 all shards: each attempt reports the rounds it has done to a small actor, and a retried shard's
 count restarts from zero.
+
+No silent wait: ``ray.init`` is watched by a separate process (:mod:`gpusim.runs.ray_watchdog`;
+when workers cannot start it blocks inside Ray, out of reach of this process), and once Ray is
+up a run in which no shard starts, advances or finishes for ``timeout`` seconds (counted from
+the start of ``ray.init``) fails with the cause read from the workers' logs. A local cluster
+this run started is shut down on every way out, and what is left of it (Ray's agents can
+outlive the raylet) is ended by pid.
 """
 
 from __future__ import annotations
@@ -47,8 +54,6 @@ MAX_RETRIES = 3
 DEFAULT_TIMEOUT = 120.0
 """Seconds a Ray run may go without a shard starting, advancing or finishing."""
 _POLL_S = 0.1
-_WORKER_VM = 2**30
-"""Address space a Ray worker needs besides the object store (Python, Ray, gpusim)."""
 
 
 def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
@@ -107,8 +112,6 @@ def _connect(address: str | None, timeout: float):
     if ray.is_initialized():
         return ray, None
     addr = None if address in (None, "", "auto") else address
-    if addr in (None, "local") and not os.environ.get("RAY_ADDRESS"):
-        _check_address_space()
     before = {p.pid for p in _children()}
     sigterm = signal.getsignal(signal.SIGTERM)
     # ray.init may block where no timeout of this process reaches: a watchdog process ends it
@@ -129,31 +132,6 @@ def _connect(address: str | None, timeout: float):
         # ray.init replaces the SIGTERM handler with sys.exit: keep the command's clean stop
         reinstall_after(sigterm)
     return ray, [p for p in _children() if p.pid not in before]
-
-
-def _check_address_space() -> None:
-    """Refuse a local cluster that cannot start under this process's address-space limit.
-
-    Every Ray worker maps the whole object store (by default 30 % of the available memory);
-    under a smaller ``ulimit -v`` the workers die at start-up ("mmap failed") and ``ray.init``
-    itself can block for good inside Ray, where no timeout reaches it."""
-    import resource
-
-    import psutil
-
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    if soft == resource.RLIM_INFINITY:
-        return
-    store = int(0.3 * psutil.virtual_memory().available)
-    need = store + _WORKER_VM
-    if soft < need:
-        gib = 2**30
-        raise SimulationError(
-            f"--ray: Ray workers cannot start under this address-space limit (ulimit -v "
-            f"{soft // 1024}, {soft / gib:.1f} GiB): each maps Ray's object store "
-            f"({store / gib:.1f} GiB here) and fails with 'mmap failed'; raise the limit to "
-            f"at least {-(-need // gib)} GiB, or start a cluster with a smaller store (ray start "
-            "--head --object-store-memory BYTES) and pass --ray auto")
 
 
 def _children() -> list:
@@ -305,6 +283,8 @@ def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_give
             devices.add((r["backend"], r["device"]))
             next_shard += 1
     state = watch.final() or state
+    if shown < n_rounds:  # the last reports may still be on their way: every round is in
+        progress.advance(n_rounds - shown)
     wall = time.perf_counter() - t0
     folder = box["folder"]
     folder.manifest.update({
