@@ -87,3 +87,48 @@ def test_a_killed_worker_is_retried_and_counts_stay_identical():
     assert tables(run) == tables(ref)
     done = json.loads((out / "manifest.json").read_text())["chunks_done"]
     assert sum(r["n_rounds"] for r in done) == rounds and len(done) == 12
+
+
+_NO_GPUSIM_IN_WORKERS = """
+import os, sys
+if any("default_worker.py" in a for a in sys.argv):  # a Ray worker, as on a node without gpusim
+    sys.stderr.write("ModuleNotFoundError: No module named 'gpusim'\\n")
+    sys.stderr.flush()
+    os._exit(1)
+"""
+
+
+def test_workers_that_cannot_start_fail_in_bounded_time_and_leave_no_ray_process(tmp_path):
+    import subprocess
+    import sys
+    import uuid
+
+    import psutil
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(_NO_GPUSIM_IN_WORKERS)
+    mark = uuid.uuid4().hex
+    # the driver ignores PYTHONPATH (-E); the local cluster it starts, workers included, does not
+    env = {**os.environ, "PYTHONPATH": str(site), "GPUSIM_TEST_MARK": mark}
+    env.pop("RAY_ADDRESS", None)
+    res = subprocess.run(
+        [sys.executable, "-E", "-m", "gpusim", "simulate", "casino_holdem", "--rounds", "1000",
+         "--out", str(tmp_path / "run"), "--ray", "local", "--ray-timeout", "12", "--quiet"],
+        env=env, capture_output=True, text=True, timeout=170)
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    # ended by the watchdog with SIGALRM: a shell reports exit status 142 (128 + 14)
+    assert res.returncode == -signal.SIGALRM, res.stderr[-2000:]
+    assert len(lines) == 1, res.stderr[-2000:]
+    assert lines[0].startswith("gpusim: error: --ray: Ray did not start within 12 s: Ray workers "
+                               "failed to start: ModuleNotFoundError: No module named 'gpusim'")
+
+    def ours(p) -> bool:
+        try:
+            return p.status() != psutil.STATUS_ZOMBIE and p.environ().get("GPUSIM_TEST_MARK") \
+                == mark
+        except psutil.Error:
+            return False
+
+    left = [p for p in psutil.process_iter() if ours(p)]
+    assert not left, [(p.pid, p.name()) for p in left]
