@@ -14,6 +14,7 @@ Layout of a run folder::
     progress/part-NNNNNN.parquet   chunk, round_end, bet, wagered, returned  (cumulative within
                                    the chunk at each checkpoint, for convergence plots)
     summary.json             written at the end; `gpusim summary` recomputes it from the parts
+    .gpusim.lock             the writer's lock file, while a writer runs (gpusim.runs.lock)
 
 Crash safety: a part is written under a temporary name and renamed into place, and a chunk counts
 only once the manifest (itself replaced atomically) lists it with the sha256 of each of its parts.
