@@ -33,6 +33,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 from gpusim.runs.driver import (
@@ -45,7 +46,7 @@ from gpusim.runs.driver import (
 )
 from gpusim.runs.interrupt import Interrupted, reinstall_after
 from gpusim.runs.lock import RunLock
-from gpusim.runs.ray_watchdog import stall_cause
+from gpusim.runs.ray_watchdog import TOKEN, stall_cause, sweep
 from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
@@ -99,8 +100,8 @@ class _Tracker:
 
 
 def _connect(address: str | None, timeout: float):
-    """Import and initialise Ray; returns (ray, the processes this call started, or None when
-    Ray was initialised already: then it is the caller's to shut down).
+    """Import and initialise Ray; returns (ray, (the run's token, its watchdog)), or (ray, None)
+    when Ray was initialised already (then it is the caller's to shut down).
 
     ``ray.init`` runs on the main thread: Ray's processes die with the thread that started
     them (Linux parent-death signal)."""
@@ -112,51 +113,39 @@ def _connect(address: str | None, timeout: float):
     if ray.is_initialized():
         return ray, None
     addr = None if address in (None, "", "auto") else address
-    before = {p.pid for p in _children()}
+    # every process of a cluster this run starts inherits the token: found by it, even orphaned
+    token = os.environ[TOKEN] = uuid.uuid4().hex
     sigterm = signal.getsignal(signal.SIGTERM)
-    # ray.init may block where no timeout of this process reaches: a watchdog process ends it
+    # ray.init may block where no timeout of this process reaches, or Ray may abort this
+    # process from C++: a watchdog process bounds the one and cleans up after the other
     dog = subprocess.Popen([sys.executable, "-m", "gpusim.runs.ray_watchdog", str(os.getpid()),
-                            str(timeout), str(time.time())], stdin=subprocess.PIPE)
+                            str(timeout), str(time.time()), token], stdin=subprocess.PIPE,
+                           env={k: v for k, v in os.environ.items() if k != TOKEN})
     try:
         ray.init(address=addr, logging_level="ERROR", log_to_driver=False,
                  include_dashboard=False)
+        dog.stdin.write(b"ok\n")
+        dog.stdin.flush()
     except BaseException as exc:
-        _stop(ray, [p for p in _children() if p.pid not in before])
+        _stop(ray, token, dog)
         if isinstance(exc, (ConnectionError, ValueError, RuntimeError)):
             raise SimulationError(f"--ray: cannot connect to {address!r}: "
                                   f"{' '.join(str(exc).split())[:200]}") from None
         raise
     finally:
-        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
-            dog.communicate(b"ok\n", timeout=10)
         # ray.init replaces the SIGTERM handler with sys.exit: keep the command's clean stop
         reinstall_after(sigterm)
-    return ray, [p for p in _children() if p.pid not in before]
+    return ray, (token, dog)
 
 
-def _children() -> list:
-    import psutil  # a dependency of ray
-
-    return psutil.Process().children(recursive=True)
-
-
-def _stop(ray, procs: list) -> None:
-    """Shut Ray down, then end whatever of a local cluster's processes is left (its agents
-    can outlive the raylet): every process this run started, by pid, nothing else."""
-
-    import psutil
-
+def _stop(ray, token: str, dog) -> None:
+    """Shut Ray down, end whatever of the cluster this run started is left (Ray's agents can
+    outlive the raylet; found by the run's token), and let the watchdog go."""
     with contextlib.suppress(Exception):
         ray.shutdown()
-    procs = [p for p in procs if p.is_running()]
-    for p in procs:
-        with contextlib.suppress(psutil.Error):
-            p.terminate()
-    _, alive = psutil.wait_procs(procs, timeout=3)
-    for p in alive:
-        with contextlib.suppress(psutil.Error):
-            p.kill()
-    psutil.wait_procs(alive, timeout=3)
+    sweep(token)
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        dog.communicate(timeout=10)
 
 
 def simulate_ray(
@@ -217,7 +206,7 @@ def simulate_ray(
             raise
         finally:
             if started is not None:
-                _stop(ray, started)
+                _stop(ray, *started)
         run = Run(path)
         run.write_summary()
         return run

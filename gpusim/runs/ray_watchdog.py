@@ -1,15 +1,22 @@
-"""A watchdog process for ``ray.init``, and the reading of Ray's worker logs for a cause.
+"""A watchdog process for a local Ray cluster, and the reading of Ray's worker logs for a cause.
 
 When Ray's workers cannot start (a memory limit, a node without the package or with the wrong
-Python), ``ray.init`` of a local cluster blocks inside Ray's C++ start-up holding the GIL: no
-thread, timer or signal handler of the driver runs again. So a separate small process (this
-module, ``python -m gpusim.runs.ray_watchdog DRIVER_PID TIMEOUT SINCE``) waits for the driver
-to say "ok" on its stdin. If it does not within TIMEOUT seconds, the watchdog prints one line
-with the cause found in the workers' logs, kills every process the driver started (the Ray
-cluster) and then the driver with SIGALRM: exit status 142, "timer expired", distinct from the
-143 of a SIGTERM (which Slurm reads as a preemption) and the 137 of an out-of-memory kill.
+Python), ``ray.init`` of a local cluster blocks inside Ray's C++ start-up holding the GIL (no
+thread, timer or signal handler of the driver runs again), or Ray aborts the driver from C++
+(no ``finally`` runs, and Ray's agents and idle workers outlive it). So a separate small process
+(this module: ``python -m gpusim.runs.ray_watchdog DRIVER_PID TIMEOUT SINCE TOKEN``) watches the
+driver for the whole run:
 
-Imports nothing heavy (no JAX, no Ray): it starts in a fraction of a second.
+- it waits for "ok" on its stdin (Ray is up). If none comes within TIMEOUT seconds, it prints
+  one line with the cause found in the workers' logs, ends the driver with SIGALRM (exit status
+  142, "timer expired", distinct from the 143 of SIGTERM that Slurm reads as a preemption and
+  the 137 of an out-of-memory kill) and then every process of the cluster;
+- when its stdin closes while the driver still runs, the driver has shut its cluster down
+  itself; when the driver has died, it ends what is left of the cluster.
+
+The cluster's processes are the ones whose environment carries the driver's ``GPUSIM_RAY_RUN``
+token (Ray passes the driver's environment to every process it starts), so an orphan is found
+too and nothing else is touched. Imports nothing heavy (no JAX, no Ray).
 """
 
 from __future__ import annotations
@@ -20,7 +27,10 @@ import signal
 import sys
 from pathlib import Path
 
-__all__ = ["stall_cause", "watch", "worker_failure"]
+__all__ = ["TOKEN", "cluster_processes", "end", "stall_cause", "sweep", "watch",
+           "worker_failure"]
+
+TOKEN = "GPUSIM_RAY_RUN"
 
 _CRITICAL = re.compile(r"^\[[^\]]* [CF] \d+ \d+\] (\S+:\d+): (.+)$")
 _PY_ERROR = re.compile(r"^(\w+(?:Error|Exception)): (.+)$")
@@ -59,45 +69,104 @@ def stall_cause(logs: Path | None, since: float, head: str, situation: str | Non
     return f"{head}{f' ({situation})' if situation else ''}{where}"
 
 
-def watch(driver: int, timeout: float, since: float) -> int:
-    """Wait for "ok" from the driver; on time-out report, kill its cluster and the driver."""
+def cluster_processes(token: str) -> list:
+    """Live processes started for the run with this ``GPUSIM_RAY_RUN`` token (self excluded)."""
+    import os
+
     import psutil
 
-    ready, _, _ = select.select([sys.stdin], [], [], timeout)
-    if ready:
-        return 0  # "ok", or EOF: the driver went on or ended by itself
-    try:
-        proc = psutil.Process(driver)
-        procs = [p for p in proc.children(recursive=True) if p.pid != psutil.Process().pid]
-    except psutil.Error:
-        return 0
-    logs = None
-    for p in procs:
+    out = []
+    for p in psutil.process_iter():
         try:
-            m = _LOG_DIR.search(" ".join(p.cmdline()))
+            if p.pid != os.getpid() and p.status() != psutil.STATUS_ZOMBIE and \
+                    p.environ().get(TOKEN) == token:
+                out.append(p)
         except psutil.Error:
             continue
-        if m:
-            logs = Path(m.group(1))
-            break
-    cause = stall_cause(logs, since, f"Ray did not start within {timeout:g} s", None)
-    print(f"gpusim: error: --ray: {cause}", file=sys.stderr, flush=True)
-    # the driver first: killing its cluster first would let it print Ray's own errors
-    try:
-        proc.send_signal(signal.SIGALRM)
-        proc.wait(5)
-    except psutil.TimeoutExpired:
-        proc.kill()
-    except psutil.Error:
-        pass
+    return out
+
+
+def end(procs: list) -> None:
+    """SIGKILL each process (by pid, checked against its start time) and reap what we can."""
+    import psutil
+
     for p in procs:
         try:
             p.kill()
         except psutil.Error:
             pass
     psutil.wait_procs(procs, timeout=5)
-    return 0
+
+
+def sweep(token: str) -> None:
+    """End the run's cluster until two looks in a row, half a second apart, find nothing: a
+    raylet being killed may still fork an agent."""
+    import time
+
+    quiet = 0
+    for _ in range(40):
+        procs = cluster_processes(token)
+        if procs:
+            end(procs)
+            quiet = 0
+        else:
+            quiet += 1
+            if quiet == 2:
+                return
+        time.sleep(0.5)
+
+
+def _logs_of(procs: list) -> Path | None:
+    import psutil
+
+    for p in procs:
+        try:
+            m = _LOG_DIR.search(" ".join(p.cmdline()))
+        except psutil.Error:
+            continue
+        if m:
+            return Path(m.group(1))
+    return None
+
+
+def watch(driver: int, timeout: float, since: float, token: str) -> int:
+    import time
+
+    import psutil
+
+    try:
+        proc = psutil.Process(driver)
+    except psutil.Error:
+        return 0
+    deadline, started = time.monotonic() + timeout, False
+    while True:
+        wait = 1.0 if started else max(0.0, min(1.0, deadline - time.monotonic()))
+        ready, _, _ = select.select([sys.stdin], [], [], wait)
+        if ready:
+            line = sys.stdin.readline()
+            if line.strip() == "ok":
+                started = True
+                continue
+            if line == "":  # the driver closed the pipe, or died
+                if not proc.is_running() or proc.status() == psutil.STATUS_ZOMBIE:
+                    sweep(token)
+                return 0
+        if not started and time.monotonic() >= deadline:
+            procs = cluster_processes(token)
+            cause = stall_cause(_logs_of(procs), since,
+                                f"Ray did not start within {timeout:g} s", None)
+            print(f"gpusim: error: --ray: {cause}", file=sys.stderr, flush=True)
+            # the driver first: ending its cluster first would let it print Ray's own errors
+            try:
+                proc.send_signal(signal.SIGALRM)
+                proc.wait(5)
+            except psutil.TimeoutExpired:
+                proc.kill()
+            except psutil.Error:
+                pass
+            sweep(token)
+            return 0
 
 
 if __name__ == "__main__":
-    sys.exit(watch(int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])))
+    sys.exit(watch(int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]))
