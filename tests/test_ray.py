@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 
 import pytest
@@ -27,14 +28,15 @@ pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:Runtime
 
 @pytest.fixture(scope="module", autouse=True)
 def cluster():
-    from gpusim.runs.ray_watchdog import TOKEN, sweep
+    from gpusim.runs.ray_watchdog import TOKEN, descendants, sweep
 
     use_jax_cache()  # before ray.init: the workers inherit the cache settings
     token = os.environ[TOKEN] = f"tests-{os.getpid()}"
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     yield
+    known = descendants(os.getpid())
     ray.shutdown()
-    sweep(token)  # Ray's agents can outlive ray.shutdown()
+    sweep(token, known)  # Ray's agents can outlive ray.shutdown()
 
 
 def test_ray_run_equals_the_single_run():
@@ -117,6 +119,7 @@ def test_workers_that_cannot_start_fail_in_bounded_time_and_leave_no_ray_process
     # the driver ignores PYTHONPATH (-E); the local cluster it starts, workers included, does not
     env = {**os.environ, "PYTHONPATH": str(site), "GPUSIM_TEST_MARK": mark}
     env.pop("RAY_ADDRESS", None)
+    t0 = time.time()
     res = subprocess.run(
         [sys.executable, "-E", "-m", "gpusim", "simulate", "casino_holdem", "--rounds", "1000",
          "--out", str(tmp_path / "run"), "--ray", "local", "--ray-timeout", "20", "--quiet"],
@@ -129,13 +132,21 @@ def test_workers_that_cannot_start_fail_in_bounded_time_and_leave_no_ray_process
                                "failed to start: ModuleNotFoundError: No module named 'gpusim'")
 
     def ours(p) -> bool:
+        # what that run's cluster started: Ray's agents carry neither its environment nor
+        # a command line of their own, so also any Ray process born since the run began
+        # that is not this test process's (the module's cluster)
         try:
-            return p.status() != psutil.STATUS_ZOMBIE and p.environ().get("GPUSIM_TEST_MARK") \
-                == mark
+            if p.status() == psutil.STATUS_ZOMBIE or p.pid in mine:
+                return False
+            if p.environ().get("GPUSIM_TEST_MARK") == mark:
+                return True
+            cmd = " ".join(p.cmdline()) + " " + p.name()
+            return p.create_time() >= t0 - 1 and re.search(r"ray::|raylet|gcs_server|/ray/", cmd)
         except psutil.Error:
             return False
 
     for _ in range(2):  # and none appears a moment later
+        mine = {p.pid for p in psutil.Process().children(recursive=True)}
         left = [p for p in psutil.process_iter() if ours(p)]
         assert not left, [(p.pid, p.name()) for p in left]
         time.sleep(1)

@@ -46,7 +46,7 @@ from gpusim.runs.driver import (
 )
 from gpusim.runs.interrupt import Interrupted, reinstall_after
 from gpusim.runs.lock import RunLock
-from gpusim.runs.ray_watchdog import TOKEN, stall_cause, sweep
+from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
 from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
@@ -141,9 +141,10 @@ def _connect(address: str | None, timeout: float):
 def _stop(ray, token: str, dog) -> None:
     """Shut Ray down, end whatever of the cluster this run started is left (Ray's agents can
     outlive the raylet; found by the run's token), and let the watchdog go."""
+    known = [p for p in descendants(os.getpid()) if p.pid != dog.pid]
     with contextlib.suppress(Exception):
         ray.shutdown()
-    sweep(token)
+    sweep(token, known)
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
         dog.communicate(timeout=10)
 

@@ -14,9 +14,10 @@ driver for the whole run:
 - when its stdin closes while the driver still runs, the driver has shut its cluster down
   itself; when the driver has died, it ends what is left of the cluster.
 
-The cluster's processes are the ones whose environment carries the driver's ``GPUSIM_RAY_RUN``
-token (Ray passes the driver's environment to every process it starts), so an orphan is found
-too and nothing else is touched. Imports nothing heavy (no JAX, no Ray).
+The cluster's processes are the driver's descendants (seen every second while it lives) and
+the processes whose environment carries the run's ``GPUSIM_RAY_RUN`` token (Ray passes the
+driver's environment to the workers it starts), so orphans are found too and nothing else is
+touched. Imports nothing heavy (no JAX, no Ray).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import signal
 import sys
 from pathlib import Path
 
-__all__ = ["TOKEN", "cluster_processes", "end", "stall_cause", "sweep", "watch",
+__all__ = ["TOKEN", "cluster_processes", "descendants", "end", "stall_cause", "sweep", "watch",
            "worker_failure"]
 
 TOKEN = "GPUSIM_RAY_RUN"
@@ -86,6 +87,27 @@ def cluster_processes(token: str) -> list:
     return out
 
 
+def _alive(p) -> bool:
+    import os
+
+    import psutil
+
+    try:
+        return p.pid != os.getpid() and p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def descendants(pid: int) -> list:
+    """The live descendants of process ``pid`` (empty if it is gone)."""
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
 def end(procs: list) -> None:
     """SIGKILL each process (by pid, checked against its start time) and reap what we can."""
     import psutil
@@ -98,14 +120,15 @@ def end(procs: list) -> None:
     psutil.wait_procs(procs, timeout=5)
 
 
-def sweep(token: str) -> None:
+def sweep(token: str, known: list | tuple = ()) -> None:
     """End the run's cluster until two looks in a row, half a second apart, find nothing: a
-    raylet being killed may still fork an agent."""
+    raylet being killed may still fork an agent. ``known``: processes seen as the driver's
+    descendants earlier (Ray starts its agents without the driver's environment)."""
     import time
 
     quiet = 0
     for _ in range(40):
-        procs = cluster_processes(token)
+        procs = cluster_processes(token) + [p for p in known if _alive(p)]
         if procs:
             end(procs)
             quiet = 0
@@ -139,7 +162,9 @@ def watch(driver: int, timeout: float, since: float, token: str) -> int:
     except psutil.Error:
         return 0
     deadline, started = time.monotonic() + timeout, False
+    known: dict = {}  # the driver's descendants seen so far: they are orphans once it dies
     while True:
+        known.update((p.pid, p) for p in descendants(driver) if _alive(p))
         wait = 1.0 if started else max(0.0, min(1.0, deadline - time.monotonic()))
         ready, _, _ = select.select([sys.stdin], [], [], wait)
         if ready:
@@ -149,7 +174,7 @@ def watch(driver: int, timeout: float, since: float, token: str) -> int:
                 continue
             if line == "":  # the driver closed the pipe, or died
                 if not proc.is_running() or proc.status() == psutil.STATUS_ZOMBIE:
-                    sweep(token)
+                    sweep(token, list(known.values()))
                 return 0
         if not started and time.monotonic() >= deadline:
             procs = cluster_processes(token)
@@ -164,7 +189,7 @@ def watch(driver: int, timeout: float, since: float, token: str) -> int:
                 proc.kill()
             except psutil.Error:
                 pass
-            sweep(token)
+            sweep(token, list(known.values()))
             return 0
 
 
