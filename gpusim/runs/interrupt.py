@@ -14,7 +14,7 @@ import contextlib
 import signal
 import threading
 
-__all__ = ["Interrupted", "is_stop_handler", "reinstall_after", "stop_on_signals"]
+__all__ = ["Interrupted", "is_stop_handler", "kept_through", "stop_on_signals"]
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -57,9 +57,16 @@ def stop_on_signals():
             signal.signal(s, h)
 
 
-def reinstall_after(previous_sigterm) -> None:
-    """Put the stop handler back on SIGTERM when a library (``ray.init``) replaced it."""
-    if (is_stop_handler(previous_sigterm)
-            and threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGTERM) is not previous_sigterm):
-        signal.signal(signal.SIGTERM, previous_sigterm)
+@contextlib.contextmanager
+def kept_through():
+    """Keep the stop handlers across a library call that replaces them: ``ray.init`` sets a
+    Python SIGTERM handler, and Ray's C++ start-up and shut-down reset the C-level ones (then
+    a SIGTERM would kill the process silently)."""
+    before = {s: signal.getsignal(s) for s in _SIGNALS}
+    try:
+        yield
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            for s, h in before.items():
+                if is_stop_handler(h):
+                    signal.signal(s, h)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -44,7 +43,7 @@ from gpusim.runs.driver import (
     parse_rounds,
     plan_chunks,
 )
-from gpusim.runs.interrupt import Interrupted, reinstall_after
+from gpusim.runs.interrupt import Interrupted, kept_through
 from gpusim.runs.lock import RunLock
 from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
 from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
@@ -115,15 +114,15 @@ def _connect(address: str | None, timeout: float):
     addr = None if address in (None, "", "auto") else address
     # every process of a cluster this run starts inherits the token: found by it, even orphaned
     token = os.environ[TOKEN] = uuid.uuid4().hex
-    sigterm = signal.getsignal(signal.SIGTERM)
     # ray.init may block where no timeout of this process reaches, or Ray may abort this
     # process from C++: a watchdog process bounds the one and cleans up after the other
     dog = subprocess.Popen([sys.executable, "-m", "gpusim.runs.ray_watchdog", str(os.getpid()),
                             str(timeout), str(time.time()), token], stdin=subprocess.PIPE,
                            env={k: v for k, v in os.environ.items() if k != TOKEN})
     try:
-        ray.init(address=addr, logging_level="ERROR", log_to_driver=False,
-                 include_dashboard=False)
+        with kept_through():
+            ray.init(address=addr, logging_level="ERROR", log_to_driver=False,
+                     include_dashboard=False)
         dog.stdin.write(b"ok\n")
         dog.stdin.flush()
     except BaseException as exc:
@@ -132,9 +131,6 @@ def _connect(address: str | None, timeout: float):
             raise SimulationError(f"--ray: cannot connect to {address!r}: "
                                   f"{' '.join(str(exc).split())[:200]}") from None
         raise
-    finally:
-        # ray.init replaces the SIGTERM handler with sys.exit: keep the command's clean stop
-        reinstall_after(sigterm)
     return ray, (token, dog)
 
 
@@ -142,7 +138,7 @@ def _stop(ray, token: str, dog) -> None:
     """Shut Ray down, end whatever of the cluster this run started is left (Ray's agents can
     outlive the raylet; found by the run's token), and let the watchdog go."""
     known = [p for p in descendants(os.getpid()) if p.pid != dog.pid]
-    with contextlib.suppress(Exception):
+    with contextlib.suppress(Exception), kept_through():
         ray.shutdown()
     sweep(token, known)
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
