@@ -14,7 +14,8 @@ import contextlib
 import signal
 import threading
 
-__all__ = ["Interrupted", "is_stop_handler", "kept_through", "stop_on_signals"]
+__all__ = ["Interrupted", "interruption_in", "is_stop_handler", "kept_through",
+           "stop_on_signals"]
 
 _SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
@@ -55,6 +56,18 @@ def stop_on_signals():
     finally:
         for s, h in before.items():
             signal.signal(s, h)
+
+
+def interruption_in(exc: BaseException | None) -> Interrupted | None:
+    """The :class:`Interrupted` an exception carries as its cause or context: Ray's C++ calls
+    run the signal handler themselves and wrap what it raises in a SystemError."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, Interrupted):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 @contextlib.contextmanager

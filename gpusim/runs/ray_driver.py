@@ -43,7 +43,7 @@ from gpusim.runs.driver import (
     parse_rounds,
     plan_chunks,
 )
-from gpusim.runs.interrupt import Interrupted, kept_through
+from gpusim.runs.interrupt import interruption_in, kept_through
 from gpusim.runs.lock import RunLock
 from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
 from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
@@ -196,11 +196,16 @@ def simulate_ray(
         try:
             _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_given,
                  backend, force, progress, shards, timeout, since, address)
-        except (Interrupted, KeyboardInterrupt):
+        except BaseException as exc:
+            stop = interruption_in(exc)
+            if stop is None and not isinstance(exc, KeyboardInterrupt):
+                raise
             if "folder" in box:
                 box["folder"].manifest["status"] = "interrupted"
                 box["folder"].save_manifest()
-            raise
+            if stop is None or stop is exc:
+                raise
+            raise stop from None
         finally:
             if started is not None:
                 _stop(ray, *started)
@@ -245,6 +250,8 @@ def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_give
             try:
                 results[refs[ref]] = ray.get(ref)
             except ray.exceptions.RayError as exc:
+                if interruption_in(exc):
+                    raise
                 raise SimulationError(
                     f"--ray: shard {refs[ref]} failed (worker deaths are retried up to "
                     f"{MAX_RETRIES} times): "
@@ -307,6 +314,8 @@ class _Watch:
             try:
                 state = ray.get(self.ref)
             except ray.exceptions.RayError as exc:
+                if interruption_in(exc):
+                    raise
                 cause = _stall_cause(ray, self.t_start, "the progress actor failed",
                                     " ".join(str(exc).split())[:200])
                 raise SimulationError(f"--ray: {cause}") from None
