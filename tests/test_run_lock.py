@@ -116,3 +116,41 @@ def test_bad_log_every_and_ray_timeout_are_one_line_errors(tmp_path):
     _one_line_exit_2(runner.invoke(app, _ch_args(tmp_path / "r", "--ray", "--ray-timeout", "0")),
                      "--ray-timeout")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_ray_run_that_stops_moving_fails_naming_the_cause(tmp_path):
+    import time
+    import types
+
+    import pytest
+
+    from gpusim.runs.driver import SimulationError
+    from gpusim.runs.ray_driver import _Watch
+    from gpusim.runs.ray_watchdog import worker_failure
+
+    # the cause is read from the workers' logs (Ray's fatal-line format)
+    (tmp_path / "worker-ab-ffff-7.err").write_text(
+        "noise\n[2026-12-01 11:32:40,430 C 4920 4920] shared_memory.cc:46: mmap failed\n")
+    (tmp_path / "raylet.err").write_text("[2026-12-01 11:32:40,000 E 1 1] x.cc:1: not fatal\n")
+    assert worker_failure(tmp_path, since=0) == \
+        "mmap failed (shared_memory.cc:46) (in 1 log file(s))"
+    assert worker_failure(tmp_path, since=time.time() + 60) is None  # an older run's logs
+
+    # the progress actor answers with the same state: no shard moves, so the run fails
+    class Ref:
+        pass
+
+    states = iter([{"done": 0, "attempts": {}}, {"done": 5, "attempts": {0: 1}}]
+                  + [{"done": 5, "attempts": {0: 1}}] * 1000)
+    ray = types.SimpleNamespace(wait=lambda refs, timeout: (refs, []),
+                                get=lambda ref: next(states),
+                                exceptions=types.SimpleNamespace(RayError=RuntimeError))
+    tracker = types.SimpleNamespace(state=types.SimpleNamespace(remote=Ref))
+    watch = _Watch(ray, tracker, timeout=0.3, since=time.monotonic())
+    assert watch.poll(False, "1 of 2 shards unfinished")["done"] == 0
+    assert watch.poll(False, "1 of 2 shards unfinished")["done"] == 5  # moved: clock restarts
+    with pytest.raises(SimulationError, match=r"^--ray: no shard started or advanced for 0\.3 s "
+                                              r"\(1 of 2 shards unfinished\)"):
+        while True:
+            watch.poll(False, "1 of 2 shards unfinished")
+            time.sleep(0.01)
