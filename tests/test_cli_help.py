@@ -4,7 +4,7 @@ from typer.testing import CliRunner
 
 from gpusim.cli import app
 
-COMMANDS = ["eval", "games", "play", "exact", "simulate", "summary", "risk", "report", "whatif",
+COMMANDS = ["eval", "games", "play", "exact", "design", "simulate", "summary", "risk", "report", "whatif",
             "bench", "devices", "merge", "verify"]
 
 

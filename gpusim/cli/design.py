@@ -55,7 +55,7 @@ def design_cmd(
         str | None, typer.Option("--par", help="Write the picked candidate's PAR sheet (.xlsx).")
     ] = None,
 ) -> None:
-    """Search the paytables that meet an RTP band (and hit frequency, SD, VI), exactly.
+    """Find every paytable that meets an RTP band, exactly.
 
     Side bets from their counts; a main-game paytable under the optimal strategy
     re-optimised for each candidate, from the cached exact counts."""

@@ -56,6 +56,7 @@ class DesignResult:
     nearest: float | None = None
     note: str | None = None
     rules: object = field(default=None, repr=False)
+    stats: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"config": self.config, "bet": self.bet, "kind": self.kind,
@@ -129,14 +130,15 @@ def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, s
         if strategy is not None:
             raise DesignError(f"--strategy: {bet} is a side bet; no strategy touches it")
         model = side_bet_model(rules, bet)
-    count, best = _run(kind.kind, model, space, targets, top, near, z)
+    stats: dict = {}
+    count, best = _run(kind.kind, model, space, targets, top, near, z, stats)
     nearest = None
     if count == 0:
         nearest = _nearest(kind.kind, model, space, targets, z)
     table = _frame(kind.kind, model, space, best)
     return DesignResult(rules.name, bet, kind.kind, space.names, current, space.size, count,
                         table, targets, time.perf_counter() - t0, strategy, nearest, kind.note,
-                        rules)
+                        rules, stats)
 
 
 def design(config, bet: str, **kw):
@@ -146,11 +148,11 @@ def design(config, bet: str, **kw):
     return search(config, bet, **kw).table
 
 
-def _run(kind, model, space, targets, top, near, z):
+def _run(kind, model, space, targets, top, near, z, stats=None):
     if kind == "main":
         from gpusim.designer.maingame import search_main
 
-        return search_main(model, space, targets, top=top, near=near, z=z)
+        return search_main(model, space, targets, top=top, near=near, z=z, stats=stats)
     from gpusim.designer.sidebet import search_side_bet
 
     return search_side_bet(model, space, targets, top=top, near=near, z=z)
