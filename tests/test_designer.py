@@ -176,23 +176,38 @@ def test_write_config_gives_a_config_with_that_paytable(thb, tmp_path):
     assert _bonus_rtp(rules) == Fraction(row["rtp_exact"])
 
 
-def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch, ch,
+def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,
                                                          tmp_path):
     # the counts are those the exact-truth tests enumerate from an empty cache in this run
+    import os
+
+    import openpyxl
+
     from gpusim.exact.tables import exact_report
 
     monkeypatch.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
-    res = search(ch, "ante", rtp="0.975:0.98",
-                 lines=["royal_flush=50:150:50", "four_of_a_kind=8:12", "flush=1:3"], top=3)
-    assert res.count > 0
-    path = write_config(res, tmp_path / "ch_design.toml")
-    rep = exact_report(load_config(path), res.strategy, progress=False)
-    row = res.table.row(0, named=True)
+    cfg, par = tmp_path / "ch_design.toml", tmp_path / "ch_design.xlsx"
+    p = subprocess.run([*CLI, "design", "casino_holdem", "--bet", "ante", "--rtp", "0.975:0.98",
+                        "--line", "royal_flush=50:150:50", "--line", "four_of_a_kind=8:12",
+                        "--line", "flush=1:3", "--top", "3", "--pick", "2", "--json",
+                        "--write-config", str(cfg), "--par", str(par)],
+                       capture_output=True, text=True, env=os.environ)
+    assert p.returncode == 0, p.stderr
+    row = json.loads(p.stdout)["candidates"][1]
+    rules = load_config(cfg)
+    assert rules.ante_paytable.as_dict() == {k: row[k] for k in current_paytable(rules, "ante")}
+    rep = exact_report(rules, "optimal", progress=False)
     assert rep["main"]["ante_rtp"] == row["rtp"]
     assert rep["main"]["house_edge_per_ante"] == row["house_edge"]
     assert rep["main"]["element_of_risk"] == row["element_of_risk"]
     assert rep["main"]["sd_per_round"] == row["sd"]
     assert rep["decisions"]["call"]["call"] == row["call_rate"]
+    summary = {r[0]: r[1] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
+        values_only=True)}
+    assert summary["Ante RTP (1 - house edge per ante)"] == row["rtp"]
+    texts = {r[0]: r[2] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
+        values_only=True)}
+    assert texts["config hash (sha256)"] == rules.config_hash
 
 
 @pytest.mark.parametrize("args, message", [

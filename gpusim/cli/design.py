@@ -72,6 +72,7 @@ def design_cmd(
                      sd=sd, vi=vi, confidence=confidence, lines=list(line or []),
                      free=list(free or []), step=step, monotone=monotone, cap=cap, near=near,
                      top=top, strategy=strategy, progress=True)
+        path = None
         if res.count and write_config is not None:
             path = write_cfg(res, write_config, pick)
             typer.echo(f"wrote {path} (candidate {pick})", err=True)
@@ -81,8 +82,11 @@ def design_cmd(
             from gpusim.exact.tables import exact_report
             from gpusim.report.par import exact_par_tables, write_par
 
-            _, rules = with_paytable(res.rules, bet, candidate(res, pick))
+            name = path.stem if path is not None else f"{res.config}_design_{pick}"
+            _, rules = with_paytable(res.rules, bet, candidate(res, pick), name=name)
             rep = exact_report(rules, res.strategy or rules.default_strategy)
+            if path is not None:  # the PAR sheet names the file, and its hash, as its config
+                rep["config"] = str(path)
             typer.echo(f"wrote {write_par(exact_par_tables(rep), par)} (PAR sheet)", err=True)
     except DesignError as exc:
         fail(str(exc))
