@@ -160,12 +160,13 @@ def _run(kind, model, space, targets, top, near, z, stats=None):
 
 def _nearest(kind, model, space, targets, z) -> float | None:
     """The RTP nearest the band that the constraints reach (other targets kept): the band is
-    widened, doubling, until a candidate meets it."""
+    widened, four times wider each try, until a candidate meets it; the nearest of those is
+    the answer (the ranking puts the one nearest the band's middle first)."""
     band = targets.rtp
     lo = band.lo if band.lo is not None else band.hi
     hi = band.hi if band.hi is not None else band.lo
     width = max(hi - lo, Fraction(1, 10_000))
-    for _ in range(40):
+    for _ in range(20):
         wide = Band(max(lo - width, Fraction(0)), hi + width)
         t = Targets(wide, targets.hit_frequency, targets.sd, targets.vi, targets.confidence)
         n, best = _run(kind, model, space, t, 1, False, z)
@@ -173,7 +174,7 @@ def _nearest(kind, model, space, targets, z) -> float | None:
             return float(best.extra["rtp"][0])
         if wide.lo == 0 and width > 4:
             return None
-        width *= 2
+        width *= 4
     return None
 
 
