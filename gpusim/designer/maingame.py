@@ -59,7 +59,8 @@ class AnteModel:
 
     feat: (S, 2L + 2) float64: nq per line, qw per line, loss, 1 (times nothing: the weight is
     in ``w``); x: (S, L) nq + qw; k: (S,) the margin's constant in money units (ante x (2 qw -
-    3 loss + outcomes) + bonus); w: (S,) raw deals; outcomes per situation, ante stake, every
+    3 loss + outcomes) + bonus); cbase: (S,) a call's net at pays 0 (2 qw - 3 loss, antes);
+    wfeat: feat x w; w: (S,) raw deals; outcomes per situation, ante stake, every
     situation's deal count ``deals`` (= sum w x outcomes).
     """
 
@@ -67,6 +68,7 @@ class AnteModel:
     feat: np.ndarray
     x: np.ndarray
     k: np.ndarray
+    cbase: np.ndarray
     wfeat: np.ndarray
     w: np.ndarray
     outcomes: int
@@ -92,18 +94,14 @@ class AnteModel:
         k = call_margin(counts, zero, with_side_bet=with_side_bet)[valid].astype(np.float64)
         feat = np.concatenate([nq, qw, loss[:, None], np.ones((len(w), 1))], axis=1)
         x = nq + qw
-        return cls(lines, feat, x, k, feat * w[:, None], w, CH_OUTCOMES, ante,
+        # a call's net is x . a + cbase (antes x outcomes)
+        cbase = 2 * qw.sum(axis=1) - 3 * loss
+        return cls(lines, feat, x, k, cbase, feat * w[:, None], w, CH_OUTCOMES, ante,
                    int(round(w.sum())) * CH_OUTCOMES)
 
     def margin(self, idx: np.ndarray, pays: np.ndarray) -> np.ndarray:
         """(len(idx), K) margins in money units x outcomes of pays (K, L)."""
         return self.ante * (self.x[idx] @ pays.T.astype(np.float64)) + self.k[idx, None]
-
-    def call_net(self, idx: np.ndarray, pays: np.ndarray) -> np.ndarray:
-        """(len(idx), K) net of calling, antes x outcomes (fold: -outcomes)."""
-        base = self.feat[idx, len(self.lines):2 * len(self.lines)].sum(axis=1) * 2 \
-            - 3 * self.feat[idx, 2 * len(self.lines)]
-        return self.x[idx] @ pays.T.astype(np.float64) + base[:, None]
 
     def totals(self, agg: np.ndarray, pays: np.ndarray):
         """Exact main-game sums of candidates from their called aggregates agg (K, 2L + 2):
@@ -177,15 +175,17 @@ def search_main(model: AnteModel, space: Space, targets: Targets, *, top: int, n
     while stack:
         box, vals = stack.pop()
         st["boxes"] += 1
-        box = _decide(model, box)
-        if not _may_reach(model, box, s_lo, s_hi):
+        box, xa = _decide(model, box)
+        if not _may_reach(model, box, xa, s_lo, s_hi):
             st["pruned"] += 1
             continue
         size = math.prod(len(v) for v in vals)
-        if size <= LEAF or len(box.idx) == 0:
-            got = _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z, best)
+        # a box every situation has decided is linear: priced whole unless it is too big
+        if size <= LEAF or (len(box.idx) == 0 and size <= CELLS // 16):
+            got, priced = _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near,
+                                     z, best)
             count += got
-            st["priced"] += size
+            st["priced"] += priced
             continue
         j = max(range(len(vals)), key=lambda i: (len(vals[i]), -i))
         half = len(vals[j]) // 2
@@ -208,48 +208,52 @@ def _monotone_possible(vals) -> bool:
     return all(vals[i][-1] >= max(v[0] for v in vals[i:]) for i in range(len(vals)))
 
 
-def _decide(model: AnteModel, box: _Box) -> _Box:
-    """Move the situations whose choice is the same over the whole box out of ``idx``."""
+def _decide(model: AnteModel, box: _Box) -> tuple[_Box, np.ndarray]:
+    """Move the situations whose choice is the same over the whole box out of ``idx``; with
+    the undecided ones' x . a at the box's two corners, (n, 2)."""
     idx = box.idx
     if len(idx) == 0:
-        return box
-    m_lo = model.margin(idx, box.lo[None, :])[:, 0]
-    m_hi = model.margin(idx, box.hi[None, :])[:, 0]
-    call = m_lo > 0
-    fold = m_hi <= 0
+        return box, np.zeros((0, 2))
+    whole = len(idx) == len(model.w)  # the root box: every situation, no gather needed
+    x, k = (model.x, model.k) if whole else (model.x[idx], model.k[idx])
+    xa = x @ np.stack([box.lo, box.hi], axis=1).astype(np.float64)
+    call = model.ante * xa[:, 0] + k > 0
+    fold = model.ante * xa[:, 1] + k <= 0
     agg = box.agg + model.wfeat[idx[call]].sum(axis=0)
     fold_w = box.fold_w + float(model.w[idx[fold]].sum())
-    return _Box(box.lo, box.hi, idx[~(call | fold)], agg, fold_w)
+    und = ~(call | fold)
+    return _Box(box.lo, box.hi, idx[und], agg, fold_w), xa[und]
 
 
-def _may_reach(model: AnteModel, box: _Box, s_lo: int, s_hi: int) -> bool:
+def _may_reach(model: AnteModel, box: _Box, xa: np.ndarray, s_lo: int, s_hi: int) -> bool:
     """Whether some paytable of the box can have its net in [s_lo, s_hi]: bounds from the
     box's corners (decided situations are linear; an undecided one lies between the fold and
-    its call net at the corner)."""
+    its call net at the corner; ``xa``: its x . a at the two corners)."""
     n_l = len(model.lines)
     out = model.outcomes
     called_base = 2 * box.agg[n_l:2 * n_l].sum() - 3 * box.agg[2 * n_l]
     x_agg = box.agg[:n_l] + box.agg[n_l:2 * n_l]
+    base = model.cbase[box.idx]
     bounds = []
-    for corner, pick in ((box.lo, np.minimum), (box.hi, np.maximum)):
+    for j, (corner, pick) in enumerate(((box.lo, np.minimum), (box.hi, np.maximum))):
         net = x_agg @ corner + called_base - out * box.fold_w
         if len(box.idx):
-            cn = model.call_net(box.idx, corner[None, :])[:, 0]
-            net += float(model.w[box.idx] @ pick(cn, -out))
+            net += float(model.w[box.idx] @ pick(xa[:, j] + base, -out))
         bounds.append(net)
     # the corner sums can pass 2^53 (counts x pays): a relative slack keeps the bound safe
     slack = 1e-9 * max(abs(bounds[0]), abs(bounds[1])) + 1
     return bounds[0] <= s_hi + slack and bounds[1] >= s_lo - slack
 
 
-def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z, best) -> int:
-    """Price every paytable of a small box; keep those meeting the targets."""
+def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z,
+               best) -> tuple[int, int]:
+    """Price every paytable of a small box; keep those meeting the targets. (kept, priced)"""
     grids = np.meshgrid(*vals, indexing="ij")
     pays = np.stack([g.ravel() for g in grids], axis=1).astype(np.int64)
     if space.monotone:
         pays = pays[(np.diff(pays, axis=1) <= 0).all(axis=1)]
     if len(pays) == 0:
-        return 0
+        return 0, 0
     agg = np.broadcast_to(box.agg, (len(pays), len(box.agg))).copy()
     per = max(1, CELLS // len(pays))  # situations per product, to bound the memory
     for a in range(0, len(box.idx), per):
@@ -259,7 +263,7 @@ def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z, best
     net, net2, won, wagered, calls = model.totals(agg, pays)
     ok = np.array([s_lo <= int(v) <= s_hi for v in net], dtype=bool)
     if not ok.any():
-        return 0
+        return 0, len(ok)
     pays, net, net2, won, wagered, calls = (v[ok] for v in (pays, net, net2, won, wagered, calls))
     fig = main_figures(model, net, net2, won, wagered, calls, z)
     t = targets
@@ -272,4 +276,4 @@ def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z, best
     if near:
         keys = near_keys(pays, space.current) + keys
     best.add(keys, pays, fig)
-    return int(keep.sum())
+    return int(keep.sum()), len(ok)
