@@ -163,6 +163,8 @@ def _nearest(kind, model, space, targets, z) -> float | None:
     widened, four times wider each try, until a candidate meets it; the nearest of those is
     the answer (the ranking puts the one nearest the band's middle first)."""
     band = targets.rtp
+    if band.open:
+        return None  # every RTP was allowed: another target rules everything out
     lo = band.lo if band.lo is not None else band.hi
     hi = band.hi if band.hi is not None else band.lo
     width = max(hi - lo, Fraction(1, 10_000))
@@ -171,6 +173,8 @@ def _nearest(kind, model, space, targets, z) -> float | None:
         t = Targets(wide, targets.hit_frequency, targets.sd, targets.vi, targets.confidence)
         n, best = _run(kind, model, space, t, 1, False, z)
         if n:
+            if "s" in best.extra:  # a side bet: its exact sum, rounded once
+                return float(1 + Fraction(int(best.extra["s"][0]), model.total))
             return float(best.extra["rtp"][0])
         if wide.lo == 0 and width > 4:
             return None

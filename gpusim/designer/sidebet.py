@@ -234,18 +234,3 @@ def near_keys(pays: np.ndarray, current: np.ndarray) -> list[np.ndarray]:
     rel = np.abs(pays - current[None, :]) / np.maximum(current, 1)[None, :]
     return [diff.sum(axis=1).astype(float), rel.sum(axis=1)]
 
-
-def reachable(model: SideBetModel, space: Space) -> tuple[int, int] | None:
-    """(least, greatest) sum s over the space (RTP is increasing in every pay)."""
-    mb = monotone_bounds(space)
-    if mb is None:
-        return None
-    lo, hi = mb
-    return int(lo @ model.hits) - model.lose, int(hi @ model.hits) - model.lose
-
-
-def exact_rtp(model: SideBetModel, s: int):
-    from fractions import Fraction
-
-    return 1 + Fraction(int(s), model.total)
-
