@@ -98,6 +98,19 @@ def test_side_bet_search_is_exactly_the_brute_force_set(case):
     assert [abs(Fraction(x) - mid) for x in cut.table["rtp_exact"]] == dist[:5]
 
 
+@pytest.mark.parametrize("config", ["holdem_bonus", "holdem_bonus_classic"])
+def test_bonus_counts_are_the_exact_modules(config):
+    from gpusim.designer.models import side_bet_model
+    from gpusim.exact.holdem_bonus_pricing import bonus_table
+
+    rules = load_config(config)
+    m = side_bet_model(rules, "bonus")
+    t = bonus_table(rules)
+    rows = {e: c for e, _, c in t.events}
+    assert dict(zip(m.lines, m.hits.tolist(), strict=True)) | {"other": m.lose} == rows
+    assert m.total == t.placed
+
+
 def test_side_bet_filters_on_hit_frequency_sd_and_vi_match_brute_force(thb):
     free = {"AKs": range(20, 31), "TT_to_22": range(0, 6)}
     lines = [f"{k}={r.start}:{r.stop - 1}" for k, r in free.items()]

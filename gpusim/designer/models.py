@@ -34,14 +34,27 @@ class BetKind:
 
 
 def _thb_bonus(rules):
+    """Texas Hold'em Bonus's Bonus: every (player hole, dealer hole) pair, C(52,2) x C(50,2)
+    deals, counted from the starting-hand classes (numpy only: no JAX import, so a side-bet
+    search starts at once; ``tests/test_designer.py`` prices it through the exact module's
+    ``bonus_table`` too)."""
+    from gpusim.cards import HAND_CLASSES, hand_class_index
     from gpusim.designer.sidebet import SideBetModel
-    from gpusim.exact.holdem_bonus_pricing import bonus_table
+    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
-    t = bonus_table(rules)
-    rows = {name: count for name, _, count in t.events}
+    i, j = np.triu_indices(52, 1)
+    combos = np.bincount(hand_class_index(i, j), minlength=len(HAND_CLASSES))
+    per = 1225  # dealer hands per player hole
     lines = tuple(current_paytable(rules, "bonus"))
-    return SideBetModel(lines, np.array([rows[ln] for ln in lines], dtype=np.int64),
-                        int(rows["other"]), int(t.placed))
+    hits = {ln: per * sum(int(combos[HAND_CLASSES.index(c)]) for c in cls)
+            for ln, cls in BONUS_LINE_CLASSES.items()}
+    if "AA_vs_dealer_AA" in lines:
+        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
+        hits["AA_vs_dealer_AA"] = 6
+        hits["AA"] -= 6
+    n = np.array([hits[ln] for ln in lines], dtype=np.int64)
+    total = 1326 * per
+    return SideBetModel(lines, n, total - int(n.sum()), total)
 
 
 @cache

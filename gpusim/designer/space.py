@@ -205,8 +205,10 @@ def parse_space(bet: str, current: dict[str, int], *, lines: list[str] | None = 
         if name in bounds:
             out.append(Line(name, c, _values(*bounds[name], cap), True))
         else:
-            vals = np.array([c] if cap is None or c <= cap else [], dtype=np.int64)
-            out.append(Line(name, c, vals, False))
+            if cap is not None and c > cap:
+                raise DesignError(f"--cap: got {cap}; the fixed line {bet}.{name} pays {c}; "
+                                  f"free it with --line {name}=LO:HI or raise the cap")
+            out.append(Line(name, c, np.array([c], dtype=np.int64), False))
     return Space(bet, tuple(out), monotone, cap)
 
 

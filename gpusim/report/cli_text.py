@@ -287,8 +287,11 @@ def design_text(res: Mapping) -> str:
     cands = res["candidates"]
     lines = list(res["current"])
     head = [f"{what}: {fmt_int(res['count'])} of {fmt_int(res['space_size'])} paytables meet the "
-            f"targets (exact, {res['seconds']:.2f} s); the best {len(cands)}"
-            + (f", strategy {res['strategy']} re-optimised for each" if main else "") + ":"]
+            f"targets (exact, {res['seconds']:.2f} s)"
+            + (f", strategy {res['strategy']} re-optimised for each" if main else "")]
+    if not cands:
+        return head[0]
+    head[0] += f"; the best {len(cands)}:"
     width = [max(len(ln), 5) for ln in lines]
     cols = ["RTP", "HE/ante" if main else "house edge", "hit freq", "SD", "VI"]
     cols += ["EoR", "call rate"] if main else []
