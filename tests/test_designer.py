@@ -178,6 +178,17 @@ def test_main_game_search_is_exactly_the_brute_force_set(ch_slice, ch, strategy)
     assert 0 < cut.count == t.height < res.count and _found(cut) == _found_rows(t, res.lines)
 
 
+def test_five_card_aa_bonus_classes_add_up():
+    import math
+
+    from gpusim.designer.models import _five_card_aa_classes
+
+    n = _five_card_aa_classes()
+    assert sum(n) == math.comb(52, 5)
+    assert n[10] == math.comb(4, 2) * math.comb(12, 3) * 4**3  # a pair of aces
+    assert n[9] == 4 and n[8] == 36  # royal and other straight flushes
+
+
 def test_ante_lines_pay_the_classes_ante_pays_reads(ch):
     from gpusim.designer.maingame import ante_line_matrix
     from gpusim.exact.casino_holdem import ante_pays
@@ -231,6 +242,9 @@ def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monk
     texts = {r[0]: r[2] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
         values_only=True)}
     assert texts["config hash (sha256)"] == rules.config_hash
+    # and the AA Bonus as the designer prices it is the report's always-settled figure
+    aa = search(cfg, "aa_bonus", rtp=":", lines=["flush=25:25"]).table.row(0, named=True)
+    assert aa["rtp"] == rep["bets"]["aa_bonus_always_settled"]["rtp"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -59,13 +59,26 @@ def _thb_bonus(rules):
 
 @cache
 def _five_card_aa_classes() -> tuple[int, ...]:
-    """Five-card hands (of C(52, 5)) per AA Bonus class (pay class; pair of aces = 10)."""
+    """Five-card hands (of C(52, 5)) per AA Bonus class (pay class; pair of aces = 10): every
+    hand evaluated once, then kept in the exact cache folder beside the enumeration counts."""
+    import os
+
+    from gpusim.exact.tables import cache_dir
+
+    path = cache_dir() / "aa_bonus_classes_v1.npy"
+    if path.is_file():
+        return tuple(int(v) for v in np.load(path))
     from gpusim.evaluate import evaluate_np
     from gpusim.exact.casino_holdem import aa_bonus_class
     from gpusim.index import subsets
 
     ranks = evaluate_np(subsets(5), check=False)
-    return tuple(int(v) for v in np.bincount(aa_bonus_class(ranks), minlength=11))
+    counts = np.bincount(aa_bonus_class(ranks), minlength=11).astype(np.int64)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.npy")
+    np.save(tmp, counts)
+    os.replace(tmp, path)
+    return tuple(int(v) for v in counts)
 
 
 def _ch_aa_bonus(rules):
