@@ -81,18 +81,25 @@ class AnteModel:
         config (its stakes, AA Bonus paytable and fold rule, which the margin includes)."""
         from gpusim.exact.casino_holdem import CH_OUTCOMES, N_PAY_CLASSES, call_margin
 
-        m = ante_line_matrix(lines).astype(np.float64)
+        m = ante_line_matrix(lines)
         valid = counts.valid
-        c = counts.counts[valid].astype(np.float64)
-        nq = c[:, :N_PAY_CLASSES] @ m
-        qw = c[:, N_PAY_CLASSES:2 * N_PAY_CLASSES] @ m
-        loss = c[:, -1]
+        ct = np.ascontiguousarray(counts.counts[valid].T)  # (22, S): whole rows per event
+        n_l = len(lines)
+        feat = np.empty((2 * n_l + 2, ct.shape[1]))
+        # each line sums its pay classes' rows
+        for j in range(n_l):
+            cls_j = np.nonzero(m[:, j])[0]
+            feat[j] = ct[cls_j].sum(axis=0)
+            feat[n_l + j] = ct[N_PAY_CLASSES + cls_j].sum(axis=0)
+        feat[2 * n_l] = ct[-1]
+        feat[2 * n_l + 1] = 1
+        feat = np.ascontiguousarray(feat.T)  # (S, 2L + 2): the search gathers rows
+        nq, qw, loss = feat[:, :n_l], feat[:, n_l:2 * n_l], feat[:, 2 * n_l]
         w = np.broadcast_to(counts.weights.astype(np.float64)[:, None], valid.shape)[valid]
         ante = int(rules.stakes.ante)
         # the part of the margin no Ante pay moves: the margin at pays 0
         zero = _with_zero_ante(rules, lines)
         k = call_margin(counts, zero, with_side_bet=with_side_bet)[valid].astype(np.float64)
-        feat = np.concatenate([nq, qw, loss[:, None], np.ones((len(w), 1))], axis=1)
         x = nq + qw
         # a call's net is x . a + cbase (antes x outcomes)
         cbase = 2 * qw.sum(axis=1) - 3 * loss
