@@ -41,6 +41,7 @@ _LAZY = {
     "Run": "gpusim.runs.run",
     "open_run": "gpusim.runs.run",
     "simulate": "gpusim.runs.run",
+    "design": "gpusim.designer",
 }
 
 # public functions that share their name with the submodule defining them
@@ -58,6 +59,7 @@ __all__ = [
     "best_five",
     "deal",
     "describe",
+    "design",
     "evaluate",
     "format_card",
     "format_cards",

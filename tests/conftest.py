@@ -26,6 +26,15 @@ def shipped_rules() -> dict:
 
 
 @pytest.fixture(scope="session")
+def fresh_exact_cache(tmp_path_factory):
+    """An exact-count cache folder that is empty when the session starts: the first test that
+    points ``GPUSIM_CACHE_DIR`` at it enumerates the counts, the later ones reuse them (one
+    Casino Hold'em enumeration per run for tests/test_exact_truth.py and tests/test_designer.py).
+    """
+    return tmp_path_factory.mktemp("exact-cache")
+
+
+@pytest.fixture(scope="session")
 def ch():
     """Casino Hold'em as shipped (seeds 002 and 004)."""
     return load_config("casino_holdem")

@@ -26,15 +26,16 @@ from gpusim.config import load_config
 ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
-def fresh(tmp_path_factory, shipped_rules):
+def fresh(fresh_exact_cache, shipped_rules):
     """Solved tables per config, and a report function that only uses those tables.
 
-    The cache points at an empty folder, so every count is enumerated again here.
+    The cache points at a folder that was empty when the session started (shared with
+    tests/test_designer.py), so every count is enumerated again in this run.
     """
     import gpusim.exact.tables as tables_mod
 
     mp = pytest.MonkeyPatch()
-    mp.setenv("GPUSIM_CACHE_DIR", str(tmp_path_factory.mktemp("exact-cache")))
+    mp.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
     solved = {name: tables_mod.solve_tables(rules, progress=False)
               for name, rules in shipped_rules.items()}
     # reports below must come from the solved tables: a shipped table is never consulted

@@ -76,9 +76,10 @@ def execute(path: Path, workdir: Path):
     return nb
 
 
-def test_all_four_notebooks_present():
+def test_all_notebooks_present():
     assert [p.stem for p in NOTEBOOKS] == ["01_quickstart", "02_paytable_design",
-                                          "03_bankroll_and_risk", "04_exact_vs_simulation"]
+                                          "03_bankroll_and_risk", "04_exact_vs_simulation",
+                                          "06_paytable_design"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -2,10 +2,11 @@
 :mod:`gpusim.report` renders.
 
 One module per group of commands (:mod:`~gpusim.cli.info`, :mod:`~gpusim.cli.exact`,
-:mod:`~gpusim.cli.simulation`, :mod:`~gpusim.cli.analysis`, :mod:`~gpusim.cli.batch`), each a
-Typer app merged here without a group name, so every command stays at the top level
-(``gpusim simulate``). Commands import the library inside their bodies, after the cheap checks:
-``gpusim --help``, ``--version`` and a bad option load neither JAX nor polars.
+:mod:`~gpusim.cli.design`, :mod:`~gpusim.cli.simulation`, :mod:`~gpusim.cli.analysis`,
+:mod:`~gpusim.cli.batch`), each a Typer app merged here without a group name, so every command
+stays at the top level (``gpusim simulate``). Commands import the library inside their bodies,
+after the cheap checks: ``gpusim --help``, ``--version`` and a bad option load neither JAX nor
+polars.
 
 Every user error ends the same way: one line on stderr that names the field, the value and what
 is allowed, exit code 2, no traceback (see :func:`gpusim.cli.common.fail`).
@@ -18,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from gpusim.cli import analysis, batch, exact, info, simulation
+from gpusim.cli import analysis, batch, design, exact, info, simulation
 
 __all__ = ["app", "main"]
 
@@ -29,7 +30,7 @@ app = typer.Typer(
     help="GPU-accelerated batch simulator and exact analyser for casino poker table games.",
 )
 # the order here is the order of `gpusim --help`
-for _group in (info.app, exact.app, simulation.app, analysis.app, batch.app):
+for _group in (info.app, exact.app, design.app, simulation.app, analysis.app, batch.app):
     app.add_typer(_group)
 app.add_typer(info.bench_app, name="bench", help="Measure speed against installed peers.")
 

@@ -15,6 +15,7 @@ __all__ = [
     "bench_text",
     "config_check_text",
     "default_config_note",
+    "design_text",
     "devices_text",
     "eval_text",
     "exact_text",
@@ -293,3 +294,42 @@ def devices_text(rep: dict) -> str:
         lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc'] or 'absent'}, headers "
                      f"{tc['headers'] or 'absent'}" + (f": {tc['reason']}" if tc["reason"] else ""))
     return "\n".join(lines)
+
+
+def design_text(res: Mapping) -> str:
+    """``gpusim design``: the ranked candidates of :meth:`gpusim.designer.DesignResult.to_json`,
+    or the one line saying that none meets the targets and the nearest reachable RTP."""
+    what = f"{res['config']} {res['bet']}"
+    if res["count"] == 0:
+        near = ("no RTP is reachable under these constraints" if res["nearest_rtp"] is None
+                else f"the nearest RTP reachable under these constraints is "
+                     f"{fmt_pct(res['nearest_rtp'])}")
+        return (f"{what}: no paytable of the {fmt_int(res['space_size'])} searched meets the "
+                f"targets; {near}")
+    main = res["kind"] == "main"
+    cands = res["candidates"]
+    lines = list(res["current"])
+    head = [f"{what}: {fmt_int(res['count'])} of {fmt_int(res['space_size'])} paytables meet the "
+            f"targets (exact, {res['seconds']:.2f} s)"
+            + (f", strategy {res['strategy']} re-optimised for each" if main else "")]
+    if not cands:
+        return head[0]
+    head[0] += f"; the best {len(cands)}:"
+    width = [max(len(ln), 5) for ln in lines]
+    cols = ["RTP", "HE/ante" if main else "house edge", "hit freq", "SD", "VI"]
+    cols += ["EoR", "call rate"] if main else []
+    head.append("  #  " + "  ".join(f"{ln:>{w}}" for ln, w in zip(lines, width, strict=True))
+                + "  " + "  ".join(f"{c:>10}" for c in cols) + "  changes")
+    head.append("  -  " + "  ".join(f"{res['current'][ln]:>{w}}"
+                                   for ln, w in zip(lines, width, strict=True)) + "  (current)")
+    for c in cands:
+        figs = [fmt_pct(c["rtp"]), fmt_pct(c["house_edge"]), fmt_pct(c["hit_frequency"], 2),
+                fmt_num(c["sd"], 4), fmt_num(c["vi"], 4)]
+        if main:
+            figs += [fmt_pct(c["element_of_risk"]), fmt_pct(c["call_rate"], 2)]
+        head.append(f"{c['rank']:>3}  " + "  ".join(f"{c[ln]:>{w}}" for ln, w in
+                                                     zip(lines, width, strict=True))
+                    + "  " + "  ".join(f"{f:>10}" for f in figs) + f"  {c['changes']:>7}")
+    if res.get("note"):
+        head.append(f"note: {res['note']}")
+    return "\n".join(head)

@@ -1,0 +1,160 @@
+"""Which paytables the designer searches, and the exact counts each is priced from.
+
+One entry per (game, bet): a side bet's model is its integer counts per line (strategy-free); a
+main-game paytable's model is the per-situation counts of the game's cached enumeration, priced
+under the optimal strategy re-optimised per candidate. A new game adds its entries here.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from gpusim.designer.space import DesignError
+from gpusim.games import bets as offered
+from gpusim.games import spec_for
+
+__all__ = ["BetKind", "bet_kind", "current_paytable", "main_model", "side_bet_model",
+           "with_paytable"]
+
+
+@dataclass(frozen=True)
+class BetKind:
+    """How one bet is searched: ``side`` (counts per line) or ``main`` (re-optimised strategy,
+    with its strategies and whether each counts the side bet a fold forfeits)."""
+
+    kind: str
+    build: Callable
+    strategies: dict[str, bool] | None = None
+    note: str | None = None
+
+
+def _thb_bonus(rules):
+    """Texas Hold'em Bonus's Bonus: every (player hole, dealer hole) pair, C(52,2) x C(50,2)
+    deals, counted from the starting-hand classes (numpy only: no JAX import, so a side-bet
+    search starts at once; ``tests/test_designer.py`` prices it through the exact module's
+    ``bonus_table`` too)."""
+    from gpusim.cards import HAND_CLASSES, hand_class_index
+    from gpusim.designer.sidebet import SideBetModel
+    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
+
+    i, j = np.triu_indices(52, 1)
+    combos = np.bincount(hand_class_index(i, j), minlength=len(HAND_CLASSES))
+    per = 1225  # dealer hands per player hole
+    lines = tuple(current_paytable(rules, "bonus"))
+    hits = {ln: per * sum(int(combos[HAND_CLASSES.index(c)]) for c in cls)
+            for ln, cls in BONUS_LINE_CLASSES.items()}
+    if "AA_vs_dealer_AA" in lines:
+        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
+        hits["AA_vs_dealer_AA"] = 6
+        hits["AA"] -= 6
+    n = np.array([hits[ln] for ln in lines], dtype=np.int64)
+    total = 1326 * per
+    return SideBetModel(lines, n, total - int(n.sum()), total)
+
+
+@cache
+def _five_card_aa_classes() -> tuple[int, ...]:
+    """Five-card hands (of C(52, 5)) per AA Bonus class (pay class; pair of aces = 10): every
+    hand evaluated once, then kept in the exact cache folder beside the enumeration counts."""
+    import os
+
+    from gpusim.exact.tables import cache_dir
+
+    path = cache_dir() / "aa_bonus_classes_v1.npy"
+    if path.is_file():
+        return tuple(int(v) for v in np.load(path))
+    from gpusim.evaluate import evaluate_np
+    from gpusim.exact.casino_holdem import aa_bonus_class
+    from gpusim.index import subsets
+
+    ranks = evaluate_np(subsets(5), check=False)
+    counts = np.bincount(aa_bonus_class(ranks), minlength=11).astype(np.int64)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.npy")
+    np.save(tmp, counts)
+    os.replace(tmp, path)
+    return tuple(int(v) for v in counts)
+
+
+def _ch_aa_bonus(rules):
+    from gpusim.designer.sidebet import SideBetModel
+    from gpusim.rules import CATEGORY_KEYS
+
+    by_class = _five_card_aa_classes()
+    lines = tuple(current_paytable(rules, "aa_bonus"))
+    cls = [10 if ln == "pair_of_aces" else CATEGORY_KEYS.index(ln) for ln in lines]
+    hits = np.array([by_class[c] for c in cls], dtype=np.int64)
+    total = sum(by_class)
+    return SideBetModel(lines, hits, total - int(hits.sum()), total)
+
+
+def _ch_ante(rules, strategy: str, counts=None, progress: bool = False):
+    from gpusim.designer.maingame import AnteModel
+
+    if counts is None:
+        counts = spec_for(rules).solver().counts(rules, progress=progress)
+    lines = tuple(current_paytable(rules, "ante"))
+    return AnteModel.from_counts(counts, rules, lines,
+                                 with_side_bet=_KINDS["casino_holdem", "ante"].strategies[strategy])
+
+
+_KINDS: dict[tuple[str, str], BetKind] = {
+    ("holdem_bonus", "bonus"): BetKind("side", _thb_bonus),
+    ("casino_holdem", "aa_bonus"): BetKind(
+        "side", _ch_aa_bonus,
+        note="AA Bonus RTP as settled on every hand (the exact report's aa_bonus_always_settled); "
+             "where a fold forfeits it, `gpusim exact` gives its return under the strategy"),
+    ("casino_holdem", "ante"): BetKind("main", _ch_ante,
+                                       strategies={"optimal": True, "optimal-main": False}),
+}
+
+
+def bet_kind(rules, bet: str) -> BetKind:
+    """The bet's search, or the one-line error naming the bets the designer searches."""
+    game = spec_for(rules).name
+    allowed = [b for b in offered(rules) if (game, b) in _KINDS]
+    if bet not in allowed:
+        why = ""
+        if bet in offered(rules) and bet not in spec_for(rules).paytables:
+            why = f" ({bet} has no paytable in {game})"
+        elif bet == "jackpot":
+            why = " (the Jackpot's royal flush pays a meter, not a fixed pay)"
+        raise DesignError(f"--bet: got {bet!r}{why}; bets the designer searches in "
+                          f"{rules.name}: {', '.join(allowed) or 'none'}")
+    return _KINDS[game, bet]
+
+
+def current_paytable(rules, bet: str) -> dict[str, int]:
+    """{line: pay} of the bet's paytable in the game's line order (best hand first)."""
+    table = getattr(rules, f"{bet}_paytable").as_dict()
+    return {ln: table[ln] for ln in spec_for(rules).paytables[bet] if ln in table}
+
+
+def side_bet_model(rules, bet: str):
+    return bet_kind(rules, bet).build(rules)
+
+
+def main_model(rules, bet: str, strategy: str, *, counts=None, progress: bool = False):
+    return bet_kind(rules, bet).build(rules, strategy, counts, progress)
+
+
+def with_paytable(rules, bet: str, pays: dict[str, int], name: str | None = None):
+    """(the config document, its rules) with the bet's paytable replaced by ``pays``."""
+    from gpusim.config import ConfigError, parse_config
+
+    doc = copy.deepcopy(rules.to_dict())
+    doc.pop("source", None)
+    # the stake multiples are the game's, recorded for readers; a config may not set them
+    doc["rules"] = {k: v for k, v in doc.get("rules", {}).items() if not k.endswith("_multiple")}
+    doc["paytables"][bet] = {ln: int(p) for ln, p in pays.items()}
+    if name is not None:
+        doc["name"] = name
+    try:
+        return doc, parse_config(doc, source="design", default_name=name or rules.name)
+    except ConfigError as exc:
+        raise DesignError(str(exc)) from None

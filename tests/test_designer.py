@@ -1,0 +1,313 @@
+"""The paytable designer (``gpusim design``): complete against brute force, true against a fresh
+``gpusim exact``, and its bad input.
+
+Brute force here prices every paytable of a small space by another path: a side bet through the
+config parser and the exact side-bet tables; Casino Hold'em's Ante through the exact solver's own
+``optimal_decisions`` and ``ante_pays`` on a slice of the counts (a few flop classes enumerated
+here, so the test takes seconds).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from gpusim.config import load_config
+from gpusim.designer import DesignError, search, write_config
+from gpusim.designer.models import current_paytable, with_paytable
+
+CLI = [sys.executable, "-m", "gpusim"]
+
+
+def _space(rules, bet, free: dict[str, range], monotone=True, cap=None):
+    """Every paytable of the space as {tuple of pays in line order}, brute force."""
+    cur = current_paytable(rules, bet)
+    names = list(cur)
+    for combo in itertools.product(*free.values()):
+        p = dict(cur)
+        p.update(zip(free, combo, strict=True))
+        vals = tuple(p[n] for n in names)
+        if monotone and any(vals[i] < vals[i + 1] for i in range(len(vals) - 1)):
+            continue
+        if cap is not None and max(vals) > cap:
+            continue
+        yield dict(zip(names, vals, strict=True)), vals
+
+
+def _found(res) -> set[tuple[int, ...]]:
+    return {tuple(int(v) for v in row) for row in res.table.select(list(res.lines)).rows()}
+
+
+def _found_rows(table, lines) -> set[tuple[int, ...]]:
+    return {tuple(int(v) for v in row) for row in table.select(list(lines)).rows()}
+
+
+def _bonus_rtp(rules) -> Fraction:
+    from gpusim.exact.holdem_bonus_pricing import bonus_table
+
+    t = bonus_table(rules)
+    return 1 + sum(Fraction(p) * c for _, p, c in t.events) / t.placed
+
+
+def _aa_rtp(rules) -> Fraction:
+    from gpusim.designer.models import _five_card_aa_classes
+    from gpusim.exact.casino_holdem import aa_bonus_pays
+
+    n = np.array(_five_card_aa_classes(), dtype=object)
+    return 1 + Fraction(int((aa_bonus_pays(rules).astype(object) * n).sum()), int(n.sum()))
+
+
+@pytest.mark.parametrize("case", [
+    # THB Bonus, three free lines, monotone on
+    ("holdem_bonus", "bonus", {"AKs": range(18, 33), "AKo": range(8, 21), "TT_to_22": range(1, 6)},
+     "0.925:0.945", True, None, _bonus_rtp),
+    # Casino Hold'em AA Bonus, three free lines, monotone off, a top-prize cap
+    ("casino_holdem", "aa_bonus", {"royal_flush": range(20, 220, 20), "flush": range(5, 31),
+                                   "pair_of_aces": range(3, 12)},
+     "0.90:0.96", False, 150, _aa_rtp),
+], ids=["thb-bonus", "ch-aa-bonus"])
+def test_side_bet_search_is_exactly_the_brute_force_set(case):
+    config, bet, free, band, monotone, cap, rtp_of = case
+    rules = load_config(config)
+    lines = [f"{k}={r.start}:{r.stop - 1}:{r.step}" for k, r in free.items()]
+    lo, hi = (Fraction(x) for x in band.split(":"))
+    want = {}
+    for pays, vals in _space(rules, bet, free, monotone, cap):
+        r = rtp_of(with_paytable(rules, bet, pays)[1])
+        if lo <= r <= hi:
+            want[vals] = r
+    res = search(rules, bet, rtp=band, lines=lines, monotone=monotone, cap=cap, top=10**6)
+    assert 0 < len(want) < res.space_size  # the band cuts the space: the test can fail
+    assert res.count == len(want)
+    assert _found(res) == set(want)
+    for row in res.table.iter_rows(named=True):
+        vals = tuple(int(row[n]) for n in res.lines)
+        assert Fraction(row["rtp_exact"]) == want[vals]
+        assert row["rtp"] == float(want[vals])
+    # --top cuts the table, never the count; the kept rows are the nearest the band's middle
+    cut = search(rules, bet, rtp=band, lines=lines, monotone=monotone, cap=cap, top=5)
+    assert cut.count == len(want) and cut.table.height == 5
+    mid = (lo + hi) / 2
+    dist = sorted(abs(r - mid) for r in want.values())
+    assert [abs(Fraction(x) - mid) for x in cut.table["rtp_exact"]] == dist[:5]
+
+
+@pytest.mark.parametrize("config", ["holdem_bonus", "holdem_bonus_classic"])
+def test_bonus_counts_are_the_exact_modules(config):
+    from gpusim.designer.models import side_bet_model
+    from gpusim.exact.holdem_bonus_pricing import bonus_table
+
+    rules = load_config(config)
+    m = side_bet_model(rules, "bonus")
+    t = bonus_table(rules)
+    rows = {e: c for e, _, c in t.events}
+    assert dict(zip(m.lines, m.hits.tolist(), strict=True)) | {"other": m.lose} == rows
+    assert m.total == t.placed
+
+
+def test_side_bet_filters_on_hit_frequency_sd_and_vi_match_brute_force(thb):
+    free = {"AKs": range(20, 31), "TT_to_22": range(0, 6)}
+    lines = [f"{k}={r.start}:{r.stop - 1}" for k, r in free.items()]
+    base = search(thb, "bonus", rtp="0.85:0.99", lines=lines, top=10**6)
+    t = base.table
+    sd_mid = float(t["sd"].median())
+    res = search(thb, "bonus", rtp="0.85:0.99", lines=lines, top=10**6,
+                 hit_frequency="0.08:", sd=f":{sd_mid}", vi=":100")
+    want = t.filter((t["hit_frequency"] >= 0.08) & (t["sd"] <= sd_mid))
+    assert 0 < res.count == want.height < t.height
+    assert _found(res) == {tuple(r) for r in want.select(list(res.lines)).rows()}
+
+
+@pytest.fixture(scope="module")
+def ch_slice():
+    """Casino Hold'em counts of 6 flop classes, sliced to those rows (a small, real game)."""
+    from gpusim.exact.casino_holdem import ChCounts, qualifier_rank, solve_counts
+
+    rules = load_config("casino_holdem")
+    ids = np.arange(0, 1755, 300)
+    c = solve_counts(qualifier_rank(rules), flop_ids=ids)
+    return ChCounts(c.flops[ids], c.weights[ids], c.counts[ids], c.valid[ids],
+                    c.bonus_rank[ids], c.qualifier)
+
+
+def _ante_rtp_brute(counts, rules, with_side_bet: bool) -> Fraction:
+    """Ante RTP (1 - house edge per ante) with the exact solver's optimal decisions."""
+    from gpusim.exact.casino_holdem import CH_OUTCOMES, ante_pays, optimal_decisions
+
+    d = optimal_decisions(counts, rules, with_side_bet=with_side_bet)
+    w = counts.weights.astype(np.int64)[:, None]
+    call_w = np.where(d & counts.valid, w, 0)
+    ev = np.einsum("fh,fhe->e", call_w, counts.counts.astype(np.int64)).astype(object)
+    a = ante_pays(rules).astype(object)
+    folds = int(np.where(~d & counts.valid, w, 0).sum()) * CH_OUTCOMES
+    n = int(np.where(counts.valid, w, 0).sum()) * CH_OUTCOMES
+    net = int((ev[:10] * a).sum() + (ev[10:20] * (a + 2)).sum()) - 3 * int(ev[-1]) - folds
+    return 1 + Fraction(net, n)
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "optimal-main"])
+def test_main_game_search_is_exactly_the_brute_force_set(ch_slice, ch, strategy):
+    free = {"royal_flush": range(50, 201, 50), "full_house": range(2, 6),
+            "flush": range(1, 5)}
+    lines = [f"{k}={r.start}:{r.stop - 1}:{r.step}" for k, r in free.items()]
+    band = "0.95:0.96"
+    want = {}
+    for pays, vals in _space(ch, "ante", free):
+        r = _ante_rtp_brute(ch_slice, with_paytable(ch, "ante", pays)[1],
+                            strategy == "optimal")
+        if Fraction(95, 100) <= r <= Fraction(96, 100):
+            want[vals] = r
+    res = search(ch, "ante", rtp=band, lines=lines, top=1000, counts=ch_slice,
+                 strategy=strategy)
+    assert 0 < len(want) < res.space_size
+    assert res.count == len(want) and _found(res) == set(want)
+    for row in res.table.iter_rows(named=True):
+        assert Fraction(row["rtp_exact"]) == want[tuple(int(row[n]) for n in res.lines)]
+    assert res.table["call_rate"].is_between(0.5, 1).all()
+    # the SD and hit-frequency bands filter the same set
+    sd_mid = float(res.table["sd"].median())
+    cut = search(ch, "ante", rtp=band, lines=lines, top=1000, counts=ch_slice,
+                 strategy=strategy, sd=f"{sd_mid}:", hit_frequency="0.3:")
+    t = res.table.filter(res.table["sd"] >= sd_mid)
+    assert 0 < cut.count == t.height < res.count and _found(cut) == _found_rows(t, res.lines)
+
+
+def test_five_card_aa_bonus_classes_add_up():
+    import math
+
+    from gpusim.designer.models import _five_card_aa_classes
+
+    n = _five_card_aa_classes()
+    assert sum(n) == math.comb(52, 5)
+    assert n[10] == math.comb(4, 2) * math.comb(12, 3) * 4**3  # a pair of aces
+    assert n[9] == 4 and n[8] == 36  # royal and other straight flushes
+
+
+def test_ante_lines_pay_the_classes_ante_pays_reads(ch):
+    from gpusim.designer.maingame import ante_line_matrix
+    from gpusim.exact.casino_holdem import ante_pays
+
+    lines = tuple(current_paytable(ch, "ante"))
+    pays = {ln: 7 + 13 * i for i, ln in enumerate(lines)}
+    rules = with_paytable(ch, "ante", pays)[1]
+    assert (ante_line_matrix(lines) @ np.array(list(pays.values())) == ante_pays(rules)).all()
+
+
+def test_write_config_gives_a_config_with_that_paytable(thb, tmp_path):
+    res = search(thb, "bonus", rtp="0.92:0.95", lines=["AKs=20:30", "TT_to_22=2:5"], top=3)
+    path = write_config(res, tmp_path / "my_bonus.toml", rank=2)
+    rules = load_config(path)
+    row = res.table.row(1, named=True)
+    assert rules.name == "my_bonus"
+    assert rules.bonus_paytable.as_dict() == {ln: row[ln] for ln in res.lines}
+    assert rules.stakes == thb.stakes and rules.jackpot == thb.jackpot
+    assert _bonus_rtp(rules) == Fraction(row["rtp_exact"])
+
+
+def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,
+                                                         tmp_path):
+    # the counts are those the exact-truth tests enumerate from an empty cache in this run
+    import os
+
+    import openpyxl
+
+    from gpusim.exact.tables import exact_report
+
+    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
+    cfg, par = tmp_path / "ch_design.toml", tmp_path / "ch_design.xlsx"
+    p = subprocess.run([*CLI, "design", "casino_holdem", "--bet", "ante", "--rtp", "0.975:0.98",
+                        "--line", "royal_flush=50:150:50", "--line", "four_of_a_kind=8:12",
+                        "--line", "flush=1:3", "--top", "3", "--pick", "2", "--json",
+                        "--write-config", str(cfg), "--par", str(par)],
+                       capture_output=True, text=True, env=os.environ)
+    assert p.returncode == 0, p.stderr
+    row = json.loads(p.stdout)["candidates"][1]
+    rules = load_config(cfg)
+    assert rules.ante_paytable.as_dict() == {k: row[k] for k in current_paytable(rules, "ante")}
+    rep = exact_report(rules, "optimal", progress=False)
+    assert rep["main"]["ante_rtp"] == row["rtp"]
+    assert rep["main"]["house_edge_per_ante"] == row["house_edge"]
+    assert rep["main"]["element_of_risk"] == row["element_of_risk"]
+    assert rep["main"]["sd_per_round"] == row["sd"]
+    assert rep["decisions"]["call"]["call"] == row["call_rate"]
+    summary = {r[0]: r[1] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
+        values_only=True)}
+    assert summary["Ante RTP (1 - house edge per ante)"] == row["rtp"]
+    texts = {r[0]: r[2] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
+        values_only=True)}
+    assert texts["config hash (sha256)"] == rules.config_hash
+    # and the AA Bonus as the designer prices it is the report's always-settled figure
+    aa = search(cfg, "aa_bonus", rtp=":", lines=["flush=25:25"]).table.row(0, named=True)
+    assert aa["rtp"] == rep["bets"]["aa_bonus_always_settled"]["rtp"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bet", "flop", "--rtp", "0.9:0.95", "--line", "AKs=20:30"], "--bet: got 'flop'"),
+    (["--bet", "bonus", "--rtp", "0.9:0.95", "--line", "AKz=20:30"], "unknown line bonus.AKz"),
+    (["--bet", "bonus", "--rtp", "0.9:0.95", "--line", "AKs=20:30:0.5"], "step '0.5'"),
+    (["--bet", "bonus", "--rtp", "0.9:0.95", "--step", "0.5", "--line", "AKs=20:30"],
+     "step '0.5'"),
+    (["--bet", "bonus", "--rtp", "0.95:0.9", "--line", "AKs=20:30"], "low end is above"),
+    (["--bet", "bonus", "--line", "AKs=20:30"], "give exactly one band"),
+    (["--bet", "bonus", "--rtp", "0.9:0.95"], "name the lines that may change"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    p = subprocess.run([*CLI, "design", "holdem_bonus", *args], capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.count("\n") == 1 and message in p.stderr, p.stderr
+    assert p.stdout == ""
+
+
+def _cli(args: list[str]):
+    """``gpusim ARGS`` in this process (the exit-2 paths run as a subprocess above)."""
+    from typer.testing import CliRunner
+
+    from gpusim.cli import app
+
+    return CliRunner().invoke(app, args)
+
+
+def test_impossible_band_is_one_line_with_the_nearest_rtp():
+    p = _cli(["design", "holdem_bonus", "--bet", "bonus", "--rtp", "0.99:1.0",
+              "--line", "AKs=20:40", "--line", "TT_to_22=1:4"])
+    assert p.exit_code == 0, p.output
+    assert p.stdout.count("\n") == 1 and "no paytable" in p.stdout
+    # the greatest reachable: AKs at AA's 30 (monotone), TT-22 at 4
+    best = with_paytable(load_config("holdem_bonus"), "bonus",
+                         {**current_paytable(load_config("holdem_bonus"), "bonus"),
+                          "AKs": 30, "TT_to_22": 4})[1]
+    assert f"{100 * float(_bonus_rtp(best)):.4f} %" in p.stdout
+
+
+def test_cli_json_and_python_agree(thb):
+    args = ["--bet", "bonus", "--rtp", "96.5:97", "--line", "AA_vs_dealer_AA=500:1000:100",
+            "--line", "AKs=20:30", "--near", "--top", "4", "--json"]
+    p = _cli(["design", "holdem_bonus", *args])
+    assert p.exit_code == 0, p.output
+    out = json.loads(p.stdout)
+    res = search(thb, "bonus", rtp="0.965:0.97", lines=["AA_vs_dealer_AA=500:1000:100",
+                                                       "AKs=20:30"], near=True, top=4)
+    assert out["count"] == res.count and out["candidates"] == res.table.to_dicts()
+    # --near: the fewest lines changed come first
+    assert [c["changes"] for c in out["candidates"]] == sorted(c["changes"]
+                                                              for c in out["candidates"])
+
+
+def test_gpusim_design_returns_a_dataframe():
+    import polars as pl
+
+    import gpusim
+
+    df = gpusim.design("holdem_bonus", "bonus", rtp="0.9:0.95", lines=["TT_to_22=1:6"])
+    assert isinstance(df, pl.DataFrame) and df.height > 0
+    # a house-edge band is the RTP band 1 - HI .. 1 - LO
+    he = gpusim.design("holdem_bonus", "bonus", house_edge="5:10", lines=["TT_to_22=1:6"])
+    assert he.equals(df)
+    with pytest.raises(DesignError, match="--rtp"):
+        gpusim.design("holdem_bonus", "bonus", rtp="0.95:0.9", lines=["TT_to_22=1:6"])
