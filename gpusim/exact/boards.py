@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.evaluate import evaluate
+from gpusim.evaluate import evaluate_board_pairs
 
 __all__ = ["N_DEALER", "PAIR_I", "PAIR_J", "BoardCounts", "board_counts", "remaining_cards"]
 
@@ -60,23 +60,37 @@ def remaining_cards(boards: np.ndarray) -> np.ndarray:
     return np.nonzero(live)[1].reshape(nb, 52 - k).astype(np.int32)
 
 
-def _run_bounds(sorted_vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For values sorted along the last axis: index of each value's first equal and one past its
-    last equal (the counts of values strictly below and at most)."""
-    n = sorted_vals.shape[-1]
-    idx = np.arange(n, dtype=np.int32)
-    new = np.ones(sorted_vals.shape, dtype=bool)
-    new[..., 1:] = sorted_vals[..., 1:] != sorted_vals[..., :-1]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=-1)
-    last = np.ones(sorted_vals.shape, dtype=bool)
-    last[..., :-1] = new[..., 1:]
-    stop = np.minimum.accumulate(np.where(last, idx + 1, n)[..., ::-1], axis=-1)[..., ::-1]
-    return start.astype(np.int32), stop.astype(np.int32)
+def _run_bounds(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of values sorted along the last axis, (m, L): index in its row of each value's
+    first equal and one past its last equal (the counts of values strictly below and at most).
+
+    One flat pass (a cumulative run id over every row at once), not a row-by-row scan.
+    """
+    m, n = vals.shape
+    v = vals.reshape(-1)
+    new = np.empty(m * n, dtype=bool)
+    new[0] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    new[::n] = True
+    firsts = np.flatnonzero(new).astype(np.int32)
+    run = np.cumsum(new, dtype=np.int32) - 1
+    ends = np.empty_like(firsts)
+    ends[:-1] = firsts[1:]
+    ends[-1] = m * n
+    offset = (np.arange(m, dtype=np.int32) * n)[:, None]
+    return firsts[run].reshape(m, n) - offset, ends[run].reshape(m, n) - offset
 
 
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     i, j = np.triu_indices(n, 1)
     return i.astype(np.int32), j.astype(np.int32)
+
+
+def _scatter(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """out[flat[i]] = values.flat[i]: the inverse of a gather, flat."""
+    out = np.empty(values.size, dtype=values.dtype)
+    out[flat] = values.reshape(-1)
+    return out
 
 
 def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:
@@ -93,51 +107,42 @@ def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCount
     pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
     npairs = len(pi)
     rem = remaining_cards(b)
-    hands = np.empty((nb, npairs, k + 2), dtype=np.int32)
-    hands[:, :, :k] = b[:, None, :]
-    hands[:, :, k] = rem[:, pi]
-    hands[:, :, k + 1] = rem[:, pj]
-    rank = np.asarray(evaluate(hands))
+    rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
 
     # dense position of every hand on its board (number of hands strictly below it)
     key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
     key.sort(axis=1)
-    start, stop = _run_bounds(key >> np.uint64(11))
     order = (key & np.uint64(2047)).astype(np.intp)
-    flat = ((np.arange(nb, dtype=np.intp) * npairs)[:, None] + order).ravel()
-    below_all = np.empty(nb * npairs, dtype=np.int32)
-    atmost_all = np.empty(nb * npairs, dtype=np.int32)
-    below_all[flat] = start.ravel()
-    atmost_all[flat] = stop.ravel()
-    below_all = below_all.reshape(nb, npairs)
-    atmost_all = atmost_all.reshape(nb, npairs)
+    start, stop = _run_bounds(key >> np.uint64(11))
+    row_off = (np.arange(nb, dtype=np.intp) * npairs)[:, None]
+    to_hand = (order + row_off).ravel()  # flat (board, hand) of each sorted position
+    below_all = _scatter(start, to_hand).reshape(nb, npairs)
+    atmost_all = _scatter(stop, to_hand).reshape(nb, npairs)
 
-    # held[k, n, x]: of the k lowest hands on board n (in sorted order), those holding card x.
-    # A position below a hand's dense position is a hand strictly below it, so a row count
-    # is one lookup. The running sum runs over k with whole (nb, 47) slices (numpy's
-    # accumulate along a non-contiguous axis is ten times slower).
-    step = np.zeros((npairs + 1, nb, n), dtype=np.int8)
-    nn = np.arange(nb)[None, :]
-    kk = np.arange(1, npairs + 1)[:, None]
-    step[kk, nn, pi[order].T] = 1
-    step[kk, nn, pj[order].T] = 1
-    for pos in range(1, npairs + 1):
-        np.add(step[pos - 1], step[pos], out=step[pos])
-    held = step.reshape(-1)
-    col = np.arange(nb, dtype=np.intp)[:, None] * n
-
-    def at(pos: np.ndarray, card: np.ndarray) -> np.ndarray:
-        return held[pos.astype(np.intp) * (nb * n) + col + card].astype(np.int32)
-
-    bi, bj = at(below_all, pi), at(below_all, pj)
-    ai, aj = at(atmost_all, pi), at(atmost_all, pj)
+    # Per card x, the n - 1 hands holding x in sorted order: a stable sort of the hands'
+    # cards (two entries per hand, in sorted-hand order) by card. Within card x's group the
+    # run bounds of the hands' dense positions count the hands holding x that rank below /
+    # at most each one: the inclusion-exclusion rows, read without any (hands x cards) array.
+    held = np.empty((nb, npairs, 2), dtype=np.uint8)
+    held[..., 0] = pi[order]
+    held[..., 1] = pj[order]
+    by_card = np.argsort(held.reshape(nb, 2 * npairs), axis=1, kind="stable")
+    pos = by_card >> 1  # sorted position of the entry's hand
+    flat_pos = (pos + row_off).ravel()
+    row_lo, row_hi = _run_bounds(start.reshape(-1)[flat_pos].reshape(nb * n, n - 1))
+    # entry -> (board, hand, which card of the hand)
+    to_entry = to_hand[flat_pos] * 2 + (by_card & 1).ravel()
+    below_row = _scatter(row_lo, to_entry).reshape(nb, npairs, 2)
+    atmost_row = _scatter(row_hi, to_entry).reshape(nb, npairs, 2)
+    bi, bj = below_row[..., 0], below_row[..., 1]
+    ai, aj = atmost_row[..., 0], atmost_row[..., 1]
     below = below_all - bi - bj
     equal = (atmost_all - below_all) - (ai - bi) - (aj - bj) + 1
     nq = None
     if qualifier is not None:
         low = rank < np.uint32(qualifier)
         nq_all = low.sum(axis=1, dtype=np.int32)
-        cols = np.arange(n, dtype=np.int32)[None, :]
-        nq_row = at(np.broadcast_to(nq_all[:, None], (nb, n)), cols)
+        # the low hands are the first nq_all sorted positions; count them per card group
+        nq_row = (pos.reshape(nb, n, n - 1) < nq_all[:, None, None]).sum(axis=2, dtype=np.int32)
         nq = nq_all[:, None] - nq_row[:, pi] - nq_row[:, pj] + low.astype(np.int32)
     return BoardCounts(rem=rem, rank=rank, below=below, equal=equal, not_qualified=nq)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
+from gpusim.exact._parallel import attach, run_chunks, worker_pool
 from gpusim.exact.cache import (
     FORMAT,
     atomic_savez,
@@ -30,10 +30,11 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
+from gpusim.exact.fives import class_rows, five_card_table, pay_class
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
-from gpusim.index import board_classes, hole_index, subsets
+from gpusim.index import board_classes, subsets
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
@@ -62,15 +63,6 @@ EVENT_COUNTS = 2 * N_PAY_CLASSES + 2
 CH_OUTCOMES = 1081 * 990
 """Outcomes per (hole, flop): C(47, 2) turn-river pairs x C(45, 2) dealer hands."""
 
-_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
-
-
-def pay_class(rank: np.ndarray) -> np.ndarray:
-    """Pay class 0..9 of uint32 ranks: the category, with a royal flush as class 9."""
-    r = np.asarray(rank, dtype=np.uint32)
-    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
-
-
 @dataclass(frozen=True)
 class ChCounts:
     """Counts for every canonical flop and every hole.
@@ -95,44 +87,45 @@ def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def _flop_counts(flop: np.ndarray, qualifier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(1326, 22) int32 counts, (1326,) valid, (1326,) uint32 5-card rank for one flop."""
-    from gpusim.evaluate import evaluate_np
-
+def _flop_boards(flop: np.ndarray) -> np.ndarray:
+    """(1176, 5) the flop with each turn-river pair of its 49 unseen cards."""
     ti, ri = _pairs_of(49)
-    holes = subsets(2).astype(np.int32)  # row = hole_index
     live = np.setdiff1d(np.arange(52), flop)
-    boards = np.concatenate(
+    return np.concatenate(
         [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
     )
-    bc = board_counts(boards, qualifier)
-    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])
-    pc = pay_class(bc.rank)
-    below, equal, nq = bc.below, bc.equal, bc.not_qualified
-    qw = np.maximum(below - nq, 0)
-    qualified_player = bc.rank >= np.uint32(qualifier)
-    tie = np.where(qualified_player, equal, 0)
-    loss = 990 - np.maximum(nq, below + equal)
-    hc = (h * N_PAY_CLASSES + pc).ravel()
-    size = 1326 * N_PAY_CLASSES
-    row = np.zeros((1326, EVENT_COUNTS), dtype=np.int32)
-    row[:, :N_PAY_CLASSES] = np.bincount(hc, weights=nq.ravel(), minlength=size).reshape(
-        1326, N_PAY_CLASSES
-    )
-    row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = np.bincount(
-        hc, weights=qw.ravel(), minlength=size
-    ).reshape(1326, N_PAY_CLASSES)
-    row[:, -2] = np.bincount(h.ravel(), weights=tie.ravel(), minlength=1326)
-    row[:, -1] = np.bincount(h.ravel(), weights=loss.ravel(), minlength=1326)
-    ok = ~(holes[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
-    bonus = np.zeros(1326, dtype=np.uint32)
-    five = np.concatenate([holes[ok], np.broadcast_to(flop, (int(ok.sum()), 3))], axis=1)
-    bonus[ok] = evaluate_np(five, check=False)
-    return row, ok, bonus
 
 
-def _flop_chunk(flops: np.ndarray, qualifier: int):
-    return [_flop_counts(f, qualifier) for f in flops]
+_FIELD = 1 << 21  # a sum over 1,176 boards of counts <= 990 stays below 2**21
+
+
+def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
+    """Sum the 5-card cells of each flop's 1,176 boards into its (1326, 22) count rows,
+    written in place into the shared ``counts``."""
+    arrays = attach(spec)
+    cells, pay, counts = arrays["cells"].reshape(-1), arrays["pay"].reshape(-1), arrays["counts"]
+    key = (np.arange(1326) * N_PAY_CLASSES)[None, :]
+    for f, flop in zip(flop_ids, flops, strict=True):
+        idx = class_rows(spec, _flop_boards(flop))  # (1176, 1326)
+        x = cells[idx]
+        # (nq, qw) of a board and hole as one float64 (exact: both sums stay below 2**21),
+        # binned by (hole, pay class) in one pass
+        w = (x & 1023).astype(np.float64) + ((x >> 10) & 1023).astype(np.float64) * _FIELD
+        s = np.rint(np.bincount((key + pay[idx]).ravel(), weights=w.ravel(),
+                                minlength=1326 * N_PAY_CLASSES)).astype(np.int64)
+        nq, qw = (s % _FIELD).reshape(1326, -1), (s // _FIELD).reshape(1326, -1)
+        tie = (x >> 20).sum(axis=0, dtype=np.int64)
+        row = counts[f]
+        row[:, :N_PAY_CLASSES] = nq
+        row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = qw
+        row[:, -2] = tie
+        seen = nq.sum(axis=1) + qw.sum(axis=1) + tie
+        ok = ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
+        row[:, -1] = np.where(ok, CH_OUTCOMES - seen, 0)
+    return len(flop_ids)
+
+
+_HOLES = subsets(2).astype(np.int32)
 
 
 def solve_counts(
@@ -146,26 +139,43 @@ def solve_counts(
 
     qualifier: lowest qualifying dealer rank. flop_ids: restrict to these flop classes (tests);
     the other rows stay zero. progress(done, total) is called as flop classes finish.
-    workers > 1 splits the flop classes over that many processes.
-    """
-    from gpusim.exact._parallel import run_chunks
+    workers > 1 splits the work over that many processes.
 
+    Two stages: the showdown cells of every 5-card board class the flops reach
+    (:func:`gpusim.exact.fives.five_card_table`), then per flop class the sum of its 1,176
+    boards' cells, each read through the board's suit permutation.
+    """
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
-    counts = np.zeros((n_cls, 1326, EVENT_COUNTS), dtype=np.int32)
-    valid = np.zeros((n_cls, 1326), dtype=bool)
-    bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
+    b5 = board_classes(5)
+    if flop_ids is None:
+        needed = np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
+    else:
+        boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids]) if len(ids) else (
+            np.zeros((0, 5), np.int32))
+        needed = np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
     chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
-    done = 0
-    for chunk, results in run_chunks(
-        _flop_chunk, [(bcls.reps[c], int(qualifier)) for c in chunks], chunks, workers
-    ):
-        for f, (row, ok, b5) in zip(chunk, results, strict=True):
-            counts[f], valid[f], bonus[f] = row, ok, b5
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(ids))
+    extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
+    with worker_pool(workers) as pool, five_card_table(
+        "ch", int(qualifier), needed, pool=pool, workers=workers, extra=extra
+    ) as (spec, _):
+        done = 0
+        args = [(spec, c, bcls.reps[c]) for c in chunks]
+        for _, n in run_chunks(_flop_rows, args, chunks, workers, pool=pool):
+            done += n
+            if progress is not None:
+                progress(done, len(ids))
+        counts = np.array(attach(spec)["counts"])
+    valid = np.zeros((n_cls, 1326), dtype=bool)
+    valid[ids] = ~(_HOLES[None, :, :, None] == bcls.reps[ids][:, None, None, :]).any(axis=(2, 3))
+    bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
+    f, h = np.nonzero(valid)
+    if len(f):
+        five = np.concatenate([_HOLES[h], bcls.reps[f]], axis=1)
+        from gpusim.evaluate import evaluate_np
+
+        bonus[f, h] = evaluate_np(five, check=False)
     return ChCounts(
         flops=bcls.reps,
         weights=bcls.weights,

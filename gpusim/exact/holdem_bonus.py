@@ -24,9 +24,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.cards import hand_class_index
-from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
-from gpusim.index import board_classes, hole_index, permute_cards, subsets
+from gpusim.exact._parallel import attach, run_chunks, worker_pool
+from gpusim.exact.boards import remaining_cards
+from gpusim.exact.fives import (
+    HOLE_CLASS,
+    class_rows,
+    five_card_table,
+    hole_permutation_table,
+    pay_class,
+)
+from gpusim.index import board_classes, subsets
 
 __all__ = [
     "OUTCOMES_PER_HOLE",
@@ -82,64 +89,32 @@ class RiverCounts:
     ante_from: int
 
 
-_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
-
-
-def pay_class(rank):
-    r = np.asarray(rank, dtype=np.uint32)
-    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
-
-
 _HOLES = subsets(2).astype(np.int32)
-HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
+_M21 = (1 << 21) - 1  # a sum over 48 rivers of counts <= 990 stays below 2**21
 
 
-def hole_permutation_table() -> np.ndarray:
-    """(24, 1326) int64: hole index after each suit permutation."""
-    out = np.empty((24, 1326), dtype=np.int64)
-    for p in range(24):
-        q = permute_cards(_HOLES, np.full(1326, p))
-        out[p] = hole_index(q[:, 0], q[:, 1])
-    return out
-
-
-def _river_batch(reps: np.ndarray, weights: np.ndarray, ante_from: int) -> dict:
-    """Stage-1 counts of a few 4-card board classes (reps: (b, 4), weights: (b,))."""
-    nb = len(reps)
-    rivers = np.stack([np.setdiff1d(np.arange(52), r) for r in reps])  # (b, 48)
-    boards = np.concatenate([np.repeat(reps, 48, axis=0), rivers.reshape(-1, 1)], axis=1)
-    bc = board_counts(boards)
-    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])  # (b * 48, 1081)
-    win = bc.below
-    tie = bc.equal
-    loss = 990 - win - tie
-    pc = pay_class(bc.rank)
-    # per (class in batch, hole): sum over the 48 rivers
-    key = (np.arange(nb).repeat(48)[:, None] * 1326 + h).ravel()
-    size = nb * 1326
-    out = {}
-    for name, val in (("W", win), ("L", loss), ("WX", np.where(pc >= ante_from, win, 0))):
-        out[name] = np.bincount(key, weights=val.ravel(), minlength=size).reshape(nb, 1326)
-    out["valid"] = np.bincount(key, minlength=size).reshape(nb, 1326) > 0
-    wt = weights.repeat(48)[:, None]  # weight per board row
-    hc = HOLE_CLASS[h]
-    hpc = (hc * 10 + pc).ravel()
-
-    def acc(index, values, n):
-        return np.bincount(index, weights=values, minlength=n).astype(np.int64)
-
-    out["cw"] = acc(hpc, (win * wt).ravel(), 1690)
-    out["ch"] = acc(hpc, np.broadcast_to(wt, h.shape).ravel(), 1690)
-    out["ct"] = acc(hc.ravel(), (tie * wt).ravel(), 169)
-    out["cl"] = acc(hc.ravel(), (loss * wt).ravel(), 169)
-    return out
-
-
-def _river_chunk(reps: np.ndarray, weights: np.ndarray, ante_from: int, batch: int) -> list:
-    return [
-        _river_batch(reps[i : i + batch], weights[i : i + batch], ante_from)
-        for i in range(0, len(reps), batch)
-    ]
+def _river_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    """Sum the 5-card cells of each 4-card class's 48 boards (one per river) into its W,
+    L, WX rows, written in place into the shared arrays."""
+    arrays = attach(spec)
+    cells = arrays["cells"].reshape(-1)
+    m = len(ids)
+    boards = np.concatenate([np.repeat(reps, 48, axis=0),
+                             remaining_cards(reps).reshape(-1, 1)], axis=1)
+    x = cells[class_rows(spec, boards)]  # (m * 48, 1326)
+    below = (x & 1023).astype(np.uint64)
+    # three 21-bit fields summed at once: wins, ties, wins that pay the Ante
+    y = below | (((x >> 10) & 1023).astype(np.uint64) << np.uint64(21))
+    y |= (below * (x >> 20).astype(np.uint64)) << np.uint64(42)
+    s = y.reshape(m, 48, 1326).sum(axis=1)
+    win = (s & np.uint64(_M21)).astype(np.int64)
+    tie = ((s >> np.uint64(21)) & np.uint64(_M21)).astype(np.int64)
+    ok = ~(_HOLES[None, :, :, None] == reps[:, None, None, :]).any(axis=(2, 3))
+    arrays["W"][ids] = win
+    arrays["L"][ids] = np.where(ok, RIVER_OUTCOMES - win - tie, 0)
+    arrays["WX"][ids] = s >> np.uint64(42)
+    arrays["valid"][ids] = ok
+    return m
 
 
 def solve_river(
@@ -153,35 +128,40 @@ def solve_river(
     """Stage 1 over every 4-card board class (or ``board_ids`` only, for tests).
 
     ante_from: pay class from which a win pays the Ante (4 = straight, 5 = flush).
-    workers > 1 splits the board classes over that many processes.
-    """
-    from gpusim.exact._parallel import run_chunks
+    workers > 1 splits the work over that many processes; ``batch``: 4-card classes per
+    worker task.
 
+    Two steps: the showdown cells of every 5-card board class the 4-card boards reach
+    (:func:`gpusim.exact.fives.five_card_table`, which also sums the per-starting-hand
+    counts, each class weighted by the raw (4-card board, river) pairs it stands for), then
+    per 4-card class the sum of its 48 boards' cells through their suit permutations.
+    """
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
-    arrays = {k: np.zeros((n, 1326), dtype=np.uint16) for k in ("W", "L", "WX")}
-    valid = np.zeros((n, 1326), dtype=bool)
-    acc = {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
-           "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
-    chunks = [ids[i : i + 8 * batch] for i in range(0, len(ids), 8 * batch)]
-    args = [(bcls.reps[c], bcls.weights[c], int(ante_from), batch) for c in chunks]
-    done = 0
-    for chunk, results in run_chunks(_river_chunk, args, chunks, workers):
-        for i, res in zip(range(0, len(chunk), batch), results, strict=True):
-            part = chunk[i : i + batch]
-            for name in ("W", "L", "WX"):
-                arrays[name][part] = res[name]
-            valid[part] = res["valid"]
-            for name in acc:
-                acc[name] += res[name]
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(ids))
+    b5 = board_classes(5)
+    reps = bcls.reps[ids]
+    boards = np.concatenate([np.repeat(reps, 48, axis=0),
+                             remaining_cards(reps).reshape(-1, 1)], axis=1)
+    needed = np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
+                         minlength=b5.n_classes).astype(np.int64)
+    extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
+    extra["valid"] = ((n, 1326), np.bool_)
+    chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
+    with worker_pool(workers) as pool, five_card_table(
+        "thb", int(ante_from), needed, pool=pool, workers=workers, extra=extra
+    ) as (spec, acc):
+        done = 0
+        args = [(spec, c, bcls.reps[c]) for c in chunks]
+        for _, m in run_chunks(_river_rows, args, chunks, workers, pool=pool):
+            done += m
+            if progress is not None:
+                progress(done, len(ids))
+        shared = attach(spec)
+        arrays = {name: np.array(shared[name]) for name in ("W", "L", "WX", "valid")}
     return RiverCounts(
         boards=bcls.reps,
         weights=bcls.weights,
-        valid=valid,
         class_wins=acc["cw"].reshape(169, 10),
         class_ties=acc["ct"],
         class_losses=acc["cl"],
@@ -189,9 +169,6 @@ def solve_river(
         ante_from=int(ante_from),
         **arrays,
     )
-
-
-_HOLE_PERM = None
 
 
 def turn_counts(river: RiverCounts, flop_id: int) -> dict[str, np.ndarray]:
@@ -202,16 +179,13 @@ def turn_counts(river: RiverCounts, flop_id: int) -> dict[str, np.ndarray]:
     (index of the hole relabelled into that class's suits), and ``turn`` (49,) the cards.
     Holes that meet F + t have zero counts.
     """
-    global _HOLE_PERM
-    if _HOLE_PERM is None:
-        _HOLE_PERM = hole_permutation_table()
     b3 = board_classes(3)
     b4 = board_classes(4)
     flop = b3.reps[flop_id]
     turns = np.setdiff1d(np.arange(52), flop)
     fours = np.concatenate([np.broadcast_to(flop, (49, 3)), turns[:, None]], axis=1)
     cls, perm = b4.lookup(fours)
-    hin = _HOLE_PERM[perm.astype(np.int64)]  # (49, 1326)
+    hin = hole_permutation_table()[perm.astype(np.int64)]  # (49, 1326)
     rows = cls[:, None]
     out = {name: getattr(river, name)[rows, hin].astype(np.int64) for name in ("W", "L", "WX")}
     out["valid"] = river.valid[rows, hin]
