@@ -22,8 +22,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.evaluate import evaluate_board_pairs
+from gpusim.exact._profile import stage
 
-__all__ = ["N_DEALER", "PAIR_I", "PAIR_J", "BoardCounts", "board_counts", "remaining_cards"]
+__all__ = [
+    "N_DEALER",
+    "PAIR_I",
+    "PAIR_J",
+    "BoardCounts",
+    "SortedCounts",
+    "board_counts",
+    "remaining_cards",
+    "sorted_counts",
+]
 
 N_DEALER = 990
 """Dealer hands per (board, player hole): C(45, 2)."""
@@ -93,31 +103,50 @@ def _scatter(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
     return out
 
 
-def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:
-    """Showdown counts of every player hole on each board.
+@dataclass(frozen=True)
+class SortedCounts:
+    """:class:`BoardCounts` in each board's rank order (hands ascending by rank).
 
-    boards: (nb, k) int distinct cards, k in 3..5 (k < 5: the hands as they stand, no more
-    cards to come; n = 52 - k unseen cards, C(n, 2) holes, C(n - 2, 2) dealer hands).
-    qualifier: the lowest dealer rank that qualifies (a rank from
-    :func:`gpusim.evaluate.evaluate`), or None for no qualification.
+    rem: (nb, n) int32 unseen cards; order: (nb, P) intp hand (pair index) at each sorted
+    position; cards: (nb, P, 2) uint8 local indices of its two cards; rank: (nb, P) uint32;
+    below, equal: (nb, P) int32; not_qualified: (nb, P) int32 or None.
     """
+
+    rem: np.ndarray
+    order: np.ndarray
+    cards: np.ndarray
+    rank: np.ndarray
+    below: np.ndarray
+    equal: np.ndarray
+    not_qualified: np.ndarray | None
+
+
+def sorted_counts(boards: np.ndarray, qualifier: int | None = None) -> SortedCounts:
+    """:func:`board_counts` without restoring the hands' order (the solvers' fast path)."""
     b = np.asarray(boards, dtype=np.int32)
     nb, k = b.shape
     n = 52 - k
     pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
     npairs = len(pi)
     rem = remaining_cards(b)
-    rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
+    with stage("rank the hands (evaluator)"):
+        rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
 
-    # dense position of every hand on its board (number of hands strictly below it)
-    key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
-    key.sort(axis=1)
-    order = (key & np.uint64(2047)).astype(np.intp)
-    start, stop = _run_bounds(key >> np.uint64(11))
-    row_off = (np.arange(nb, dtype=np.intp) * npairs)[:, None]
-    to_hand = (order + row_off).ravel()  # flat (board, hand) of each sorted position
-    below_all = _scatter(start, to_hand).reshape(nb, npairs)
-    atmost_all = _scatter(stop, to_hand).reshape(nb, npairs)
+    with stage("sort the hands, tie runs"):
+        # dense position of every hand on its board (number of hands strictly below it)
+        key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
+        key.sort(axis=1)
+        order = (key & np.uint64(2047)).astype(np.intp)
+        srank = (key >> np.uint64(11)).astype(np.uint32)
+        start, stop = _run_bounds(srank)
+    with stage("inclusion-exclusion (per-card rows)"):
+        return _exclude(rem, order, srank, start, stop, pi, pj, qualifier)
+
+
+def _exclude(rem, order, srank, start, stop, pi, pj, qualifier) -> SortedCounts:
+    """Remove the dealer hands that share a player card (see the module docstring)."""
+    nb, npairs = order.shape
+    n = rem.shape[1]
 
     # Per card x, the n - 1 hands holding x in sorted order: a stable sort of the hands'
     # cards (two entries per hand, in sorted-hand order) by card. Within card x's group the
@@ -128,21 +157,44 @@ def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCount
     held[..., 1] = pj[order]
     by_card = np.argsort(held.reshape(nb, 2 * npairs), axis=1, kind="stable")
     pos = by_card >> 1  # sorted position of the entry's hand
-    flat_pos = (pos + row_off).ravel()
-    row_lo, row_hi = _run_bounds(start.reshape(-1)[flat_pos].reshape(nb * n, n - 1))
-    # entry -> (board, hand, which card of the hand)
-    to_entry = to_hand[flat_pos] * 2 + (by_card & 1).ravel()
-    below_row = _scatter(row_lo, to_entry).reshape(nb, npairs, 2)
-    atmost_row = _scatter(row_hi, to_entry).reshape(nb, npairs, 2)
-    bi, bj = below_row[..., 0], below_row[..., 1]
-    ai, aj = atmost_row[..., 0], atmost_row[..., 1]
-    below = below_all - bi - bj
-    equal = (atmost_all - below_all) - (ai - bi) - (aj - bj) + 1
+    row_off = (np.arange(nb, dtype=np.intp) * npairs)[:, None]
+    row_lo, row_hi = _run_bounds(start.reshape(-1)[(pos + row_off).ravel()].reshape(-1, n - 1))
+    to_entry = (by_card + 2 * row_off).ravel()  # entry 2 p + side of its board
+    # both row counts (at most n - 1 < 128 each) in one int16 scatter, the two cards' rows
+    # added as packed bytes
+    rows = _scatter((row_lo | (row_hi << 8)).astype(np.int16), to_entry).reshape(nb, npairs, 2)
+    rows = rows[..., 0] + rows[..., 1]
+    below_rows, atmost_rows = (rows & 255).astype(np.int32), (rows >> 8).astype(np.int32)
+    below = start - below_rows
+    equal = (stop - start) - atmost_rows + below_rows + 1
     nq = None
     if qualifier is not None:
-        low = rank < np.uint32(qualifier)
-        nq_all = low.sum(axis=1, dtype=np.int32)
-        # the low hands are the first nq_all sorted positions; count them per card group
-        nq_row = (pos.reshape(nb, n, n - 1) < nq_all[:, None, None]).sum(axis=2, dtype=np.int32)
-        nq = nq_all[:, None] - nq_row[:, pi] - nq_row[:, pj] + low.astype(np.int32)
-    return BoardCounts(rem=rem, rank=rank, below=below, equal=equal, not_qualified=nq)
+        # the hands below the qualifier are the first n_low sorted positions
+        n_low = (srank < np.uint32(qualifier)).sum(axis=1, dtype=np.int32)[:, None]
+        is_low = np.arange(npairs, dtype=np.int32) < n_low
+        card_key = (held + (np.arange(nb, dtype=np.intp) * n)[:, None, None]).ravel()
+        nq_row = np.bincount(card_key, weights=np.repeat(is_low.ravel(), 2),
+                             minlength=nb * n).astype(np.int32)
+        held_low = nq_row[card_key].reshape(nb, npairs, 2)
+        nq = n_low - held_low[..., 0] - held_low[..., 1] + is_low
+    return SortedCounts(rem=rem, order=order, cards=held, rank=srank, below=below,
+                        equal=equal, not_qualified=nq)
+
+
+def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:
+    """Showdown counts of every player hole on each board.
+
+    boards: (nb, k) int distinct cards, k in 3..5 (k < 5: the hands as they stand, no more
+    cards to come; n = 52 - k unseen cards, C(n, 2) holes, C(n - 2, 2) dealer hands).
+    qualifier: the lowest dealer rank that qualifies (a rank from
+    :func:`gpusim.evaluate.evaluate`), or None for no qualification.
+    """
+    sc = sorted_counts(boards, qualifier)
+    nb, npairs = sc.order.shape
+    to_hand = (sc.order + (np.arange(nb, dtype=np.intp) * npairs)[:, None]).ravel()
+
+    def unsort(a):
+        return None if a is None else _scatter(a, to_hand).reshape(nb, npairs)
+
+    return BoardCounts(rem=sc.rem, rank=unsort(sc.rank), below=unsort(sc.below),
+                       equal=unsort(sc.equal), not_qualified=unsort(sc.not_qualified))

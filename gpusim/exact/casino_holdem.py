@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.exact._parallel import attach, run_chunks, worker_pool
+from gpusim.exact._profile import stage
 from gpusim.exact.cache import (
     FORMAT,
     atomic_savez,
@@ -30,7 +31,14 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
-from gpusim.exact.fives import class_rows, five_card_table, pay_class
+from gpusim.exact.fives import (
+    FIELD,
+    five_card_table,
+    hole_permutation_table,
+    lookup,
+    pay_class,
+    segment_sums,
+)
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
@@ -96,32 +104,47 @@ def _flop_boards(flop: np.ndarray) -> np.ndarray:
     )
 
 
-_FIELD = 1 << 21  # a sum over 1,176 boards of counts <= 990 stays below 2**21
+_M = (1 << FIELD) - 1
 
 
-def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
-    """Sum the 5-card cells of each flop's 1,176 boards into its (1326, 22) count rows,
+def _flop_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    with stage("sum the boards through their suit permutations"):
+        return _flop_rows_impl(spec, ids, reps)
+
+
+def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
+    """Sum the 5-card tables of each flop's 1,176 boards into its (1326, 22) count rows,
     written in place into the shared ``counts``."""
     arrays = attach(spec)
-    cells, pay, counts = arrays["cells"].reshape(-1), arrays["pay"].reshape(-1), arrays["counts"]
-    key = (np.arange(1326) * N_PAY_CLASSES)[None, :]
+    perms = hole_permutation_table()
+    bins_per_group = 1326 * N_PAY_CLASSES
     for f, flop in zip(flop_ids, flops, strict=True):
-        idx = class_rows(spec, _flop_boards(flop))  # (1176, 1326)
-        x = cells[idx]
-        # (nq, qw) of a board and hole as one float64 (exact: both sums stay below 2**21),
-        # binned by (hole, pay class) in one pass
-        w = (x & 1023).astype(np.float64) + ((x >> 10) & 1023).astype(np.float64) * _FIELD
-        s = np.rint(np.bincount((key + pay[idx]).ravel(), weights=w.ravel(),
-                                minlength=1326 * N_PAY_CLASSES)).astype(np.int64)
-        nq, qw = (s % _FIELD).reshape(1326, -1), (s // _FIELD).reshape(1326, -1)
-        tie = (x >> 20).sum(axis=0, dtype=np.int64)
-        row = counts[f]
+        cls, perm = lookup(spec, _flop_boards(flop))
+        # Boards that share a suit permutation are binned in their classes' suits, by
+        # (hole, pay class); only the bins are permuted into the flop's suits afterwards.
+        used, grp = np.unique(perm, return_inverse=True)
+        order = np.argsort(grp, kind="stable")
+        rows = cls[order]
+        w, key, tie = arrays["w"][rows], arrays["bin"][rows], arrays["tie"][rows]
+        starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
+        ends = np.append(starts[1:], len(rows))
+        bins = np.empty((len(used), bins_per_group), dtype=np.float64)
+        for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            # (nq, qw) packed in one float64: exact, the sums stay below 2**42
+            bins[g] = np.bincount(key[a:b].ravel(), weights=w[a:b].ravel(),
+                                  minlength=bins_per_group)
+        bins = np.rint(bins).astype(np.int64).reshape(len(used), 1326, N_PAY_CLASSES)
+        ties = segment_sums(tie.astype(np.int32), starts)  # (groups, 1326)
+        g = np.arange(len(used))[:, None]
+        s = bins[g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
+        tie_sum = ties[g, perms[used]].sum(axis=0)
+        nq, qw = s & _M, s >> FIELD
+        row = arrays["counts"][f]
         row[:, :N_PAY_CLASSES] = nq
         row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = qw
-        row[:, -2] = tie
-        seen = nq.sum(axis=1) + qw.sum(axis=1) + tie
+        row[:, -2] = tie_sum
         ok = ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
-        row[:, -1] = np.where(ok, CH_OUTCOMES - seen, 0)
+        row[:, -1] = np.where(ok, CH_OUTCOMES - nq.sum(axis=1) - qw.sum(axis=1) - tie_sum, 0)
     return len(flop_ids)
 
 
@@ -148,7 +171,8 @@ def solve_counts(
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
-    b5 = board_classes(5)
+    with stage("suit classes of 5-card boards"):
+        b5 = board_classes(5)
     if flop_ids is None:
         needed = np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
     else:
@@ -371,8 +395,8 @@ def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     finally:
         if stop:
             stop()
-    atomic_savez(path, flops=c.flops, weights=c.weights, counts=c.counts, valid=c.valid,
-                  bonus_rank=c.bonus_rank, qualifier=np.int64(c.qualifier))
+    atomic_savez(path, level=1, flops=c.flops, weights=c.weights, counts=c.counts,
+                 valid=c.valid, bonus_rank=c.bonus_rank, qualifier=np.int64(c.qualifier))
     return c
 
 

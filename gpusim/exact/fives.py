@@ -8,17 +8,17 @@ classes of 5-card boards are counted once each (:func:`gpusim.exact.boards.board
 flop-by-flop enumeration and 0.85 billion of Texas Hold'em Bonus' river level), and every
 raw board reads its class's row through its suit permutation.
 
-The table is one uint32 *cell* per (class, hole), the hole indexed 0..1325 in the class
-representative's suits (zero where the hole meets the board), packing three 10-bit counts
-(at most 990 dealer hands each) so that a game's second stage gathers one word per board
-and hole:
+The table is one int64 *cell* per (class, hole), the hole indexed 0..1325 in the class
+representative's suits (zero where the hole meets the board), packing three counts (at most
+990 dealer hands each) in 21-bit fields (:data:`FIELD`), so that a game's second stage adds
+whole cells and unpacks the sums once:
 
-- ``ch`` (Casino Hold'em): ``nq | qw << 10 | tie << 20``: dealer hands that do not qualify,
+- ``ch`` (Casino Hold'em): ``nq | qw << 21 | tie << 42``: dealer hands that do not qualify,
   that qualify and lose, that qualify and tie (the loss count is the rest of 990); plus the
   player's pay class in a uint8 table ``pay``.
-- ``thb`` (Texas Hold'em Bonus): ``below | equal << 10 | ante << 20``: dealer hands the
-  player beats, ties with, and whether the player's hand pays the Ante (pay class at least
-  ``ante_from``).
+- ``thb`` (Texas Hold'em Bonus): ``below | equal << 21 | ante << 42``: dealer hands the
+  player beats, ties with, and those beaten with a hand that pays the Ante (pay class at
+  least ``ante_from``).
 
 The tables live in memory-mapped files (:class:`gpusim.exact._parallel.SharedArrays`):
 worker processes fill their rows in place and the second stage's workers read them, so
@@ -36,16 +36,20 @@ import numpy as np
 
 from gpusim.cards import hand_class_index
 from gpusim.exact._parallel import SharedArrays, attach, run_chunks
-from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
+from gpusim.exact._profile import stage
+from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
 from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
 
 __all__ = [
     "HOLE_CLASS",
     "N_HOLES",
-    "class_rows",
+    "FIELD",
     "five_card_table",
     "hole_permutation_table",
+    "lookup",
     "pay_class",
+    "segment_sums",
+    "summed_rows",
 ]
 
 N_HOLES = 1326
@@ -53,6 +57,9 @@ _HOLES = subsets(2).astype(np.int32)
 HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
 """(1326,) starting-hand class (0..168, ``HAND_CLASSES`` order) of every hole."""
 
+FIELD = 21
+"""Bits per packed count: a sum of counts <= 990 over at most 1,176 boards stays below
+2**21, so packed cells add up without carrying from one field into the next."""
 _ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
 _BATCH = 128  # boards per board_counts call: its arrays stay in the CPU caches
 _CHUNK = 1024  # classes per worker task
@@ -74,14 +81,44 @@ def hole_permutation_table() -> np.ndarray:
     return out
 
 
-def class_rows(spec: tuple, boards: np.ndarray) -> np.ndarray:
-    """Flat cell index of every (board, hole): boards (m, 5) raw cards -> (m, 1326) int64,
-    the hole in the boards' own suits; gather ``cells.reshape(-1)[index]``."""
+def lookup(spec: tuple, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(class, suit permutation) of raw 5-card boards (m, 5): int64 (m,) each."""
     arrays = attach(spec)
     idx = set_index(boards)
-    cls = arrays["raw_class"][idx].astype(np.int64)
-    perm = arrays["raw_perm"][idx].astype(np.int64)
-    return cls[:, None] * N_HOLES + hole_permutation_table()[perm]
+    return arrays["raw_class"][idx].astype(np.int64), arrays["raw_perm"][idx].astype(np.int64)
+
+
+def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """Per group, the sum of its boards' cells, each read through its suit permutation.
+
+    group: (m,) int ascending group id 0..G-1 of each board; boards: (m, 5) raw cards.
+    Returns (G, 1326) int64, the hole in the boards' own suits (field sums as packed).
+    Boards of a group that share a permutation are summed in the class's suits first (a
+    row copy and an add per board), so only one row per (group, permutation) is permuted.
+    """
+    cls, perm = lookup(spec, boards)
+    order = np.lexsort((perm, group))
+    g, p = group[order], perm[order]
+    rows = attach(spec)["cells"][cls[order]]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (g[1:] != g[:-1]) | (p[1:] != p[:-1])
+    starts = np.flatnonzero(new)
+    part = segment_sums(rows, starts)
+    part = np.take_along_axis(part, hole_permutation_table()[p[starts]], axis=1)
+    gs = g[starts]
+    first = np.ones(len(gs), dtype=bool)
+    first[1:] = gs[1:] != gs[:-1]
+    return segment_sums(part, np.flatnonzero(first))
+
+
+def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sums of consecutive row ranges beginning at ``starts`` (a row-block add each:
+    several times faster than ``np.add.reduceat`` along axis 0)."""
+    ends = np.append(starts[1:], len(rows))
+    out = np.empty((len(starts),) + rows.shape[1:], dtype=rows.dtype)
+    for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
+        np.sum(rows[a:b], axis=0, out=out[i])
+    return out
 
 
 def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind: str, param: int,
@@ -90,41 +127,57 @@ def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind: str, param: int,
     Hold'em Bonus also returns the per-starting-hand sums weighted by ``mult`` (raw boards
     each class stands for)."""
     arrays = attach(spec)
-    stats = {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
-             "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
+    stats = _zero_stats()
     for at in range(0, len(ids), _BATCH):
-        part = ids[at : at + _BATCH]
-        nb = len(part)
-        bc = board_counts(reps[at : at + _BATCH], param if kind == "ch" else None)
-        h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])  # (nb, 1081) in the rep's suits
-        pc = pay_class(bc.rank)
-        below, equal = bc.below, bc.equal
-        if kind == "ch":
-            nq = bc.not_qualified
-            qw = np.maximum(below - nq, 0)
-            tie = np.where(bc.rank >= np.uint32(param), equal, 0)
-            cell = nq | (qw << 10) | (tie << 20)
-            pay = np.zeros((nb, N_HOLES), dtype=np.uint8)
-            np.put_along_axis(pay, h, pc.astype(np.uint8), axis=1)
-            arrays["pay"][part] = pay
-        else:
-            cell = below | (equal << 10) | ((pc >= param).astype(np.int32) << 20)
-            wt = mult[at : at + _BATCH].astype(np.float64)[:, None]
-            hc = HOLE_CLASS[h]
-            key = (hc * 10 + pc).ravel()
-            # float64 weights are exact here: every partial sum stays far below 2**53
-            for name, idx, val, n in (
-                ("cw", key, below * wt, 1690),
-                ("ch", key, np.broadcast_to(wt, h.shape), 1690),
-                ("ct", hc.ravel(), equal * wt, 169),
-                ("cl", hc.ravel(), (990 - below - equal) * wt, 169),
-            ):
-                stats[name] += np.rint(np.bincount(idx, weights=val.ravel(), minlength=n)
-                                       ).astype(np.int64)
-        row = np.zeros((nb, N_HOLES), dtype=np.uint32)
-        np.put_along_axis(row, h, cell.astype(np.uint32), axis=1)
-        arrays["cells"][part] = row
+        part = slice(at, at + _BATCH)
+        sc = sorted_counts(reps[part], param if kind == "ch" else None)
+        with stage("5-card table: pack, write rows"):
+            _write_rows(arrays, ids[part], sc, kind, param, mult[part], stats)
     return stats
+
+
+def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: np.ndarray,
+                stats: dict) -> None:
+    """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
+    per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
+    nb = len(sc.rem)
+    lo, hi = sc.rem[:, PAIR_I], sc.rem[:, PAIR_J]  # lo < hi: rem ascends
+    h = np.take_along_axis((hi * (hi - 1) >> 1) + lo, sc.order, axis=1)  # hole_index
+    to_cell = (h + (np.arange(nb) * N_HOLES)[:, None]).ravel()
+    pc = pay_class(sc.rank)
+    below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
+    if kind == "ch":
+        nq = sc.not_qualified.astype(np.int64)
+        qw = np.maximum(below - nq, 0)
+        tie = np.where(sc.rank >= np.uint32(param), equal, 0)
+        # (nq, qw) as one float64 (exact below 2**53) to be binned by (hole, pay class)
+        tables = {"w": (nq | (qw << FIELD)).astype(np.float64),
+                  "bin": (h * 10 + pc).astype(np.int16), "tie": tie.astype(np.int16)}
+    else:
+        ante = np.where(pc >= param, below, 0)
+        tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
+        wt = mult.astype(np.float64)[:, None]
+        hc = HOLE_CLASS[h]
+        key = (hc * 10 + pc).ravel()
+        # float64 weights are exact here: every partial sum stays far below 2**53
+        for name, idx, val, n in (
+            ("cw", key, below * wt, 1690),
+            ("ch", key, np.broadcast_to(wt, h.shape), 1690),
+            ("ct", hc.ravel(), equal * wt, 169),
+            ("cl", hc.ravel(), (990 - below - equal) * wt, 169),
+        ):
+            stats[name] += np.rint(np.bincount(idx, weights=val.ravel(), minlength=n)
+                                   ).astype(np.int64)
+    for name, val in tables.items():
+        row = np.zeros(nb * N_HOLES, dtype=val.dtype)
+        row[to_cell] = val.ravel()
+        arrays[name][ids] = row.reshape(nb, N_HOLES)
+
+
+
+def _zero_stats() -> dict:
+    return {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
+            "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
 
 
 @contextmanager
@@ -148,21 +201,19 @@ def five_card_table(
     summed per-starting-hand counts); the files are removed on exit.
     """
     b5 = board_classes(5)
-    layout = {
-        "cells": ((b5.n_classes, N_HOLES), np.uint32),
-        "raw_class": (b5.raw_class.shape, np.int32),
-        "raw_perm": (b5.raw_perm.shape, np.int8),
-    }
+    rows = (b5.n_classes, N_HOLES)
+    layout = {"raw_class": (b5.raw_class.shape, np.int32), "raw_perm": (b5.raw_perm.shape, np.int8)}
     if kind == "ch":
-        layout["pay"] = ((b5.n_classes, N_HOLES), np.uint8)
+        layout.update(w=(rows, np.float64), bin=(rows, np.int16), tie=(rows, np.int16))
+    else:
+        layout["cells"] = (rows, np.int64)
     layout.update(extra or {})
     with SharedArrays(**layout) as shared:
         shared.arrays["raw_class"][:] = b5.raw_class
         shared.arrays["raw_perm"][:] = b5.raw_perm
         ids = np.flatnonzero(needed)
         chunks = [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
-        stats = {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
-                 "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
+        stats = _zero_stats()
         done = 0
         args = [(shared.spec, c, b5.reps[c], kind, int(param), needed[c]) for c in chunks]
         for chunk, part in run_chunks(_fill, args, chunks, workers, pool=pool):

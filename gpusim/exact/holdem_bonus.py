@@ -25,13 +25,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.exact._parallel import attach, run_chunks, worker_pool
+from gpusim.exact._profile import stage
 from gpusim.exact.boards import remaining_cards
 from gpusim.exact.fives import (
+    FIELD,
     HOLE_CLASS,
-    class_rows,
     five_card_table,
     hole_permutation_table,
     pay_class,
+    summed_rows,
 )
 from gpusim.index import board_classes, subsets
 
@@ -90,29 +92,27 @@ class RiverCounts:
 
 
 _HOLES = subsets(2).astype(np.int32)
-_M21 = (1 << 21) - 1  # a sum over 48 rivers of counts <= 990 stays below 2**21
+_M = (1 << FIELD) - 1
 
 
 def _river_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    with stage("sum the boards through their suit permutations"):
+        return _river_rows_impl(spec, ids, reps)
+
+
+def _river_rows_impl(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
     """Sum the 5-card cells of each 4-card class's 48 boards (one per river) into its W,
     L, WX rows, written in place into the shared arrays."""
     arrays = attach(spec)
-    cells = arrays["cells"].reshape(-1)
     m = len(ids)
     boards = np.concatenate([np.repeat(reps, 48, axis=0),
                              remaining_cards(reps).reshape(-1, 1)], axis=1)
-    x = cells[class_rows(spec, boards)]  # (m * 48, 1326)
-    below = (x & 1023).astype(np.uint64)
-    # three 21-bit fields summed at once: wins, ties, wins that pay the Ante
-    y = below | (((x >> 10) & 1023).astype(np.uint64) << np.uint64(21))
-    y |= (below * (x >> 20).astype(np.uint64)) << np.uint64(42)
-    s = y.reshape(m, 48, 1326).sum(axis=1)
-    win = (s & np.uint64(_M21)).astype(np.int64)
-    tie = ((s >> np.uint64(21)) & np.uint64(_M21)).astype(np.int64)
+    s = summed_rows(spec, np.arange(m).repeat(48), boards)  # (m, 1326) packed sums
+    win, tie = s & _M, (s >> FIELD) & _M
     ok = ~(_HOLES[None, :, :, None] == reps[:, None, None, :]).any(axis=(2, 3))
     arrays["W"][ids] = win
     arrays["L"][ids] = np.where(ok, RIVER_OUTCOMES - win - tie, 0)
-    arrays["WX"][ids] = s >> np.uint64(42)
+    arrays["WX"][ids] = s >> (2 * FIELD)
     arrays["valid"][ids] = ok
     return m
 
@@ -139,7 +139,8 @@ def solve_river(
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
-    b5 = board_classes(5)
+    with stage("suit classes of 5-card boards"):
+        b5 = board_classes(5)
     reps = bcls.reps[ids]
     boards = np.concatenate([np.repeat(reps, 48, axis=0),
                              remaining_cards(reps).reshape(-1, 1)], axis=1)
@@ -241,13 +242,29 @@ def turn_pass(
     turn_rule: ``optimal``, ``over_half``, a (1755, 1326) bool table, or a function of the
     turn-level (wins, losses) arrays (of TURN_OUTCOMES each) returning bet flags.
     """
-    b3 = board_classes(3)
+    b3, b4 = board_classes(3), board_classes(4)
     n3 = b3.n_classes
     turn = np.zeros((n3, 1326), dtype=bool)
     joint = np.zeros(169 * 16, dtype=np.float64)
+    # Everything a (4-card class, hole) cell holds in one word, so that each flop reads its
+    # 49 x 1,326 cells with one gather: W, L, WX (16 bits each), valid, River bet.
+    u = np.uint64
+    packed = (river.W.astype(u) | (river.L.astype(u) << u(16)) | (river.WX.astype(u) << u(32))
+              | (river.valid.astype(u) << u(48))
+              | (np.asarray(river_bet, dtype=bool).astype(u) << u(49))).reshape(-1)
+    perms = hole_permutation_table()
+    offsets = np.arange(8)[:, None]
     for f in range(n3):
-        tc = turn_counts(river, f)
-        W, L, WX, ok = tc["W"], tc["L"], tc["WX"], tc["valid"]
+        flop = b3.reps[f]
+        turns = np.setdiff1d(np.arange(52), flop)
+        cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (49, 3)), turns[:, None]],
+                                             axis=1))
+        x = packed[cls.astype(np.int64)[:, None] * 1326 + perms[perm.astype(np.int64)]]
+        W = (x & u(0xFFFF)).astype(np.int64)
+        L = ((x >> u(16)) & u(0xFFFF)).astype(np.int64)
+        WX = ((x >> u(32)) & u(0xFFFF)).astype(np.int64)
+        ok = ((x >> u(48)) & u(1)).astype(bool)
+        rb = (x >> u(49)).astype(np.int64)
         if isinstance(turn_rule, np.ndarray):
             tb = turn_rule[f]
         else:
@@ -262,12 +279,15 @@ def turn_pass(
                 raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
             tb = tb & ok.any(axis=0)
         turn[f] = tb
-        rb = river_bet[tc["board_class"], tc["hole_in_class"]]
         tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
-        key = (HOLE_CLASS[None, :] * 4 + tb[None, :].astype(np.int64) * 2 + rb) * 4
+        # per hole, the four outcome counts summed over the turns without / with a River
+        # bet; then one bincount of 2 x 4 x 1,326 sums into (class, turn bet, river bet)
+        vals = np.stack([W - WX, WX, tie, L])  # (4, 49, 1326)
+        with_bet = (vals * rb).sum(axis=1)
+        sums = np.concatenate([vals.sum(axis=1) - with_bet, with_bet])  # (8, 1326)
+        keys = ((HOLE_CLASS * 4 + tb.astype(np.int64) * 2) * 4)[None, :] + offsets
         wf = float(b3.weights[f])
-        for k, val in enumerate((W - WX, WX, tie, L)):
-            joint += np.bincount((key + k).ravel(), weights=val.ravel() * wf, minlength=169 * 16)
+        joint += np.bincount(keys.ravel(), weights=sums.ravel() * wf, minlength=169 * 16)
         if progress is not None:
             progress(f + 1, n3)
     return TurnPass(turn=turn, joint=np.rint(joint).astype(np.int64).reshape(169, 2, 2, 4))
