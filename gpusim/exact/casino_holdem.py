@@ -42,7 +42,7 @@ from gpusim.exact.fives import (
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
-from gpusim.index import board_classes, subsets
+from gpusim.index import board_classes, permute_cards, set_index, subsets
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
@@ -112,6 +112,34 @@ def _flop_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
         return _flop_rows_impl(spec, ids, reps)
 
 
+def _flop_stabilizer(flop: np.ndarray) -> np.ndarray:
+    """Suit permutation ids (into :data:`gpusim.index.PERMUTATIONS`) that map the flop onto
+    itself: the identity, and the swaps of suits the flop holds alike."""
+    images = permute_cards(np.broadcast_to(flop, (24, 3)), np.arange(24))
+    return np.flatnonzero(set_index(images) == set_index(flop))
+
+
+def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flop's 1,176 boards up to the suit permutations that fix the flop.
+
+    Returns (boards (m, 5), orbit sizes (m,) int64, stabilizer (s,) permutation ids): one
+    board per orbit of its turn-river pair. A sum over all 1,176 boards of a function of
+    (board, hole) is then (1 / s) x the sum over the stabilizer's permutations of the
+    orbit-size-weighted sum over these boards, read at the permuted hole.
+    """
+    boards = _flop_boards(flop)
+    stab = _flop_stabilizer(flop)
+    if len(stab) == 1:
+        return boards, np.ones(len(boards), dtype=np.int64), stab
+    tr = boards[:, 3:]
+    images = set_index(permute_cards(np.broadcast_to(tr, (len(stab),) + tr.shape),
+                                     np.broadcast_to(stab[:, None], (len(stab), len(tr)))))
+    key = images.min(axis=0)
+    rep = key == set_index(tr)
+    size = np.bincount(key, minlength=int(key.max()) + 1)
+    return boards[rep], size[key[rep]].astype(np.int64), stab
+
+
 def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
     """Sum the 5-card tables of each flop's 1,176 boards into its (1326, 22) count rows,
     written in place into the shared ``counts``."""
@@ -119,13 +147,17 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
     perms = hole_permutation_table()
     bins_per_group = 1326 * N_PAY_CLASSES
     for f, flop in zip(flop_ids, flops, strict=True):
-        cls, perm = lookup(spec, _flop_boards(flop))
+        boards, size, stab = orbit_boards(flop)
+        cls, perm = lookup(spec, boards)
         # Boards that share a suit permutation are binned in their classes' suits, by
         # (hole, pay class); only the bins are permuted into the flop's suits afterwards.
         used, grp = np.unique(perm, return_inverse=True)
         order = np.argsort(grp, kind="stable")
         rows = cls[order]
         w, key, tie = arrays["w"][rows], arrays["bin"][rows], arrays["tie"][rows]
+        if len(stab) > 1:
+            w *= size[order][:, None]
+            tie = tie.astype(np.int32) * size[order].astype(np.int32)[:, None]
         starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
         ends = np.append(starts[1:], len(rows))
         bins = np.empty((len(used), bins_per_group), dtype=np.float64)
@@ -137,8 +169,10 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         ties = segment_sums(tie.astype(np.int32), starts)  # (groups, 1326)
         g = np.arange(len(used))[:, None]
         s = bins[g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
-        tie_sum = ties[g, perms[used]].sum(axis=0)
+        tie_sum = ties[g, perms[used]].sum(axis=0).astype(np.int64)
         nq, qw = s & _M, s >> FIELD
+        if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
+            nq, qw, tie_sum = (_symmetrize(a, perms[stab]) for a in (nq, qw, tie_sum))
         row = arrays["counts"][f]
         row[:, :N_PAY_CLASSES] = nq
         row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = qw
@@ -146,6 +180,14 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         ok = ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
         row[:, -1] = np.where(ok, CH_OUTCOMES - nq.sum(axis=1) - qw.sum(axis=1) - tie_sum, 0)
     return len(flop_ids)
+
+
+def _symmetrize(a: np.ndarray, hole_perms: np.ndarray) -> np.ndarray:
+    """(1 / s) x the sum of ``a`` (holes on axis 0) read through each of the s hole
+    permutations; exact (the orbit weights make every sum a multiple of s)."""
+    total = a[hole_perms].sum(axis=0)
+    assert not (total % len(hole_perms)).any(), "orbit sums must divide evenly"
+    return total // len(hole_perms)
 
 
 _HOLES = subsets(2).astype(np.int32)

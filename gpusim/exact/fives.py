@@ -156,18 +156,20 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: 
     else:
         ante = np.where(pc >= param, below, 0)
         tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
-        wt = mult.astype(np.float64)[:, None]
-        hc = HOLE_CLASS[h]
-        key = (hc * 10 + pc).ravel()
-        # float64 weights are exact here: every partial sum stays far below 2**53
-        for name, idx, val, n in (
-            ("cw", key, below * wt, 1690),
-            ("ch", key, np.broadcast_to(wt, h.shape), 1690),
-            ("ct", hc.ravel(), equal * wt, 169),
-            ("cl", hc.ravel(), (990 - below - equal) * wt, 169),
-        ):
-            stats[name] += np.rint(np.bincount(idx, weights=val.ravel(), minlength=n)
-                                   ).astype(np.int64)
+        # Per board and (hole class, pay class): wins, ties and holes, packed in 14-bit
+        # fields of one float64 (a board has at most 12 holes of a class: sums < 2**14)
+        # and binned in one pass; the boards' weights are applied to the unpacked integers.
+        key = (HOLE_CLASS[h] * 10 + pc + (np.arange(nb) * 1690)[:, None]).ravel()
+        packed = (below | (equal << 14) | (1 << 28)).astype(np.float64).ravel()
+        per_board = np.rint(np.bincount(key, weights=packed, minlength=nb * 1690)
+                            ).astype(np.int64).reshape(nb, 1690)
+        wins, ties, holes = per_board & 0x3FFF, (per_board >> 14) & 0x3FFF, per_board >> 28
+        w = mult.astype(np.int64)[:, None]
+        cw, ct, ch = (w * wins).sum(axis=0), (w * ties).sum(axis=0), (w * holes).sum(axis=0)
+        stats["cw"] += cw
+        stats["ch"] += ch
+        stats["ct"] += ct.reshape(169, 10).sum(axis=1)
+        stats["cl"] += (990 * ch - cw - ct).reshape(169, 10).sum(axis=1)
     for name, val in tables.items():
         row = np.zeros(nb * N_HOLES, dtype=val.dtype)
         row[to_cell] = val.ravel()
