@@ -38,6 +38,8 @@ from gpusim.exact.fives import (
     lookup,
     pay_class,
     segment_sums,
+    stabilizer,
+    symmetrize,
 )
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
@@ -112,13 +114,6 @@ def _flop_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
         return _flop_rows_impl(spec, ids, reps)
 
 
-def _flop_stabilizer(flop: np.ndarray) -> np.ndarray:
-    """Suit permutation ids (into :data:`gpusim.index.PERMUTATIONS`) that map the flop onto
-    itself: the identity, and the swaps of suits the flop holds alike."""
-    images = permute_cards(np.broadcast_to(flop, (24, 3)), np.arange(24))
-    return np.flatnonzero(set_index(images) == set_index(flop))
-
-
 def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The flop's 1,176 boards up to the suit permutations that fix the flop.
 
@@ -128,7 +123,7 @@ def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     orbit-size-weighted sum over these boards, read at the permuted hole.
     """
     boards = _flop_boards(flop)
-    stab = _flop_stabilizer(flop)
+    stab = stabilizer(flop)
     if len(stab) == 1:
         return boards, np.ones(len(boards), dtype=np.int64), stab
     tr = boards[:, 3:]
@@ -172,7 +167,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         tie_sum = ties[g, perms[used]].sum(axis=0).astype(np.int64)
         nq, qw = s & _M, s >> FIELD
         if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
-            nq, qw, tie_sum = (_symmetrize(a, perms[stab]) for a in (nq, qw, tie_sum))
+            nq, qw, tie_sum = (symmetrize(a, perms[stab]) for a in (nq, qw, tie_sum))
         row = arrays["counts"][f]
         row[:, :N_PAY_CLASSES] = nq
         row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = qw
@@ -180,14 +175,6 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         ok = ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
         row[:, -1] = np.where(ok, CH_OUTCOMES - nq.sum(axis=1) - qw.sum(axis=1) - tie_sum, 0)
     return len(flop_ids)
-
-
-def _symmetrize(a: np.ndarray, hole_perms: np.ndarray) -> np.ndarray:
-    """(1 / s) x the sum of ``a`` (holes on axis 0) read through each of the s hole
-    permutations; exact (the orbit weights make every sum a multiple of s)."""
-    total = a[hole_perms].sum(axis=0)
-    assert not (total % len(hole_perms)).any(), "orbit sums must divide evenly"
-    return total // len(hole_perms)
 
 
 _HOLES = subsets(2).astype(np.int32)

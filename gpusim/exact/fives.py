@@ -49,7 +49,9 @@ __all__ = [
     "lookup",
     "pay_class",
     "segment_sums",
+    "stabilizer",
     "summed_rows",
+    "symmetrize",
 ]
 
 N_HOLES = 1326
@@ -79,6 +81,23 @@ def hole_permutation_table() -> np.ndarray:
         q = permute_cards(_HOLES, np.full(N_HOLES, p))
         out[p] = hole_index(q[:, 0], q[:, 1])
     return out
+
+
+def stabilizer(board: np.ndarray) -> np.ndarray:
+    """Suit permutation ids (into :data:`gpusim.index.PERMUTATIONS`) that map the board
+    (k cards) onto itself: the identity, and the swaps of suits the board holds alike."""
+    images = permute_cards(np.broadcast_to(board, (24, len(board))), np.arange(24))
+    return np.flatnonzero(set_index(images) == set_index(board))
+
+
+def symmetrize(a: np.ndarray, hole_perms: np.ndarray, axis: int = 0) -> np.ndarray:
+    """(1 / s) x the sum of ``a`` read through each of the s hole permutations (holes on
+    ``axis``): an orbit-weighted sum over a symmetric board's boards spread back over its
+    symmetric holes. Exact: the orbit weights make every sum a multiple of s."""
+    total = np.take(a, hole_perms, axis=axis).sum(axis=axis)
+    if (total % len(hole_perms)).any():
+        raise AssertionError("orbit sums must divide evenly by the stabilizer's size")
+    return total // len(hole_perms)
 
 
 def lookup(spec: tuple, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

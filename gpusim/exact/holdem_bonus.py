@@ -33,9 +33,11 @@ from gpusim.exact.fives import (
     five_card_table,
     hole_permutation_table,
     pay_class,
+    stabilizer,
     summed_rows,
+    symmetrize,
 )
-from gpusim.index import board_classes, subsets
+from gpusim.index import board_classes, permute_cards, subsets
 
 __all__ = [
     "OUTCOMES_PER_HOLE",
@@ -256,8 +258,18 @@ def turn_pass(
     offsets = np.arange(8)[:, None]
     for f in range(n3):
         flop = b3.reps[f]
+        # one turn card per orbit of the flop's suit symmetry, weighted by the orbit's size;
+        # the sums are spread back over the symmetric holes (exact, see symmetrize)
         turns = np.setdiff1d(np.arange(52), flop)
-        cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (49, 3)), turns[:, None]],
+        stab = stabilizer(flop)
+        size = np.ones(len(turns), dtype=np.int64)
+        if len(stab) > 1:
+            key = permute_cards(np.broadcast_to(turns[:, None], (len(stab), 49, 1)),
+                                np.broadcast_to(stab[:, None], (len(stab), 49)))[..., 0].min(0)
+            size = np.bincount(key, minlength=52)[turns]
+            turns, size = turns[key == turns], size[key == turns]
+        m = len(turns)
+        cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (m, 3)), turns[:, None]],
                                              axis=1))
         x = packed[cls.astype(np.int64)[:, None] * 1326 + perms[perm.astype(np.int64)]]
         W = (x & u(0xFFFF)).astype(np.int64)
@@ -265,10 +277,19 @@ def turn_pass(
         WX = ((x >> u(32)) & u(0xFFFF)).astype(np.int64)
         ok = ((x >> u(48)) & u(1)).astype(bool)
         rb = (x >> u(49)).astype(np.int64)
+        tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
+        # per hole, the four outcome counts summed over the turns without / with a River
+        # bet (rows 0-3, 4-7); then one bincount into (class, turn bet, river bet)
+        vals = np.stack([W - WX, WX, tie, L]) * size[None, :, None]  # (4, m, 1326)
+        with_bet = (vals * rb).sum(axis=1)
+        sums = np.concatenate([vals.sum(axis=1) - with_bet, with_bet])  # (8, 1326)
+        if len(stab) > 1:
+            sums = symmetrize(sums, perms[stab], axis=1)
         if isinstance(turn_rule, np.ndarray):
             tb = turn_rule[f]
         else:
-            tw, tl = W.sum(axis=0), L.sum(axis=0)
+            tw = sums[0] + sums[1] + sums[4] + sums[5]  # wins
+            tl = sums[3] + sums[7]  # losses
             if callable(turn_rule):
                 tb = np.asarray(turn_rule(tw, tl), dtype=bool)
             elif turn_rule == "optimal":
@@ -277,14 +298,8 @@ def turn_pass(
                 tb = 2 * tw > TURN_OUTCOMES
             else:
                 raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
-            tb = tb & ok.any(axis=0)
+            tb = tb & ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
         turn[f] = tb
-        tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
-        # per hole, the four outcome counts summed over the turns without / with a River
-        # bet; then one bincount of 2 x 4 x 1,326 sums into (class, turn bet, river bet)
-        vals = np.stack([W - WX, WX, tie, L])  # (4, 49, 1326)
-        with_bet = (vals * rb).sum(axis=1)
-        sums = np.concatenate([vals.sum(axis=1) - with_bet, with_bet])  # (8, 1326)
         keys = ((HOLE_CLASS * 4 + tb.astype(np.int64) * 2) * 4)[None, :] + offsets
         wf = float(b3.weights[f])
         joint += np.bincount(keys.ravel(), weights=sums.ravel() * wf, minlength=169 * 16)
