@@ -147,7 +147,8 @@ def main() -> None:
                 print(f"    {name:<48} {s:7.1f} CPU s  {100 * s / r['count_s']:5.1f} %")
             print(f"    {'(counting, not in a stage)':<48} {r['count_s'] - cpu:7.1f} s")
             print(f"    {'strategy, report':<48} {r['price_s']:7.1f} s")
-            print(f"    {'writing the cache (npz, deflate level 1)':<48} {r['cache_write_s']:7.1f} s")
+            label = "writing the cache (npz, deflate level 1)"
+            print(f"    {label:<48} {r['cache_write_s']:7.1f} s")
 
 
 if __name__ == "__main__":

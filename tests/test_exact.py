@@ -88,6 +88,26 @@ def test_board_counts_against_pairwise_comparison():
         assert (evaluate_np(hands) == ranks).all()
 
 
+@pytest.mark.parametrize("k", [3, 4])
+def test_board_counts_of_short_boards_against_pairwise_comparison(k):
+    """Boards of 3 and 4 cards (hands as they stand), ties included: a board with a pair
+    makes many equal ranks, which the per-card tie runs must count exactly."""
+    rng = np.random.default_rng(10 + k)
+    boards = np.array([[0, 1, 8, 30][:k], rng.choice(52, k, replace=False)])
+    q = 1 << 27 | (1 << 5) << 13
+    bc = board_counts(boards, q)
+    n = 52 - k
+    i, j = np.triu_indices(n, 1)
+    for t in range(2):
+        ranks = bc.rank[t]
+        for h in rng.choice(len(i), 25, replace=False):
+            other = (i != i[h]) & (i != j[h]) & (j != i[h]) & (j != j[h])
+            assert other.sum() == (n - 2) * (n - 3) // 2
+            assert bc.below[t, h] == (ranks[other] < ranks[h]).sum()
+            assert bc.equal[t, h] == (ranks[other] == ranks[h]).sum()
+            assert bc.not_qualified[t, h] == (ranks[other] < q).sum()
+
+
 @pytest.fixture(scope="module")
 def ch_rules():
     return load_config("casino_holdem")

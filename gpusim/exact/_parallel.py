@@ -38,7 +38,15 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
         yield None
         return
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        # Start every worker now: each spends a second or two importing the solver (JAX
+        # included) while this process builds its index tables.
+        for _ in range(workers):
+            pool.submit(_warm)
         yield pool
+
+
+def _warm() -> None:
+    import gpusim.exact.fives  # noqa: F401
 
 
 def run_chunks(

@@ -9,10 +9,12 @@ one of the 990 pairs that avoid a and b; by inclusion-exclusion
     equal(a, b) = equal_all - equal_row_a - equal_row_b + 1  ({a, b} is counted in all three)
 
 where ``*_all`` counts over all 1,081 pairs and ``*_row_x`` over the 46 pairs that hold card x.
-The counts come from one sort per board, not from pairwise comparisons: the 1,081 ranks are
-sorted (giving each hand its dense position = number of hands strictly below it), and a running
-count over the sorted order of the hands holding each card gives the per-card counts at any
-position. All counts are exact integers.
+The counts come from sorts, not from pairwise comparisons: the 1,081 ranks are sorted (each
+hand's dense position = number of hands strictly below it, with the tie runs' bounds), then the
+hands' cards are stably sorted by card, which lists the 46 hands holding each card in rank
+order; the tie-run bounds within each card's list are the per-card counts. All counts are
+exact integers. Ranks come from :func:`gpusim.evaluate.evaluate_board_pairs`, which builds the
+board's suit masks once per board instead of once per hand.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """Casino Hold'em by full enumeration: the outcome counts of every (hole, flop) situation.
 
 Loop over the 1,755 suit classes of flops F (weight = raw flops in the class). For each F the
-1,176 turn-river pairs give 1,176 boards; :func:`gpusim.exact.boards.board_counts` gives, for
-every board and hole, the dealer hands (of 990) by outcome. Summed over the boards that avoid
-the hole, each (F, hole) gets 22 integer counts (:data:`EVENT_COUNTS`):
+1,176 turn-river pairs give 1,176 boards; for every board and hole the dealer hands (of 990)
+by outcome are read from the 5-card class table (:mod:`gpusim.exact.fives`: each suit class
+of 5-card boards counted once, by :func:`gpusim.exact.boards.board_counts`), one turn-river
+pair per orbit of the flop's own suit symmetry. Summed over the boards that avoid the hole,
+each (F, hole) gets 22 integer counts (:data:`EVENT_COUNTS`):
 
 - ``nq[c]``: dealer does not qualify, player's final hand in pay class c (10 classes:
   the 9 categories, royal flush split from straight flush);
@@ -200,26 +202,27 @@ def solve_counts(
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
-    with stage("suit classes of 5-card boards"):
-        b5 = board_classes(5)
-    if flop_ids is None:
-        needed = np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
-    else:
-        boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids]) if len(ids) else (
-            np.zeros((0, 5), np.int32))
-        needed = np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
-    chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
-    extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
-    with worker_pool(workers) as pool, five_card_table(
-        "ch", int(qualifier), needed, pool=pool, workers=workers, extra=extra
-    ) as (spec, _):
-        done = 0
-        args = [(spec, c, bcls.reps[c]) for c in chunks]
-        for _, n in run_chunks(_flop_rows, args, chunks, workers, pool=pool):
-            done += n
-            if progress is not None:
-                progress(done, len(ids))
-        counts = np.array(attach(spec)["counts"])
+    with worker_pool(workers) as pool:  # workers start while the index is built
+        with stage("suit classes of 5-card boards"):
+            b5 = board_classes(5)
+        if flop_ids is None:
+            needed = np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
+        else:
+            boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids] or
+                                    [np.zeros((0, 5), np.int32)])
+            needed = np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
+        chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
+        extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
+        with five_card_table(
+            "ch", int(qualifier), needed, pool=pool, workers=workers, extra=extra
+        ) as (spec, _):
+            done = 0
+            args = [(spec, c, bcls.reps[c]) for c in chunks]
+            for _, n in run_chunks(_flop_rows, args, chunks, workers, pool=pool):
+                done += n
+                if progress is not None:
+                    progress(done, len(ids))
+            counts = np.array(attach(spec)["counts"])
     valid = np.zeros((n_cls, 1326), dtype=bool)
     valid[ids] = ~(_HOLES[None, :, :, None] == bcls.reps[ids][:, None, None, :]).any(axis=(2, 3))
     bonus = np.zeros((n_cls, 1326), dtype=np.uint32)

@@ -1,7 +1,9 @@
 """Texas Hold'em Bonus by full enumeration: river, turn and preflop decisions and their counts.
 
 Stage 1 (river level). Loop over the 16,432 suit classes of 4-card boards T (weight = raw
-4-card boards in the class) and the 48 river cards: 788,736 boards. For every class and hole
+4-card boards in the class) and the 48 river cards: 788,736 boards, each read from the 5-card
+class table (:mod:`gpusim.exact.fives`: the 134,459 suit classes of 5-card boards counted
+once each, with the per-starting-hand sums). For every class and hole
 (hole relabelled into the class's suits) keep, summed over the river and the dealer's hands
 (46 x 990 = 45,540 outcomes): ``W`` wins, ``L`` losses and ``WX`` wins on which the Ante
 pays (final hand in the config's ``ante_pays_from`` category or better); uint16, at most
@@ -9,8 +11,9 @@ pays (final hand in the config's ``ante_pays_from`` category or better); uint16,
 losses (for the Ante's return table).
 
 Stage 2 (turn level). Loop over the 1,755 flop classes F and the 49 turn cards; the 4-card board
-F + t is looked up in stage 1 through its class and suit permutation. Summing over t gives the
-turn-level counts of (hole, F) (47 x 46 x 990 = 2,140,380 outcomes each).
+F + t is looked up in stage 1 through its class and suit permutation (one turn card per orbit
+of the flop's suit symmetry). Summing over t gives the turn-level counts of (hole, F)
+(47 x 46 x 990 = 2,140,380 outcomes each).
 
 The Turn and River bets are independent 1:1 wagers (each decision leaves later choices open),
 so the optimal rule is ``bet iff wins > losses`` at each point; the preflop decision then
@@ -141,27 +144,28 @@ def solve_river(
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
-    with stage("suit classes of 5-card boards"):
-        b5 = board_classes(5)
-    reps = bcls.reps[ids]
-    boards = np.concatenate([np.repeat(reps, 48, axis=0),
-                             remaining_cards(reps).reshape(-1, 1)], axis=1)
-    needed = np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
-                         minlength=b5.n_classes).astype(np.int64)
-    extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
-    extra["valid"] = ((n, 1326), np.bool_)
-    chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
-    with worker_pool(workers) as pool, five_card_table(
-        "thb", int(ante_from), needed, pool=pool, workers=workers, extra=extra
-    ) as (spec, acc):
-        done = 0
-        args = [(spec, c, bcls.reps[c]) for c in chunks]
-        for _, m in run_chunks(_river_rows, args, chunks, workers, pool=pool):
-            done += m
-            if progress is not None:
-                progress(done, len(ids))
-        shared = attach(spec)
-        arrays = {name: np.array(shared[name]) for name in ("W", "L", "WX", "valid")}
+    with worker_pool(workers) as pool:  # workers start while the index is built
+        with stage("suit classes of 5-card boards"):
+            b5 = board_classes(5)
+        reps = bcls.reps[ids]
+        boards = np.concatenate([np.repeat(reps, 48, axis=0),
+                                 remaining_cards(reps).reshape(-1, 1)], axis=1)
+        needed = np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
+                             minlength=b5.n_classes).astype(np.int64)
+        extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
+        extra["valid"] = ((n, 1326), np.bool_)
+        chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
+        with five_card_table(
+            "thb", int(ante_from), needed, pool=pool, workers=workers, extra=extra
+        ) as (spec, acc):
+            done = 0
+            args = [(spec, c, bcls.reps[c]) for c in chunks]
+            for _, m in run_chunks(_river_rows, args, chunks, workers, pool=pool):
+                done += m
+                if progress is not None:
+                    progress(done, len(ids))
+            shared = attach(spec)
+            arrays = {name: np.array(shared[name]) for name in ("W", "L", "WX", "valid")}
     return RiverCounts(
         boards=bcls.reps,
         weights=bcls.weights,
