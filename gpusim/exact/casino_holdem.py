@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.exact._parallel import attach, run_chunks, worker_pool
+from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
 from gpusim.exact.cache import (
     FORMAT,
@@ -35,13 +35,13 @@ from gpusim.exact.cache import (
 )
 from gpusim.exact.fives import (
     FIELD,
-    five_card_table,
     hole_permutation_table,
     lookup,
     pay_class,
     segment_sums,
     stabilizer,
     symmetrize,
+    two_stages,
 )
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
@@ -202,27 +202,19 @@ def solve_counts(
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
-    with worker_pool(workers) as pool:  # workers start while the index is built
-        with stage("suit classes of 5-card boards"):
-            b5 = board_classes(5)
+
+    def needed_of(b5) -> np.ndarray:
         if flop_ids is None:
-            needed = np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
-        else:
-            boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids] or
-                                    [np.zeros((0, 5), np.int32)])
-            needed = np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
-        chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
-        extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
-        with five_card_table(
-            "ch", int(qualifier), needed, pool=pool, workers=workers, extra=extra
-        ) as (spec, _):
-            done = 0
-            args = [(spec, c, bcls.reps[c]) for c in chunks]
-            for _, n in run_chunks(_flop_rows, args, chunks, workers, pool=pool):
-                done += n
-                if progress is not None:
-                    progress(done, len(ids))
-            counts = np.array(attach(spec)["counts"])
+            return np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
+        boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids] or
+                                [np.zeros((0, 5), np.int32)])
+        return np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
+
+    chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
+    extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
+    out, _ = two_stages("ch", int(qualifier), needed_of, _flop_rows, chunks, bcls.reps, extra,
+                        workers=workers, progress=progress)
+    counts = out["counts"]
     valid = np.zeros((n_cls, 1326), dtype=bool)
     valid[ids] = ~(_HOLES[None, :, :, None] == bcls.reps[ids][:, None, None, :]).any(axis=(2, 3))
     bonus = np.zeros((n_cls, 1326), dtype=np.uint32)

@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from gpusim.cards import hand_class_index
-from gpusim.exact._parallel import SharedArrays, attach, run_chunks
+from gpusim.exact._parallel import SharedArrays, attach, run_chunks, worker_pool
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
 from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
@@ -52,6 +52,7 @@ __all__ = [
     "stabilizer",
     "summed_rows",
     "symmetrize",
+    "two_stages",
 ]
 
 N_HOLES = 1326
@@ -244,3 +245,40 @@ def five_card_table(
             if progress is not None:
                 progress(done)
         yield shared.spec, stats
+
+
+def two_stages(
+    kind: str,
+    param: int,
+    needed_of: Callable[[object], np.ndarray],
+    second: Callable[[tuple, np.ndarray, np.ndarray], int],
+    chunks: list[np.ndarray],
+    reps: np.ndarray,
+    extra: dict,
+    *,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, np.ndarray], dict]:
+    """A game's solve: the 5-card table (:func:`five_card_table`), then ``second(spec, ids,
+    reps[ids])`` on every chunk of the game's own classes, writing into the ``extra`` shared
+    arrays; one worker pool for both stages, started before the 5-card index is built.
+
+    needed_of(5-card BoardClasses) -> the ``needed`` weights. progress(done, total) as the
+    second stage's classes finish. Returns (copies of the ``extra`` arrays, the table's
+    per-starting-hand sums).
+    """
+    total = sum(len(c) for c in chunks)
+    with worker_pool(workers) as pool:
+        with stage("suit classes of 5-card boards"):
+            b5 = board_classes(5)
+        needed = needed_of(b5)
+        with five_card_table(kind, param, needed, pool=pool, workers=workers,
+                             extra=extra) as (spec, stats):
+            done = 0
+            args = [(spec, c, reps[c]) for c in chunks]
+            for _, m in run_chunks(second, args, chunks, workers, pool=pool):
+                done += m
+                if progress is not None:
+                    progress(done, total)
+            shared = attach(spec)
+            return {name: np.array(shared[name]) for name in extra}, stats

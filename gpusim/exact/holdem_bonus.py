@@ -27,18 +27,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.exact._parallel import attach, run_chunks, worker_pool
+from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import remaining_cards
 from gpusim.exact.fives import (
     FIELD,
     HOLE_CLASS,
-    five_card_table,
     hole_permutation_table,
     pay_class,
     stabilizer,
     summed_rows,
     symmetrize,
+    two_stages,
 )
 from gpusim.index import board_classes, permute_cards, subsets
 
@@ -144,28 +144,19 @@ def solve_river(
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
-    with worker_pool(workers) as pool:  # workers start while the index is built
-        with stage("suit classes of 5-card boards"):
-            b5 = board_classes(5)
+
+    def needed_of(b5) -> np.ndarray:
         reps = bcls.reps[ids]
         boards = np.concatenate([np.repeat(reps, 48, axis=0),
                                  remaining_cards(reps).reshape(-1, 1)], axis=1)
-        needed = np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
-                             minlength=b5.n_classes).astype(np.int64)
-        extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
-        extra["valid"] = ((n, 1326), np.bool_)
-        chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
-        with five_card_table(
-            "thb", int(ante_from), needed, pool=pool, workers=workers, extra=extra
-        ) as (spec, acc):
-            done = 0
-            args = [(spec, c, bcls.reps[c]) for c in chunks]
-            for _, m in run_chunks(_river_rows, args, chunks, workers, pool=pool):
-                done += m
-                if progress is not None:
-                    progress(done, len(ids))
-            shared = attach(spec)
-            arrays = {name: np.array(shared[name]) for name in ("W", "L", "WX", "valid")}
+        return np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
+                           minlength=b5.n_classes).astype(np.int64)
+
+    extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
+    extra["valid"] = ((n, 1326), np.bool_)
+    chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
+    arrays, acc = two_stages("thb", int(ante_from), needed_of, _river_rows, chunks, bcls.reps,
+                             extra, workers=workers, progress=progress)
     return RiverCounts(
         boards=bcls.reps,
         weights=bcls.weights,
