@@ -8,17 +8,18 @@ classes of 5-card boards are counted once each (:func:`gpusim.exact.boards.board
 flop-by-flop enumeration and 0.85 billion of Texas Hold'em Bonus' river level), and every
 raw board reads its class's row through its suit permutation.
 
-The table is one int64 *cell* per (class, hole), the hole indexed 0..1325 in the class
-representative's suits (zero where the hole meets the board), packing three counts (at most
-990 dealer hands each) in 21-bit fields (:data:`FIELD`), so that a game's second stage adds
-whole cells and unpacks the sums once:
+Each (class, hole) gets one row entry, the hole indexed 0..1325 in the class representative's
+suits (zero where the hole meets the board), with counts (at most 990 dealer hands each)
+packed in 21-bit fields (:data:`FIELD`), so that a game's second stage adds whole words and
+unpacks the sums once:
 
-- ``ch`` (Casino Hold'em): ``nq | qw << 21 | tie << 42``: dealer hands that do not qualify,
-  that qualify and lose, that qualify and tie (the loss count is the rest of 990); plus the
-  player's pay class in a uint8 table ``pay``.
-- ``thb`` (Texas Hold'em Bonus): ``below | equal << 21 | ante << 42``: dealer hands the
-  player beats, ties with, and those beaten with a hand that pays the Ante (pay class at
-  least ``ante_from``).
+- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as float64 (exact; the weights of one
+  bincount by (hole, pay class)): dealer hands that do not qualify / qualify and lose; ``bin``
+  = hole * 10 + pay class (int16); ``tie`` (int16) dealer hands that qualify and tie. The loss
+  count is the rest of 990.
+- ``thb`` (Texas Hold'em Bonus): ``cells = below | equal << 21 | ante << 42`` (int64): dealer
+  hands the player beats, ties with, and those beaten with a hand that pays the Ante (pay
+  class at least ``ante_from``).
 
 The tables live in memory-mapped files (:class:`gpusim.exact._parallel.SharedArrays`):
 worker processes fill their rows in place and the second stage's workers read them, so
