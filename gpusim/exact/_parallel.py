@@ -82,9 +82,12 @@ class SharedArrays:
     """
 
     def __init__(self, **layout: tuple[tuple[int, ...], Any]):
+        need = sum(int(np.prod(shape)) * np.dtype(dt).itemsize for shape, dt in layout.values())
+        # RAM-backed /dev/shm when it has room (a container's may hold only 64 MB: a page
+        # past its end would kill the process), else the temporary folder (page cache)
         shm = Path("/dev/shm")
-        self._dir = tempfile.mkdtemp(prefix="gpusim-exact-",
-                                     dir=shm if shm.is_dir() else None)
+        room = shm.is_dir() and shutil.disk_usage(shm).free > need + (256 << 20)
+        self._dir = tempfile.mkdtemp(prefix="gpusim-exact-", dir=shm if room else None)
         self.spec = tuple((name, os.path.join(self._dir, name), tuple(shape), np.dtype(dt).str)
                           for name, (shape, dt) in layout.items())
         for _, path, shape, dt in self.spec:
