@@ -1,62 +1,96 @@
-"""Time the full exact solves: Casino Hold'em counts and Texas Hold'em Bonus (both stages).
+"""Time the full exact solves from nothing cached, against the evaluator bound.
 
-Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|both] [--workers N] [--json]
+Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|both] [--workers N]
+                                  [--repeats R] [--profile] [--json]
 
-Targets on a 2-core machine: Casino Hold'em <= 10 minutes, Texas Hold'em Bonus <= 30 minutes.
-Nothing is read from or written to the cache: every count is recomputed.
+Each solve runs R times, each time right after a measurement of the 7-card evaluator's rate
+(``gpusim.sim.bench.bench_evaluator``: 5 windows of at least 0.5 s, median and spread) and in
+a fresh process (nothing cached, not even the suit-class index): the enumeration counts, the optimal
+strategy and the report, and writing the counts as the cache would. Printed per game: the
+median wall time, the evaluator bound (the 7-card evaluations a board-by-board enumeration
+needs / the measured rate; Casino Hold'em 1,755 x 1,176 x 1,081, Texas Hold'em Bonus
+16,432 x 48 x 1,081), the time as a multiple of the bound (each run against its own
+measurement, then the median), the evaluations actually done,
+and the solve's peak resident memory (the largest of its processes; the 5-card tables are
+shared memory, counted in every process that maps them).
+
+``--profile`` runs each solve once with one worker, every stage timed in CPU seconds
+(``gpusim.exact._profile``), and prints where the time goes.
+
+The load average is printed before and after: on a shared machine the wall times move with
+it, the ratio to the bound (measured in the same run) less so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+EVALS_NEEDED = {"casino_holdem": 1755 * 1176 * 1081, "holdem_bonus": 16432 * 48 * 1081}
+EVALS_DONE = 134_459 * 1081  # every 5-card board class once
 
 
-def bench_casino_holdem(workers: int) -> dict:
+def _solve(game: str, workers: int) -> dict:
+    """One solve in this process; timings in seconds."""
     from gpusim.config import load_config
-    from gpusim.exact.casino_holdem import analyse, optimal_decisions, qualifier_rank, solve_counts
+    from gpusim.exact.cache import atomic_savez
 
-    rules = load_config("casino_holdem")
+    rules = load_config(game)
     t0 = time.perf_counter()
-    counts = solve_counts(qualifier_rank(rules), workers=workers)
-    t1 = time.perf_counter()
-    dec = optimal_decisions(counts, rules, with_side_bet=False)
-    rep = analyse(counts, rules, dec, "optimal-main")
+    if game == "casino_holdem":
+        from gpusim.exact.casino_holdem import (
+            analyse,
+            optimal_decisions,
+            qualifier_rank,
+            solve_counts,
+        )
+
+        c = solve_counts(qualifier_rank(rules), workers=workers)
+        t1 = time.perf_counter()
+        rep = analyse(c, rules, optimal_decisions(c, rules, with_side_bet=False), "optimal-main")
+        arrays = {"flops": c.flops, "weights": c.weights, "counts": c.counts, "valid": c.valid,
+                  "bonus_rank": c.bonus_rank}
+    else:
+        from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
+        from gpusim.exact.holdem_bonus_pricing import analyse
+
+        river = solve_river(4, workers=workers)
+        t1 = time.perf_counter()
+        tp = turn_pass(river, river_rule(river, "optimal"), "optimal")
+        num, den = preflop_ev(tp.joint)
+        rep = analyse(river, tp, num > -den, rules, "optimal")
+        arrays = {k: getattr(river, k) for k in ("boards", "weights", "W", "L", "WX", "valid")}
     t2 = time.perf_counter()
-    return {
-        "game": "casino_holdem",
-        "workers": workers,
-        "count_s": round(t1 - t0, 1),
-        "solve_and_report_s": round(t2 - t1, 1),
-        "total_s": round(t2 - t0, 1),
-        "total_bet_rtp": rep["main"]["total_bet_rtp"],
-    }
+    with tempfile.TemporaryDirectory() as d:
+        atomic_savez(Path(d) / "counts.npz", level=1, **arrays)
+    t3 = time.perf_counter()
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    from gpusim.exact._profile import totals
+
+    return {"game": game, "workers": workers, "count_s": t1 - t0, "price_s": t2 - t1,
+            "cache_write_s": t3 - t2, "total_s": t3 - t0,
+            "peak_rss_mb": max(own, kids) / 1024, "total_bet_rtp": rep["main"]["total_bet_rtp"],
+            "stages_cpu_s": totals()}
 
 
-def bench_holdem_bonus(workers: int) -> dict:
-    from gpusim.config import load_config
-    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
-    from gpusim.exact.holdem_bonus_pricing import analyse
+def _fresh(game: str, workers: int, profile: bool) -> dict:
+    env = dict(os.environ, GPUSIM_EXACT_PROFILE="1" if profile else "0")
+    out = subprocess.run([sys.executable, __file__, "--child", game, "--workers", str(workers)],
+                         env=env, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
-    rules = load_config("holdem_bonus")
-    t0 = time.perf_counter()
-    river = solve_river(4, workers=workers)
-    t1 = time.perf_counter()
-    rb = river_rule(river, "optimal")
-    tp = turn_pass(river, rb, "optimal")
-    num, den = preflop_ev(tp.joint)
-    rep = analyse(river, tp, num > -den, rules, "optimal")
-    t2 = time.perf_counter()
-    return {
-        "game": "holdem_bonus",
-        "workers": workers,
-        "river_stage_s": round(t1 - t0, 1),
-        "turn_stage_and_report_s": round(t2 - t1, 1),
-        "total_s": round(t2 - t0, 1),
-        "ante_rtp": rep["main"]["ante_rtp"],
-        "total_bet_rtp": rep["main"]["total_bet_rtp"],
-    }
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
@@ -64,21 +98,67 @@ def main() -> None:
     ap.add_argument("--game", default="both", choices=["casino_holdem", "holdem_bonus", "both"])
     ap.add_argument("--workers", type=int, default=None,
                     help="worker processes (default: the usable CPU cores)")
+    ap.add_argument("--repeats", type=int, default=1, help="solves per game; the median")
+    ap.add_argument("--profile", action="store_true", help="one single-worker solve, by stage")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     from gpusim.exact._parallel import default_workers
 
     workers = args.workers or default_workers()
-    results = []
-    if args.game in ("casino_holdem", "both"):
-        results.append(bench_casino_holdem(workers))
-    if args.game in ("holdem_bonus", "both"):
-        results.append(bench_holdem_bonus(workers))
+    if args.child:
+        print(json.dumps(_solve(args.child, workers)))
+        return
+    from gpusim.sim.bench import bench_evaluator
+
+    games = ["casino_holdem", "holdem_bonus"] if args.game == "both" else [args.game]
+    load_before = _load()
+    rates, spreads, results = [], [], []
+    for game in games:
+        runs = []
+        for _ in range(1 if args.profile else args.repeats):
+            # the evaluator's rate right before each solve: the load moves between them
+            ev = bench_evaluator(1 << 20, 5, peers=False, min_window=0.5)
+            rates.append(ev["evals_per_s"])
+            spreads.append(ev["spread"])
+            run = _fresh(game, 1 if args.profile else workers, args.profile)
+            run["bound_s"] = EVALS_NEEDED[game] / ev["evals_per_s"]
+            run["x_bound"] = run["total_s"] / run["bound_s"]
+            runs.append(run)
+        results.append({**runs[0], "total_s": statistics.median(r["total_s"] for r in runs),
+                        "runs_s": [r["total_s"] for r in runs],
+                        "bound_s": statistics.median(r["bound_s"] for r in runs),
+                        "x_bound": statistics.median(r["x_bound"] for r in runs),
+                        "x_bound_runs": [r["x_bound"] for r in runs],
+                        "evals_needed": EVALS_NEEDED[game], "evals_done": EVALS_DONE,
+                        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)})
+    rate = statistics.median(rates)
+    ev = {"spread": max(spreads)}
+    out = {"evaluator_evals_per_s": rate, "evaluator_spread": ev["spread"],
+           "load_before": load_before, "load_after": _load(), "results": results}
     if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        for r in results:
-            print(", ".join(f"{k}={v}" for k, v in r.items()))
+        print(json.dumps(out, indent=2))
+        return
+    print(f"evaluator: {rate / 1e6:.1f} M evals/s (median over the solves; before each, 5 "
+          f"windows of >= 0.5 s, spread up to {100 * ev['spread']:.1f} %); {load_before}, "
+          f"after: {out['load_after']}")
+    for r in results:
+        runs = ", ".join(f"{t:.1f}" for t in r["runs_s"])
+        ratios = ", ".join(f"{x:.2f}" for x in r["x_bound_runs"])
+        print(f"{r['game']}: {r['total_s']:.1f} s (median of {len(r['runs_s'])}: {runs}; counts "
+              f"{r['count_s']:.1f}, strategy and report {r['price_s']:.1f}, cache write "
+              f"{r['cache_write_s']:.1f}), {r['workers']} workers; evaluator bound "
+              f"{r['bound_s']:.1f} s ({r['evals_needed'] / 1e9:.2f} G evaluations) -> "
+              f"{r['x_bound']:.2f}x the bound (median of {ratios}); evaluations done "
+              f"{r['evals_done'] / 1e9:.3f} G; peak RSS {r['peak_rss_mb']:.0f} MB")
+        if r["stages_cpu_s"]:
+            cpu = sum(r["stages_cpu_s"].values())
+            for name, s in sorted(r["stages_cpu_s"].items(), key=lambda kv: -kv[1]):
+                print(f"    {name:<48} {s:7.1f} CPU s  {100 * s / r['count_s']:5.1f} %")
+            print(f"    {'(counting, not in a stage)':<48} {r['count_s'] - cpu:7.1f} s")
+            print(f"    {'strategy, report':<48} {r['price_s']:7.1f} s")
+            label = "writing the cache (npz, deflate level 1)"
+            print(f"    {label:<48} {r['cache_write_s']:7.1f} s")
 
 
 if __name__ == "__main__":

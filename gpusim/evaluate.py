@@ -41,6 +41,7 @@ __all__ = [
     "best_five",
     "describe",
     "evaluate",
+    "evaluate_board_pairs",
     "evaluate_np",
     "hand_category",
     "is_royal",
@@ -189,6 +190,32 @@ def evaluate(cards) -> jax.Array:
     Returns (...,) uint32 ranks (jax array). jit-compiled once per shape.
     """
     return _evaluate_jit(_as_hands(cards))
+
+
+@jax.jit
+def _board_pairs_jit(boards, first, second):
+    # The board's suit masks are built once per board, not once per hand: each of the
+    # P hands only ORs in its two cards (the board's partial state).
+    bm = _suit_masks(boards)
+    hm = _suit_masks(jnp.stack([first, second], axis=-1))
+    masks = (m[:, None] | h for m, h in zip(bm, hm, strict=True))
+    return _rank_from_masks(*masks, boards.shape[-1] + 2)
+
+
+def evaluate_board_pairs(boards, first, second) -> np.ndarray:
+    """Ranks of each board completed by each of its P two-card pairs, bit-identical to
+    :func:`evaluate` of the (k + 2)-card hands.
+
+    boards: (nb, k) int, k in 3..5; first, second: (nb, P) int, the pairs' cards (not on
+    the board, distinct). Returns (nb, P) np.uint32: rank of boards[n] + first[n, p] +
+    second[n, p].
+    """
+    b = np.asarray(boards, dtype=np.int32)
+    if b.ndim != 2 or b.shape[1] not in (3, 4, 5):
+        raise ValueError(f"boards: shape {b.shape} is not allowed; use (nb, k), k in 3..5")
+    c1 = np.asarray(first, dtype=np.int32)
+    c2 = np.asarray(second, dtype=np.int32)
+    return np.asarray(_board_pairs_jit(b, c1, c2))
 
 
 def evaluate_np(cards, *, check: bool = True) -> np.ndarray:

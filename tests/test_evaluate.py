@@ -523,6 +523,10 @@ def test_bench_evaluator_reports_gpusim_and_peers():
     res = bench_evaluator(n_hands=4096, repeats=2, seed=1, peer_hands=300)
     assert res["batch"] == 4096 and res["repeats"] == 2 and res["peer_hands"] == 300
     assert res["evals_per_s"] > 0 and res["evals_per_cpu_s"] > 0 and len(res["seconds"]) == 2
+    # each timed window lasts at least min_window (0.5 s): a 5 ms window measured noise
+    assert min(res["seconds"]) >= 0.5 and res["window_s"] == 0.5 and len(res["rates"]) == 2
+    assert res["evals_per_s"] == pytest.approx(sum(res["rates"]) / 2)
+    assert res["spread"] >= 0
     assert res["peers"]["eval7"] > 0 and res["ratios"]["eval7"] > 0
     assert res["peer_errors"] == {}
     json.dumps(res)
@@ -538,3 +542,20 @@ def test_benchmark_script_prints_json(capsys):
     out = json.loads(capsys.readouterr().out)
     assert {"evals_per_s", "peers", "batch", "repeats"} <= set(out)
     assert out["batch"] == 2048 and "eval7" in out["peers"]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_evaluate_board_pairs_equals_evaluate(k):
+    from gpusim.evaluate import evaluate_board_pairs
+
+    rng = np.random.default_rng(k)
+    cards = np.array([rng.permutation(52)[: k + 12] for _ in range(40)], dtype=np.int32)
+    boards, rest = cards[:, :k], cards[:, k:]
+    i, j = np.triu_indices(12, 1)
+    got = evaluate_board_pairs(boards, rest[:, i], rest[:, j])
+    hands = np.concatenate([np.broadcast_to(boards[:, None], (40, len(i), k)),
+                            rest[:, i, None], rest[:, j, None]], axis=2)
+    assert got.dtype == np.uint32 and got.shape == (40, len(i))
+    assert np.array_equal(got, evaluate_np(hands))
+    with pytest.raises(ValueError, match="boards: shape"):
+        evaluate_board_pairs(cards[:, :2], rest[:, i], rest[:, j])

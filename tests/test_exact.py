@@ -88,6 +88,26 @@ def test_board_counts_against_pairwise_comparison():
         assert (evaluate_np(hands) == ranks).all()
 
 
+@pytest.mark.parametrize("k", [3, 4])
+def test_board_counts_of_short_boards_against_pairwise_comparison(k):
+    """Boards of 3 and 4 cards (hands as they stand), ties included: a board with a pair
+    makes many equal ranks, which the per-card tie runs must count exactly."""
+    rng = np.random.default_rng(10 + k)
+    boards = np.array([[0, 1, 8, 30][:k], rng.choice(52, k, replace=False)])
+    q = 1 << 27 | (1 << 5) << 13
+    bc = board_counts(boards, q)
+    n = 52 - k
+    i, j = np.triu_indices(n, 1)
+    for t in range(2):
+        ranks = bc.rank[t]
+        for h in rng.choice(len(i), 25, replace=False):
+            other = (i != i[h]) & (i != j[h]) & (j != i[h]) & (j != j[h])
+            assert other.sum() == (n - 2) * (n - 3) // 2
+            assert bc.below[t, h] == (ranks[other] < ranks[h]).sum()
+            assert bc.equal[t, h] == (ranks[other] == ranks[h]).sum()
+            assert bc.not_qualified[t, h] == (ranks[other] < q).sum()
+
+
 @pytest.fixture(scope="module")
 def ch_rules():
     return load_config("casino_holdem")
@@ -202,3 +222,28 @@ def test_holdem_bonus_turn_counts_match_settle(thb_setup):
     # the flop in class suits: the same counts as the raw situation
     assert tc["W"][:, h].sum() == (tnet > 0).sum()
     assert tc["L"][:, h].sum() == (tnet < 0).sum()
+
+
+def _write_square(spec, rows):
+    from gpusim.exact._parallel import attach
+
+    arrays = attach(spec)
+    arrays["out"][rows] = arrays["inp"][rows] ** 2
+    return len(rows)
+
+
+def test_shared_arrays_are_written_in_place_by_workers_and_removed():
+    from pathlib import Path
+
+    from gpusim.exact._parallel import SharedArrays, run_chunks
+
+    with SharedArrays(inp=((6, 3), np.int64), out=((6, 3), np.int64)) as shared:
+        shared.arrays["inp"][:] = np.arange(18).reshape(6, 3)
+        chunks = [np.array([0, 1, 2]), np.array([3, 4, 5])]
+        done = sum(n for _, n in run_chunks(_write_square, [(shared.spec, c) for c in chunks],
+                                            chunks, workers=2))
+        assert done == 6
+        assert np.array_equal(shared.arrays["out"], np.arange(18).reshape(6, 3) ** 2)
+        paths = [Path(p) for _, p, *_ in shared.spec]
+        assert all(p.is_file() for p in paths)
+    assert not any(p.exists() for p in paths)

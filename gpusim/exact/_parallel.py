@@ -1,20 +1,26 @@
-"""Run enumeration chunks in worker processes (spawned: JAX must not be forked)."""
+"""Run enumeration chunks in worker processes (spawned: JAX must not be forked), and share
+large arrays with them through memory-mapped files instead of pickling them."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
-__all__ = ["default_workers", "run_chunks"]
+import numpy as np
+
+__all__ = ["SharedArrays", "attach", "default_workers", "run_chunks", "worker_pool"]
 
 
 def default_workers() -> int:
     """Worker processes for a full solve: the usable CPU cores (``GPUSIM_EXACT_WORKERS``
     overrides)."""
-    import os
-
     env = os.environ.get("GPUSIM_EXACT_WORKERS")
     if env:
         return max(1, int(env))
@@ -24,15 +30,92 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@contextmanager
+def worker_pool(workers: int) -> Iterator[Executor | None]:
+    """One pool for every stage of a solve (each spawned worker imports JAX once); None
+    when ``workers`` <= 1 (everything runs in this process)."""
+    if workers <= 1:
+        yield None
+        return
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        # Start every worker now: each spends a second or two importing the solver (JAX
+        # included) while this process builds its index tables.
+        for _ in range(workers):
+            pool.submit(_warm)
+        yield pool
+
+
+def _warm() -> None:
+    import gpusim.exact.fives  # noqa: F401
+
+
 def run_chunks(
-    fn: Callable[..., Any], args: Sequence[tuple], keys: Sequence[Any], workers: int
+    fn: Callable[..., Any],
+    args: Sequence[tuple],
+    keys: Sequence[Any],
+    workers: int,
+    *,
+    pool: Executor | None = None,
 ) -> Iterator[tuple[Any, Any]]:
-    """Yield (key, fn(*arg)) for every chunk, in completion order when workers > 1."""
-    if workers <= 1 or len(args) <= 1:
+    """Yield (key, fn(*arg)) for every chunk, in completion order when run in a pool
+    (``pool``, or a new one of ``workers`` processes)."""
+    if pool is None and (workers <= 1 or len(args) <= 1):
         for key, a in zip(keys, args, strict=True):
             yield key, fn(*a)
         return
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(fn, *a): key for key, a in zip(keys, args, strict=True)}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+    if pool is None:
+        with worker_pool(workers) as own:
+            yield from run_chunks(fn, args, keys, workers, pool=own)
+        return
+    futures = {pool.submit(fn, *a): key for key, a in zip(keys, args, strict=True)}
+    for fut in as_completed(futures):
+        yield futures[fut], fut.result()
+
+
+class SharedArrays:
+    """Zero-filled arrays in memory-mapped files that worker processes open by name
+    (:func:`attach`): workers write their rows in place and read the others' without a
+    copy through the pool's pipes. Pages never written cost no memory.
+
+    ``SharedArrays(table=((n, 1326), np.uint32), ...)``; ``.arrays`` are this process's
+    views, ``.spec`` is what a worker needs (picklable); :meth:`close` removes the files.
+    """
+
+    def __init__(self, **layout: tuple[tuple[int, ...], Any]):
+        need = sum(int(np.prod(shape)) * np.dtype(dt).itemsize for shape, dt in layout.values())
+        # RAM-backed /dev/shm when it has room (a container's may hold only 64 MB: a page
+        # past its end would kill the process), else the temporary folder (page cache)
+        shm = Path("/dev/shm")
+        room = shm.is_dir() and shutil.disk_usage(shm).free > need + (256 << 20)
+        self._dir = tempfile.mkdtemp(prefix="gpusim-exact-", dir=shm if room else None)
+        self.spec = tuple((name, os.path.join(self._dir, name), tuple(shape), np.dtype(dt).str)
+                          for name, (shape, dt) in layout.items())
+        for _, path, shape, dt in self.spec:
+            with open(path, "wb") as f:  # a sparse file: zero pages until written
+                f.truncate(max(1, int(np.prod(shape)) * np.dtype(dt).itemsize))
+        self.arrays = attach(self.spec)
+
+    def close(self) -> None:
+        for _, path, *_ in self.spec:
+            _ATTACHED.pop(path, None)
+        self.arrays = {}
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> SharedArrays:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+_ATTACHED: dict[str, np.ndarray] = {}
+
+
+def attach(spec: tuple) -> dict[str, np.ndarray]:
+    """The arrays of a :class:`SharedArrays` spec, mapped once per process."""
+    out = {}
+    for name, path, shape, dtype in spec:
+        if path not in _ATTACHED:
+            _ATTACHED[path] = np.memmap(path, dtype=dtype, mode="r+", shape=shape)
+        out[name] = _ATTACHED[path]
+    return out

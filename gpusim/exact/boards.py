@@ -9,10 +9,12 @@ one of the 990 pairs that avoid a and b; by inclusion-exclusion
     equal(a, b) = equal_all - equal_row_a - equal_row_b + 1  ({a, b} is counted in all three)
 
 where ``*_all`` counts over all 1,081 pairs and ``*_row_x`` over the 46 pairs that hold card x.
-The counts come from one sort per board, not from pairwise comparisons: the 1,081 ranks are
-sorted (giving each hand its dense position = number of hands strictly below it), and a running
-count over the sorted order of the hands holding each card gives the per-card counts at any
-position. All counts are exact integers.
+The counts come from sorts, not from pairwise comparisons: the 1,081 ranks are sorted (each
+hand's dense position = number of hands strictly below it, with the tie runs' bounds), then the
+hands' cards are stably sorted by card, which lists the 46 hands holding each card in rank
+order; the tie-run bounds within each card's list are the per-card counts. All counts are
+exact integers. Ranks come from :func:`gpusim.evaluate.evaluate_board_pairs`, which builds the
+board's suit masks once per board instead of once per hand.
 """
 
 from __future__ import annotations
@@ -21,9 +23,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.evaluate import evaluate
+from gpusim.evaluate import evaluate_board_pairs
+from gpusim.exact._profile import stage
 
-__all__ = ["N_DEALER", "PAIR_I", "PAIR_J", "BoardCounts", "board_counts", "remaining_cards"]
+__all__ = [
+    "N_DEALER",
+    "PAIR_I",
+    "PAIR_J",
+    "BoardCounts",
+    "SortedCounts",
+    "board_counts",
+    "remaining_cards",
+    "sorted_counts",
+]
 
 N_DEALER = 990
 """Dealer hands per (board, player hole): C(45, 2)."""
@@ -60,23 +72,115 @@ def remaining_cards(boards: np.ndarray) -> np.ndarray:
     return np.nonzero(live)[1].reshape(nb, 52 - k).astype(np.int32)
 
 
-def _run_bounds(sorted_vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For values sorted along the last axis: index of each value's first equal and one past its
-    last equal (the counts of values strictly below and at most)."""
-    n = sorted_vals.shape[-1]
-    idx = np.arange(n, dtype=np.int32)
-    new = np.ones(sorted_vals.shape, dtype=bool)
-    new[..., 1:] = sorted_vals[..., 1:] != sorted_vals[..., :-1]
-    start = np.maximum.accumulate(np.where(new, idx, 0), axis=-1)
-    last = np.ones(sorted_vals.shape, dtype=bool)
-    last[..., :-1] = new[..., 1:]
-    stop = np.minimum.accumulate(np.where(last, idx + 1, n)[..., ::-1], axis=-1)[..., ::-1]
-    return start.astype(np.int32), stop.astype(np.int32)
+def _run_bounds(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows of values sorted along the last axis, (m, L): index in its row of each value's
+    first equal and one past its last equal (the counts of values strictly below and at most).
+
+    One flat pass (a cumulative run id over every row at once), not a row-by-row scan.
+    """
+    m, n = vals.shape
+    v = vals.reshape(-1)
+    new = np.empty(m * n, dtype=bool)
+    new[0] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    new[::n] = True
+    firsts = np.flatnonzero(new).astype(np.int32)
+    run = np.cumsum(new, dtype=np.int32) - 1
+    ends = np.empty_like(firsts)
+    ends[:-1] = firsts[1:]
+    ends[-1] = m * n
+    offset = (np.arange(m, dtype=np.int32) * n)[:, None]
+    return firsts[run].reshape(m, n) - offset, ends[run].reshape(m, n) - offset
 
 
 def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     i, j = np.triu_indices(n, 1)
     return i.astype(np.int32), j.astype(np.int32)
+
+
+def _scatter(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """out[flat[i]] = values.flat[i]: the inverse of a gather, flat."""
+    out = np.empty(values.size, dtype=values.dtype)
+    out[flat] = values.reshape(-1)
+    return out
+
+
+@dataclass(frozen=True)
+class SortedCounts:
+    """:class:`BoardCounts` in each board's rank order (hands ascending by rank).
+
+    rem: (nb, n) int32 unseen cards; order: (nb, P) intp hand (pair index) at each sorted
+    position; cards: (nb, P, 2) uint8 local indices of its two cards; rank: (nb, P) uint32;
+    below, equal: (nb, P) int32; not_qualified: (nb, P) int32 or None.
+    """
+
+    rem: np.ndarray
+    order: np.ndarray
+    cards: np.ndarray
+    rank: np.ndarray
+    below: np.ndarray
+    equal: np.ndarray
+    not_qualified: np.ndarray | None
+
+
+def sorted_counts(boards: np.ndarray, qualifier: int | None = None) -> SortedCounts:
+    """:func:`board_counts` without restoring the hands' order (the solvers' fast path)."""
+    b = np.asarray(boards, dtype=np.int32)
+    nb, k = b.shape
+    n = 52 - k
+    pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
+    npairs = len(pi)
+    rem = remaining_cards(b)
+    with stage("rank the hands (evaluator)"):
+        rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
+
+    with stage("sort the hands, tie runs"):
+        # dense position of every hand on its board (number of hands strictly below it)
+        key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
+        key.sort(axis=1)
+        order = (key & np.uint64(2047)).astype(np.intp)
+        srank = (key >> np.uint64(11)).astype(np.uint32)
+        start, stop = _run_bounds(srank)
+    with stage("inclusion-exclusion (per-card rows)"):
+        return _exclude(rem, order, srank, start, stop, pi, pj, qualifier)
+
+
+def _exclude(rem, order, srank, start, stop, pi, pj, qualifier) -> SortedCounts:
+    """Remove the dealer hands that share a player card (see the module docstring)."""
+    nb, npairs = order.shape
+    n = rem.shape[1]
+
+    # Per card x, the n - 1 hands holding x in sorted order: a stable sort of the hands'
+    # cards (two entries per hand, in sorted-hand order) by card. Within card x's group the
+    # run bounds of the hands' dense positions count the hands holding x that rank below /
+    # at most each one: the inclusion-exclusion rows, read without any (hands x cards) array.
+    held = np.empty((nb, npairs, 2), dtype=np.uint8)
+    held[..., 0] = pi[order]
+    held[..., 1] = pj[order]
+    by_card = np.argsort(held.reshape(nb, 2 * npairs), axis=1, kind="stable")
+    pos = by_card >> 1  # sorted position of the entry's hand
+    row_off = (np.arange(nb, dtype=np.intp) * npairs)[:, None]
+    row_lo, row_hi = _run_bounds(start.reshape(-1)[(pos + row_off).ravel()].reshape(-1, n - 1))
+    to_entry = (by_card + 2 * row_off).ravel()  # entry 2 p + side of its board
+    # both row counts (at most n - 1 < 128 each) in one int16 scatter, the two cards' rows
+    # added as packed bytes
+    rows = _scatter((row_lo | (row_hi << 8)).astype(np.int16), to_entry).reshape(nb, npairs, 2)
+    rows = rows[..., 0] + rows[..., 1]
+    below_rows, atmost_rows = (rows & 255).astype(np.int32), (rows >> 8).astype(np.int32)
+    below = start - below_rows
+    equal = (stop - start) - atmost_rows + below_rows + 1
+    nq = None
+    if qualifier is not None:
+        # the hands below the qualifier are the first n_low sorted positions
+        n_low = (srank < np.uint32(qualifier)).sum(axis=1, dtype=np.int32)[:, None]
+        is_low = np.arange(npairs, dtype=np.int32) < n_low
+        card_key = (held + (np.arange(nb, dtype=np.intp) * n)[:, None, None]).ravel()
+        nq_row = np.bincount(card_key, weights=np.repeat(is_low.ravel(), 2),
+                             minlength=nb * n).astype(np.int32)
+        held_low = nq_row[card_key].reshape(nb, npairs, 2)
+        nq = n_low - held_low[..., 0] - held_low[..., 1] + is_low
+    return SortedCounts(rem=rem, order=order, cards=held, rank=srank, below=below,
+                        equal=equal, not_qualified=nq)
 
 
 def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:
@@ -87,57 +191,12 @@ def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCount
     qualifier: the lowest dealer rank that qualifies (a rank from
     :func:`gpusim.evaluate.evaluate`), or None for no qualification.
     """
-    b = np.asarray(boards, dtype=np.int32)
-    nb, k = b.shape
-    n = 52 - k
-    pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
-    npairs = len(pi)
-    rem = remaining_cards(b)
-    hands = np.empty((nb, npairs, k + 2), dtype=np.int32)
-    hands[:, :, :k] = b[:, None, :]
-    hands[:, :, k] = rem[:, pi]
-    hands[:, :, k + 1] = rem[:, pj]
-    rank = np.asarray(evaluate(hands))
+    sc = sorted_counts(boards, qualifier)
+    nb, npairs = sc.order.shape
+    to_hand = (sc.order + (np.arange(nb, dtype=np.intp) * npairs)[:, None]).ravel()
 
-    # dense position of every hand on its board (number of hands strictly below it)
-    key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
-    key.sort(axis=1)
-    start, stop = _run_bounds(key >> np.uint64(11))
-    order = (key & np.uint64(2047)).astype(np.intp)
-    flat = ((np.arange(nb, dtype=np.intp) * npairs)[:, None] + order).ravel()
-    below_all = np.empty(nb * npairs, dtype=np.int32)
-    atmost_all = np.empty(nb * npairs, dtype=np.int32)
-    below_all[flat] = start.ravel()
-    atmost_all[flat] = stop.ravel()
-    below_all = below_all.reshape(nb, npairs)
-    atmost_all = atmost_all.reshape(nb, npairs)
+    def unsort(a):
+        return None if a is None else _scatter(a, to_hand).reshape(nb, npairs)
 
-    # held[k, n, x]: of the k lowest hands on board n (in sorted order), those holding card x.
-    # A position below a hand's dense position is a hand strictly below it, so a row count
-    # is one lookup. The running sum runs over k with whole (nb, 47) slices (numpy's
-    # accumulate along a non-contiguous axis is ten times slower).
-    step = np.zeros((npairs + 1, nb, n), dtype=np.int8)
-    nn = np.arange(nb)[None, :]
-    kk = np.arange(1, npairs + 1)[:, None]
-    step[kk, nn, pi[order].T] = 1
-    step[kk, nn, pj[order].T] = 1
-    for pos in range(1, npairs + 1):
-        np.add(step[pos - 1], step[pos], out=step[pos])
-    held = step.reshape(-1)
-    col = np.arange(nb, dtype=np.intp)[:, None] * n
-
-    def at(pos: np.ndarray, card: np.ndarray) -> np.ndarray:
-        return held[pos.astype(np.intp) * (nb * n) + col + card].astype(np.int32)
-
-    bi, bj = at(below_all, pi), at(below_all, pj)
-    ai, aj = at(atmost_all, pi), at(atmost_all, pj)
-    below = below_all - bi - bj
-    equal = (atmost_all - below_all) - (ai - bi) - (aj - bj) + 1
-    nq = None
-    if qualifier is not None:
-        low = rank < np.uint32(qualifier)
-        nq_all = low.sum(axis=1, dtype=np.int32)
-        cols = np.arange(n, dtype=np.int32)[None, :]
-        nq_row = at(np.broadcast_to(nq_all[:, None], (nb, n)), cols)
-        nq = nq_all[:, None] - nq_row[:, pi] - nq_row[:, pj] + low.astype(np.int32)
-    return BoardCounts(rem=rem, rank=rank, below=below, equal=equal, not_qualified=nq)
+    return BoardCounts(rem=sc.rem, rank=unsort(sc.rank), below=unsort(sc.below),
+                       equal=unsort(sc.equal), not_qualified=unsort(sc.not_qualified))

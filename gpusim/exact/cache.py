@@ -49,9 +49,21 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def atomic_savez(path: Path, **arrays) -> None:
+def atomic_savez(path: Path, *, level: int | None = None, **arrays) -> None:
+    """Write a compressed ``.npz`` (read back with ``np.load``) under a temporary name and
+    move it into place. ``level``: the deflate level (None: numpy's default, 6); the count
+    caches use 1, several times faster to write for a slightly larger file."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
-    np.savez_compressed(tmp, **arrays)
+    if level is None:
+        np.savez_compressed(tmp, **arrays)
+    else:
+        import zipfile
+
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=level,
+                             allowZip64=True) as zf:
+            for name, a in arrays.items():
+                with zf.open(f"{name}.npy", "w", force_zip64=True) as f:
+                    np.lib.format.write_array(f, np.asanyarray(a), allow_pickle=False)
     os.replace(tmp, path)
 
 

@@ -1,9 +1,11 @@
 """Casino Hold'em by full enumeration: the outcome counts of every (hole, flop) situation.
 
 Loop over the 1,755 suit classes of flops F (weight = raw flops in the class). For each F the
-1,176 turn-river pairs give 1,176 boards; :func:`gpusim.exact.boards.board_counts` gives, for
-every board and hole, the dealer hands (of 990) by outcome. Summed over the boards that avoid
-the hole, each (F, hole) gets 22 integer counts (:data:`EVENT_COUNTS`):
+1,176 turn-river pairs give 1,176 boards; for every board and hole the dealer hands (of 990)
+by outcome are read from the 5-card class table (:mod:`gpusim.exact.fives`: each suit class
+of 5-card boards counted once, by :func:`gpusim.exact.boards.board_counts`), one turn-river
+pair per orbit of the flop's own suit symmetry. Summed over the boards that avoid the hole,
+each (F, hole) gets 22 integer counts (:data:`EVENT_COUNTS`):
 
 - ``nq[c]``: dealer does not qualify, player's final hand in pay class c (10 classes:
   the 9 categories, royal flush split from straight flush);
@@ -21,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
+from gpusim.exact._parallel import attach
+from gpusim.exact._profile import stage
 from gpusim.exact.cache import (
     FORMAT,
     atomic_savez,
@@ -30,10 +33,20 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
+from gpusim.exact.fives import (
+    FIELD,
+    hole_permutation_table,
+    lookup,
+    pay_class,
+    segment_sums,
+    stabilizer,
+    symmetrize,
+    two_stages,
+)
 from gpusim.exact.tables import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
-from gpusim.index import board_classes, hole_index, subsets
+from gpusim.index import board_classes, permute_cards, set_index, subsets
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
@@ -62,15 +75,6 @@ EVENT_COUNTS = 2 * N_PAY_CLASSES + 2
 CH_OUTCOMES = 1081 * 990
 """Outcomes per (hole, flop): C(47, 2) turn-river pairs x C(45, 2) dealer hands."""
 
-_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
-
-
-def pay_class(rank: np.ndarray) -> np.ndarray:
-    """Pay class 0..9 of uint32 ranks: the category, with a royal flush as class 9."""
-    r = np.asarray(rank, dtype=np.uint32)
-    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
-
-
 @dataclass(frozen=True)
 class ChCounts:
     """Counts for every canonical flop and every hole.
@@ -95,44 +99,87 @@ def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def _flop_counts(flop: np.ndarray, qualifier: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(1326, 22) int32 counts, (1326,) valid, (1326,) uint32 5-card rank for one flop."""
-    from gpusim.evaluate import evaluate_np
-
+def _flop_boards(flop: np.ndarray) -> np.ndarray:
+    """(1176, 5) the flop with each turn-river pair of its 49 unseen cards."""
     ti, ri = _pairs_of(49)
-    holes = subsets(2).astype(np.int32)  # row = hole_index
     live = np.setdiff1d(np.arange(52), flop)
-    boards = np.concatenate(
+    return np.concatenate(
         [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
     )
-    bc = board_counts(boards, qualifier)
-    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])
-    pc = pay_class(bc.rank)
-    below, equal, nq = bc.below, bc.equal, bc.not_qualified
-    qw = np.maximum(below - nq, 0)
-    qualified_player = bc.rank >= np.uint32(qualifier)
-    tie = np.where(qualified_player, equal, 0)
-    loss = 990 - np.maximum(nq, below + equal)
-    hc = (h * N_PAY_CLASSES + pc).ravel()
-    size = 1326 * N_PAY_CLASSES
-    row = np.zeros((1326, EVENT_COUNTS), dtype=np.int32)
-    row[:, :N_PAY_CLASSES] = np.bincount(hc, weights=nq.ravel(), minlength=size).reshape(
-        1326, N_PAY_CLASSES
-    )
-    row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = np.bincount(
-        hc, weights=qw.ravel(), minlength=size
-    ).reshape(1326, N_PAY_CLASSES)
-    row[:, -2] = np.bincount(h.ravel(), weights=tie.ravel(), minlength=1326)
-    row[:, -1] = np.bincount(h.ravel(), weights=loss.ravel(), minlength=1326)
-    ok = ~(holes[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
-    bonus = np.zeros(1326, dtype=np.uint32)
-    five = np.concatenate([holes[ok], np.broadcast_to(flop, (int(ok.sum()), 3))], axis=1)
-    bonus[ok] = evaluate_np(five, check=False)
-    return row, ok, bonus
 
 
-def _flop_chunk(flops: np.ndarray, qualifier: int):
-    return [_flop_counts(f, qualifier) for f in flops]
+_M = (1 << FIELD) - 1
+
+
+def _flop_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    with stage("sum the boards through their suit permutations"):
+        return _flop_rows_impl(spec, ids, reps)
+
+
+def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flop's 1,176 boards up to the suit permutations that fix the flop.
+
+    Returns (boards (m, 5), orbit sizes (m,) int64, stabilizer (s,) permutation ids): one
+    board per orbit of its turn-river pair. A sum over all 1,176 boards of a function of
+    (board, hole) is then (1 / s) x the sum over the stabilizer's permutations of the
+    orbit-size-weighted sum over these boards, read at the permuted hole.
+    """
+    boards = _flop_boards(flop)
+    stab = stabilizer(flop)
+    if len(stab) == 1:
+        return boards, np.ones(len(boards), dtype=np.int64), stab
+    tr = boards[:, 3:]
+    images = set_index(permute_cards(np.broadcast_to(tr, (len(stab),) + tr.shape),
+                                     np.broadcast_to(stab[:, None], (len(stab), len(tr)))))
+    key = images.min(axis=0)
+    rep = key == set_index(tr)
+    size = np.bincount(key, minlength=int(key.max()) + 1)
+    return boards[rep], size[key[rep]].astype(np.int64), stab
+
+
+def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
+    """Sum the 5-card tables of each flop's 1,176 boards into its (1326, 22) count rows,
+    written in place into the shared ``counts``."""
+    arrays = attach(spec)
+    perms = hole_permutation_table()
+    bins_per_group = 1326 * N_PAY_CLASSES
+    for f, flop in zip(flop_ids, flops, strict=True):
+        boards, size, stab = orbit_boards(flop)
+        cls, perm = lookup(spec, boards)
+        # Boards that share a suit permutation are binned in their classes' suits, by
+        # (hole, pay class); only the bins are permuted into the flop's suits afterwards.
+        used, grp = np.unique(perm, return_inverse=True)
+        order = np.argsort(grp, kind="stable")
+        rows = cls[order]
+        w, key, tie = arrays["w"][rows], arrays["bin"][rows], arrays["tie"][rows]
+        if len(stab) > 1:
+            w *= size[order][:, None]
+            tie = tie.astype(np.int32) * size[order].astype(np.int32)[:, None]
+        starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
+        ends = np.append(starts[1:], len(rows))
+        bins = np.empty((len(used), bins_per_group), dtype=np.float64)
+        for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            # (nq, qw) packed in one float64: exact, the sums stay below 2**42
+            bins[g] = np.bincount(key[a:b].ravel(), weights=w[a:b].ravel(),
+                                  minlength=bins_per_group)
+        bins = np.rint(bins).astype(np.int64).reshape(len(used), 1326, N_PAY_CLASSES)
+        ties = segment_sums(tie.astype(np.int32), starts)  # (groups, 1326)
+        g = np.arange(len(used))[:, None]
+        s = bins[g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
+        tie_sum = ties[g, perms[used]].sum(axis=0).astype(np.int64)
+        nq, qw = s & _M, s >> FIELD
+        if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
+            nq, qw, tie_sum = (symmetrize(a, perms[stab]) for a in (nq, qw, tie_sum))
+        row = arrays["counts"][f]
+        row[:, :N_PAY_CLASSES] = nq
+        row[:, N_PAY_CLASSES : 2 * N_PAY_CLASSES] = qw
+        row[:, -2] = tie_sum
+        ok = ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
+        row[:, -1] = np.where(ok, CH_OUTCOMES - nq.sum(axis=1) - qw.sum(axis=1) - tie_sum, 0)
+    return len(flop_ids)
+
+
+_HOLES = subsets(2).astype(np.int32)
 
 
 def solve_counts(
@@ -146,26 +193,37 @@ def solve_counts(
 
     qualifier: lowest qualifying dealer rank. flop_ids: restrict to these flop classes (tests);
     the other rows stay zero. progress(done, total) is called as flop classes finish.
-    workers > 1 splits the flop classes over that many processes.
-    """
-    from gpusim.exact._parallel import run_chunks
+    workers > 1 splits the work over that many processes.
 
+    Two stages: the showdown cells of every 5-card board class the flops reach
+    (:func:`gpusim.exact.fives.five_card_table`), then per flop class the sum of its 1,176
+    boards' cells, each read through the board's suit permutation.
+    """
     bcls = board_classes(3)
     n_cls = bcls.n_classes
     ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
-    counts = np.zeros((n_cls, 1326, EVENT_COUNTS), dtype=np.int32)
-    valid = np.zeros((n_cls, 1326), dtype=bool)
-    bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
+
+    def needed_of(b5) -> np.ndarray:
+        if flop_ids is None:
+            return np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
+        boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids] or
+                                [np.zeros((0, 5), np.int32)])
+        return np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
+
     chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
-    done = 0
-    for chunk, results in run_chunks(
-        _flop_chunk, [(bcls.reps[c], int(qualifier)) for c in chunks], chunks, workers
-    ):
-        for f, (row, ok, b5) in zip(chunk, results, strict=True):
-            counts[f], valid[f], bonus[f] = row, ok, b5
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(ids))
+    extra = {"counts": ((n_cls, 1326, EVENT_COUNTS), np.int32)}
+    out, _ = two_stages("ch", int(qualifier), needed_of, _flop_rows, chunks, bcls.reps, extra,
+                        workers=workers, progress=progress)
+    counts = out["counts"]
+    valid = np.zeros((n_cls, 1326), dtype=bool)
+    valid[ids] = ~(_HOLES[None, :, :, None] == bcls.reps[ids][:, None, None, :]).any(axis=(2, 3))
+    bonus = np.zeros((n_cls, 1326), dtype=np.uint32)
+    f, h = np.nonzero(valid)
+    if len(f):
+        five = np.concatenate([_HOLES[h], bcls.reps[f]], axis=1)
+        from gpusim.evaluate import evaluate_np
+
+        bonus[f, h] = evaluate_np(five, check=False)
     return ChCounts(
         flops=bcls.reps,
         weights=bcls.weights,
@@ -361,8 +419,8 @@ def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     finally:
         if stop:
             stop()
-    atomic_savez(path, flops=c.flops, weights=c.weights, counts=c.counts, valid=c.valid,
-                  bonus_rank=c.bonus_rank, qualifier=np.int64(c.qualifier))
+    atomic_savez(path, level=1, flops=c.flops, weights=c.weights, counts=c.counts,
+                 valid=c.valid, bonus_rank=c.bonus_rank, qualifier=np.int64(c.qualifier))
     return c
 
 

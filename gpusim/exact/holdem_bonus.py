@@ -1,7 +1,9 @@
 """Texas Hold'em Bonus by full enumeration: river, turn and preflop decisions and their counts.
 
 Stage 1 (river level). Loop over the 16,432 suit classes of 4-card boards T (weight = raw
-4-card boards in the class) and the 48 river cards: 788,736 boards. For every class and hole
+4-card boards in the class) and the 48 river cards: 788,736 boards, each read from the 5-card
+class table (:mod:`gpusim.exact.fives`: the 134,459 suit classes of 5-card boards counted
+once each, with the per-starting-hand sums). For every class and hole
 (hole relabelled into the class's suits) keep, summed over the river and the dealer's hands
 (46 x 990 = 45,540 outcomes): ``W`` wins, ``L`` losses and ``WX`` wins on which the Ante
 pays (final hand in the config's ``ante_pays_from`` category or better); uint16, at most
@@ -9,8 +11,9 @@ pays (final hand in the config's ``ante_pays_from`` category or better); uint16,
 losses (for the Ante's return table).
 
 Stage 2 (turn level). Loop over the 1,755 flop classes F and the 49 turn cards; the 4-card board
-F + t is looked up in stage 1 through its class and suit permutation. Summing over t gives the
-turn-level counts of (hole, F) (47 x 46 x 990 = 2,140,380 outcomes each).
+F + t is looked up in stage 1 through its class and suit permutation (one turn card per orbit
+of the flop's suit symmetry). Summing over t gives the turn-level counts of (hole, F)
+(47 x 46 x 990 = 2,140,380 outcomes each).
 
 The Turn and River bets are independent 1:1 wagers (each decision leaves later choices open),
 so the optimal rule is ``bet iff wins > losses`` at each point; the preflop decision then
@@ -24,9 +27,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.cards import hand_class_index
-from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts
-from gpusim.index import board_classes, hole_index, permute_cards, subsets
+from gpusim.exact._parallel import attach
+from gpusim.exact._profile import stage
+from gpusim.exact.boards import remaining_cards
+from gpusim.exact.fives import (
+    FIELD,
+    HOLE_CLASS,
+    hole_permutation_table,
+    pay_class,
+    stabilizer,
+    summed_rows,
+    symmetrize,
+    two_stages,
+)
+from gpusim.index import board_classes, permute_cards, subsets
 
 __all__ = [
     "OUTCOMES_PER_HOLE",
@@ -82,64 +96,30 @@ class RiverCounts:
     ante_from: int
 
 
-_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
-
-
-def pay_class(rank):
-    r = np.asarray(rank, dtype=np.uint32)
-    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
-
-
 _HOLES = subsets(2).astype(np.int32)
-HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
+_M = (1 << FIELD) - 1
 
 
-def hole_permutation_table() -> np.ndarray:
-    """(24, 1326) int64: hole index after each suit permutation."""
-    out = np.empty((24, 1326), dtype=np.int64)
-    for p in range(24):
-        q = permute_cards(_HOLES, np.full(1326, p))
-        out[p] = hole_index(q[:, 0], q[:, 1])
-    return out
+def _river_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    with stage("sum the boards through their suit permutations"):
+        return _river_rows_impl(spec, ids, reps)
 
 
-def _river_batch(reps: np.ndarray, weights: np.ndarray, ante_from: int) -> dict:
-    """Stage-1 counts of a few 4-card board classes (reps: (b, 4), weights: (b,))."""
-    nb = len(reps)
-    rivers = np.stack([np.setdiff1d(np.arange(52), r) for r in reps])  # (b, 48)
-    boards = np.concatenate([np.repeat(reps, 48, axis=0), rivers.reshape(-1, 1)], axis=1)
-    bc = board_counts(boards)
-    h = hole_index(bc.rem[:, PAIR_I], bc.rem[:, PAIR_J])  # (b * 48, 1081)
-    win = bc.below
-    tie = bc.equal
-    loss = 990 - win - tie
-    pc = pay_class(bc.rank)
-    # per (class in batch, hole): sum over the 48 rivers
-    key = (np.arange(nb).repeat(48)[:, None] * 1326 + h).ravel()
-    size = nb * 1326
-    out = {}
-    for name, val in (("W", win), ("L", loss), ("WX", np.where(pc >= ante_from, win, 0))):
-        out[name] = np.bincount(key, weights=val.ravel(), minlength=size).reshape(nb, 1326)
-    out["valid"] = np.bincount(key, minlength=size).reshape(nb, 1326) > 0
-    wt = weights.repeat(48)[:, None]  # weight per board row
-    hc = HOLE_CLASS[h]
-    hpc = (hc * 10 + pc).ravel()
-
-    def acc(index, values, n):
-        return np.bincount(index, weights=values, minlength=n).astype(np.int64)
-
-    out["cw"] = acc(hpc, (win * wt).ravel(), 1690)
-    out["ch"] = acc(hpc, np.broadcast_to(wt, h.shape).ravel(), 1690)
-    out["ct"] = acc(hc.ravel(), (tie * wt).ravel(), 169)
-    out["cl"] = acc(hc.ravel(), (loss * wt).ravel(), 169)
-    return out
-
-
-def _river_chunk(reps: np.ndarray, weights: np.ndarray, ante_from: int, batch: int) -> list:
-    return [
-        _river_batch(reps[i : i + batch], weights[i : i + batch], ante_from)
-        for i in range(0, len(reps), batch)
-    ]
+def _river_rows_impl(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
+    """Sum the 5-card cells of each 4-card class's 48 boards (one per river) into its W,
+    L, WX rows, written in place into the shared arrays."""
+    arrays = attach(spec)
+    m = len(ids)
+    boards = np.concatenate([np.repeat(reps, 48, axis=0),
+                             remaining_cards(reps).reshape(-1, 1)], axis=1)
+    s = summed_rows(spec, np.arange(m).repeat(48), boards)  # (m, 1326) packed sums
+    win, tie = s & _M, (s >> FIELD) & _M
+    ok = ~(_HOLES[None, :, :, None] == reps[:, None, None, :]).any(axis=(2, 3))
+    arrays["W"][ids] = win
+    arrays["L"][ids] = np.where(ok, RIVER_OUTCOMES - win - tie, 0)
+    arrays["WX"][ids] = s >> (2 * FIELD)
+    arrays["valid"][ids] = ok
+    return m
 
 
 def solve_river(
@@ -153,35 +133,33 @@ def solve_river(
     """Stage 1 over every 4-card board class (or ``board_ids`` only, for tests).
 
     ante_from: pay class from which a win pays the Ante (4 = straight, 5 = flush).
-    workers > 1 splits the board classes over that many processes.
-    """
-    from gpusim.exact._parallel import run_chunks
+    workers > 1 splits the work over that many processes; ``batch``: 4-card classes per
+    worker task.
 
+    Two steps: the showdown cells of every 5-card board class the 4-card boards reach
+    (:func:`gpusim.exact.fives.five_card_table`, which also sums the per-starting-hand
+    counts, each class weighted by the raw (4-card board, river) pairs it stands for), then
+    per 4-card class the sum of its 48 boards' cells through their suit permutations.
+    """
     bcls = board_classes(4)
     n = bcls.n_classes
     ids = np.arange(n) if board_ids is None else np.asarray(board_ids)
-    arrays = {k: np.zeros((n, 1326), dtype=np.uint16) for k in ("W", "L", "WX")}
-    valid = np.zeros((n, 1326), dtype=bool)
-    acc = {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
-           "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
-    chunks = [ids[i : i + 8 * batch] for i in range(0, len(ids), 8 * batch)]
-    args = [(bcls.reps[c], bcls.weights[c], int(ante_from), batch) for c in chunks]
-    done = 0
-    for chunk, results in run_chunks(_river_chunk, args, chunks, workers):
-        for i, res in zip(range(0, len(chunk), batch), results, strict=True):
-            part = chunk[i : i + batch]
-            for name in ("W", "L", "WX"):
-                arrays[name][part] = res[name]
-            valid[part] = res["valid"]
-            for name in acc:
-                acc[name] += res[name]
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(ids))
+
+    def needed_of(b5) -> np.ndarray:
+        reps = bcls.reps[ids]
+        boards = np.concatenate([np.repeat(reps, 48, axis=0),
+                                 remaining_cards(reps).reshape(-1, 1)], axis=1)
+        return np.bincount(b5.lookup(boards)[0], weights=np.repeat(bcls.weights[ids], 48),
+                           minlength=b5.n_classes).astype(np.int64)
+
+    extra = {name: ((n, 1326), np.uint16) for name in ("W", "L", "WX")}
+    extra["valid"] = ((n, 1326), np.bool_)
+    chunks = [ids[i : i + batch] for i in range(0, len(ids), batch)]
+    arrays, acc = two_stages("thb", int(ante_from), needed_of, _river_rows, chunks, bcls.reps,
+                             extra, workers=workers, progress=progress)
     return RiverCounts(
         boards=bcls.reps,
         weights=bcls.weights,
-        valid=valid,
         class_wins=acc["cw"].reshape(169, 10),
         class_ties=acc["ct"],
         class_losses=acc["cl"],
@@ -189,9 +167,6 @@ def solve_river(
         ante_from=int(ante_from),
         **arrays,
     )
-
-
-_HOLE_PERM = None
 
 
 def turn_counts(river: RiverCounts, flop_id: int) -> dict[str, np.ndarray]:
@@ -202,16 +177,13 @@ def turn_counts(river: RiverCounts, flop_id: int) -> dict[str, np.ndarray]:
     (index of the hole relabelled into that class's suits), and ``turn`` (49,) the cards.
     Holes that meet F + t have zero counts.
     """
-    global _HOLE_PERM
-    if _HOLE_PERM is None:
-        _HOLE_PERM = hole_permutation_table()
     b3 = board_classes(3)
     b4 = board_classes(4)
     flop = b3.reps[flop_id]
     turns = np.setdiff1d(np.arange(52), flop)
     fours = np.concatenate([np.broadcast_to(flop, (49, 3)), turns[:, None]], axis=1)
     cls, perm = b4.lookup(fours)
-    hin = _HOLE_PERM[perm.astype(np.int64)]  # (49, 1326)
+    hin = hole_permutation_table()[perm.astype(np.int64)]  # (49, 1326)
     rows = cls[:, None]
     out = {name: getattr(river, name)[rows, hin].astype(np.int64) for name in ("W", "L", "WX")}
     out["valid"] = river.valid[rows, hin]
@@ -267,17 +239,52 @@ def turn_pass(
     turn_rule: ``optimal``, ``over_half``, a (1755, 1326) bool table, or a function of the
     turn-level (wins, losses) arrays (of TURN_OUTCOMES each) returning bet flags.
     """
-    b3 = board_classes(3)
+    b3, b4 = board_classes(3), board_classes(4)
     n3 = b3.n_classes
     turn = np.zeros((n3, 1326), dtype=bool)
     joint = np.zeros(169 * 16, dtype=np.float64)
+    # Everything a (4-card class, hole) cell holds in one word, so that each flop reads its
+    # 49 x 1,326 cells with one gather: W, L, WX (16 bits each), valid, River bet.
+    u = np.uint64
+    packed = (river.W.astype(u) | (river.L.astype(u) << u(16)) | (river.WX.astype(u) << u(32))
+              | (river.valid.astype(u) << u(48))
+              | (np.asarray(river_bet, dtype=bool).astype(u) << u(49))).reshape(-1)
+    perms = hole_permutation_table()
+    offsets = np.arange(8)[:, None]
     for f in range(n3):
-        tc = turn_counts(river, f)
-        W, L, WX, ok = tc["W"], tc["L"], tc["WX"], tc["valid"]
+        flop = b3.reps[f]
+        # one turn card per orbit of the flop's suit symmetry, weighted by the orbit's size;
+        # the sums are spread back over the symmetric holes (exact, see symmetrize)
+        turns = np.setdiff1d(np.arange(52), flop)
+        stab = stabilizer(flop)
+        size = np.ones(len(turns), dtype=np.int64)
+        if len(stab) > 1:
+            key = permute_cards(np.broadcast_to(turns[:, None], (len(stab), 49, 1)),
+                                np.broadcast_to(stab[:, None], (len(stab), 49)))[..., 0].min(0)
+            size = np.bincount(key, minlength=52)[turns]
+            turns, size = turns[key == turns], size[key == turns]
+        m = len(turns)
+        cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (m, 3)), turns[:, None]],
+                                             axis=1))
+        x = packed[cls.astype(np.int64)[:, None] * 1326 + perms[perm.astype(np.int64)]]
+        W = (x & u(0xFFFF)).astype(np.int64)
+        L = ((x >> u(16)) & u(0xFFFF)).astype(np.int64)
+        WX = ((x >> u(32)) & u(0xFFFF)).astype(np.int64)
+        ok = ((x >> u(48)) & u(1)).astype(bool)
+        rb = (x >> u(49)).astype(np.int64)
+        tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
+        # per hole, the four outcome counts summed over the turns without / with a River
+        # bet (rows 0-3, 4-7); then one bincount into (class, turn bet, river bet)
+        vals = np.stack([W - WX, WX, tie, L]) * size[None, :, None]  # (4, m, 1326)
+        with_bet = (vals * rb).sum(axis=1)
+        sums = np.concatenate([vals.sum(axis=1) - with_bet, with_bet])  # (8, 1326)
+        if len(stab) > 1:
+            sums = symmetrize(sums, perms[stab], axis=1)
         if isinstance(turn_rule, np.ndarray):
             tb = turn_rule[f]
         else:
-            tw, tl = W.sum(axis=0), L.sum(axis=0)
+            tw = sums[0] + sums[1] + sums[4] + sums[5]  # wins
+            tl = sums[3] + sums[7]  # losses
             if callable(turn_rule):
                 tb = np.asarray(turn_rule(tw, tl), dtype=bool)
             elif turn_rule == "optimal":
@@ -286,14 +293,11 @@ def turn_pass(
                 tb = 2 * tw > TURN_OUTCOMES
             else:
                 raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
-            tb = tb & ok.any(axis=0)
+            tb = tb & ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
         turn[f] = tb
-        rb = river_bet[tc["board_class"], tc["hole_in_class"]]
-        tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
-        key = (HOLE_CLASS[None, :] * 4 + tb[None, :].astype(np.int64) * 2 + rb) * 4
+        keys = ((HOLE_CLASS * 4 + tb.astype(np.int64) * 2) * 4)[None, :] + offsets
         wf = float(b3.weights[f])
-        for k, val in enumerate((W - WX, WX, tie, L)):
-            joint += np.bincount((key + k).ravel(), weights=val.ravel() * wf, minlength=169 * 16)
+        joint += np.bincount(keys.ravel(), weights=sums.ravel() * wf, minlength=169 * 16)
         if progress is not None:
             progress(f + 1, n3)
     return TurnPass(turn=turn, joint=np.rint(joint).astype(np.int64).reshape(169, 2, 2, 4))

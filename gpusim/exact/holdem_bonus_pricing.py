@@ -259,7 +259,7 @@ def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     finally:
         if stop:
             stop()
-    atomic_savez(path, **{k: getattr(r, k) for k in names}, ante_from=np.int64(a))
+    atomic_savez(path, level=1, **{k: getattr(r, k) for k in names}, ante_from=np.int64(a))
     return r
 
 

@@ -48,6 +48,10 @@ def bench_text(result: Mapping) -> str:
              f"{'gpusim (jax)':<16}{ours:>20,.0f}{1.0:>12.2f}"]
     lines += [f"{name:<16}{rate:>20,.0f}{rate / ours:>12.4f}"
               for name, rate in result["peers"].items()]
+    if "rates" in result:
+        lines.append(f"gpusim: {len(result['rates'])} windows of >= {result['window_s']:g} s, "
+                     f"{min(result['rates']):,.0f} to {max(result['rates']):,.0f} evals/s "
+                     f"(spread {100 * result['spread']:.1f} % of the median)")
     return "\n".join(lines)
 
 

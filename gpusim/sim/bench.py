@@ -89,6 +89,24 @@ def _time(fn: Callable[[], object], repeats: int) -> tuple[list[float], list[flo
     return wall, cpu
 
 
+def _windows(fn: Callable[[], object], repeats: int, min_window: float
+             ) -> tuple[list[float], list[float], list[int]]:
+    """Per timed window (repeated calls until it lasts at least ``min_window`` seconds):
+    wall seconds, process CPU seconds and the number of calls."""
+    wall, cpu, calls = [], [], []
+    for _ in range(repeats):
+        c0, t0, n = time.process_time(), time.perf_counter(), 0
+        while True:
+            fn()
+            n += 1
+            if time.perf_counter() - t0 >= min_window:
+                break
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+        calls.append(n)
+    return wall, cpu, calls
+
+
 def bench_evaluator(
     n_hands: int = 1 << 20,
     repeats: int = 7,
@@ -96,15 +114,20 @@ def bench_evaluator(
     *,
     peer_hands: int = 100_000,
     peers: bool = True,
+    min_window: float = 0.5,
 ) -> dict:
     """Time 7-card evaluation: gpusim (JAX, current default device) and installed peers.
 
-    n_hands: hands per gpusim call (the batch); repeats: timed calls, after one warm-up
-    call that also compiles; peer_hands: the first that many hands are given to each peer.
-    Returns ``{"evals_per_s": gpusim median, "evals_per_cpu_s", "peers": {name: evals/s},
-    "ratios": {name: gpusim / peer}, "batch", "repeats", "peer_hands", "seed", "backend",
-    "device", "cpu_count", "seconds": [gpusim wall samples], "peer_errors": {name: msg}}``;
-    rates use medians. Peers get min(repeats, 3) timed calls.
+    n_hands: hands per gpusim call (the batch); repeats: timed windows, after one warm-up
+    call that also compiles; each window repeats the call until it has lasted at least
+    ``min_window`` seconds (a window of one 5 ms call measured the scheduler, not the
+    evaluator); peer_hands: the first that many hands are given to each peer.
+    Returns ``{"evals_per_s": gpusim median over the windows, "evals_per_cpu_s",
+    "rates": [evals/s of each window], "spread": (max - min) / median of the rates,
+    "window_s", "peers": {name: evals/s}, "ratios": {name: gpusim / peer}, "batch",
+    "repeats", "peer_hands", "seed", "backend", "device", "cpu_count",
+    "seconds": [window wall seconds], "peer_errors": {name: msg}}``.
+    Peers get min(repeats, 3) timed calls.
     """
     if n_hands < 1:
         raise ValueError(f"n_hands: {n_hands} is not allowed; use a positive number of hands")
@@ -115,12 +138,19 @@ def bench_evaluator(
     hands = random_hands(n_hands, 7, seed)
     on_device = jax.device_put(hands)
     evaluate(on_device).block_until_ready()
-    wall, cpu = _time(lambda: evaluate(on_device).block_until_ready(), repeats)
+    wall, cpu, calls = _windows(lambda: evaluate(on_device).block_until_ready(), repeats,
+                                min_window)
+    rates = [n_hands * k / w for k, w in zip(calls, wall, strict=True)]
+    median = statistics.median(rates)
     result: dict = {
-        "evals_per_s": n_hands / statistics.median(wall),
+        "evals_per_s": median,
         # Per CPU-second of this process, all threads: steadier than wall time on a
         # shared machine; times the core count it estimates an idle machine's rate.
-        "evals_per_cpu_s": n_hands / max(statistics.median(cpu), 1e-9),
+        "evals_per_cpu_s": statistics.median(
+            n_hands * k / max(c, 1e-9) for k, c in zip(calls, cpu, strict=True)),
+        "rates": rates,
+        "spread": (max(rates) - min(rates)) / median,
+        "window_s": min_window,
         "peers": {},
         "ratios": {},
         "batch": n_hands,

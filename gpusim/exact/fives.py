@@ -1,0 +1,285 @@
+"""Showdown counts of every suit class of 5-card boards: the one table both games sum.
+
+A game's counts are sums over complete 5-card boards (Casino Hold'em: a flop's 1,176
+turn-river pairs; Texas Hold'em Bonus: a 4-card board's 48 rivers), and a board's showdown
+counts depend on its cards only up to a relabelling of the suits. So the 134,459 suit
+classes of 5-card boards are counted once each (:func:`gpusim.exact.boards.board_counts`,
+1,081 holes per board: 145 million hands, against the 2.2 billion of Casino Hold'em's
+flop-by-flop enumeration and 0.85 billion of Texas Hold'em Bonus' river level), and every
+raw board reads its class's row through its suit permutation.
+
+Each (class, hole) gets one row entry, the hole indexed 0..1325 in the class representative's
+suits (zero where the hole meets the board), with counts (at most 990 dealer hands each)
+packed in 21-bit fields (:data:`FIELD`), so that a game's second stage adds whole words and
+unpacks the sums once:
+
+- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as float64 (exact; the weights of one
+  bincount by (hole, pay class)): dealer hands that do not qualify / qualify and lose; ``bin``
+  = hole * 10 + pay class (int16); ``tie`` (int16) dealer hands that qualify and tie. The loss
+  count is the rest of 990.
+- ``thb`` (Texas Hold'em Bonus): ``cells = below | equal << 21 | ante << 42`` (int64): dealer
+  hands the player beats, ties with, and those beaten with a hand that pays the Ante (pay
+  class at least ``ante_from``).
+
+The tables live in memory-mapped files (:class:`gpusim.exact._parallel.SharedArrays`):
+worker processes fill their rows in place and the second stage's workers read them, so
+nothing of this size crosses a pipe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from functools import lru_cache
+
+import numpy as np
+
+from gpusim.cards import hand_class_index
+from gpusim.exact._parallel import SharedArrays, attach, run_chunks, worker_pool
+from gpusim.exact._profile import stage
+from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
+from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
+
+__all__ = [
+    "HOLE_CLASS",
+    "N_HOLES",
+    "FIELD",
+    "five_card_table",
+    "hole_permutation_table",
+    "lookup",
+    "pay_class",
+    "segment_sums",
+    "stabilizer",
+    "summed_rows",
+    "symmetrize",
+    "two_stages",
+]
+
+N_HOLES = 1326
+_HOLES = subsets(2).astype(np.int32)
+HOLE_CLASS = hand_class_index(_HOLES[:, 0], _HOLES[:, 1]).astype(np.int64)
+"""(1326,) starting-hand class (0..168, ``HAND_CLASSES`` order) of every hole."""
+
+FIELD = 21
+"""Bits per packed count: a sum of counts <= 990 over at most 1,176 boards stays below
+2**21, so packed cells add up without carrying from one field into the next."""
+_ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
+_BATCH = 128  # boards per board_counts call: its arrays stay in the CPU caches
+_CHUNK = 1024  # classes per worker task
+
+
+def pay_class(rank) -> np.ndarray:
+    """Pay class 0..9 of uint32 ranks: the category, with a royal flush as class 9."""
+    r = np.asarray(rank, dtype=np.uint32)
+    return np.where(r == _ROYAL, 9, (r >> np.uint32(27)).astype(np.int32)).astype(np.int32)
+
+
+@lru_cache(maxsize=1)
+def hole_permutation_table() -> np.ndarray:
+    """(24, 1326) int64: hole index after each suit permutation."""
+    out = np.empty((24, N_HOLES), dtype=np.int64)
+    for p in range(24):
+        q = permute_cards(_HOLES, np.full(N_HOLES, p))
+        out[p] = hole_index(q[:, 0], q[:, 1])
+    return out
+
+
+def stabilizer(board: np.ndarray) -> np.ndarray:
+    """Suit permutation ids (into :data:`gpusim.index.PERMUTATIONS`) that map the board
+    (k cards) onto itself: the identity, and the swaps of suits the board holds alike."""
+    images = permute_cards(np.broadcast_to(board, (24, len(board))), np.arange(24))
+    return np.flatnonzero(set_index(images) == set_index(board))
+
+
+def symmetrize(a: np.ndarray, hole_perms: np.ndarray, axis: int = 0) -> np.ndarray:
+    """(1 / s) x the sum of ``a`` read through each of the s hole permutations (holes on
+    ``axis``): an orbit-weighted sum over a symmetric board's boards spread back over its
+    symmetric holes. Exact: the orbit weights make every sum a multiple of s."""
+    total = np.take(a, hole_perms, axis=axis).sum(axis=axis)
+    if (total % len(hole_perms)).any():
+        raise AssertionError("orbit sums must divide evenly by the stabilizer's size")
+    return total // len(hole_perms)
+
+
+def lookup(spec: tuple, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(class, suit permutation) of raw 5-card boards (m, 5): int64 (m,) each."""
+    arrays = attach(spec)
+    idx = set_index(boards)
+    return arrays["raw_class"][idx].astype(np.int64), arrays["raw_perm"][idx].astype(np.int64)
+
+
+def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """Per group, the sum of its boards' cells, each read through its suit permutation.
+
+    group: (m,) int ascending group id 0..G-1 of each board; boards: (m, 5) raw cards.
+    Returns (G, 1326) int64, the hole in the boards' own suits (field sums as packed).
+    Boards of a group that share a permutation are summed in the class's suits first (a
+    row copy and an add per board), so only one row per (group, permutation) is permuted.
+    """
+    cls, perm = lookup(spec, boards)
+    order = np.lexsort((perm, group))
+    g, p = group[order], perm[order]
+    rows = attach(spec)["cells"][cls[order]]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = (g[1:] != g[:-1]) | (p[1:] != p[:-1])
+    starts = np.flatnonzero(new)
+    part = segment_sums(rows, starts)
+    part = np.take_along_axis(part, hole_permutation_table()[p[starts]], axis=1)
+    gs = g[starts]
+    first = np.ones(len(gs), dtype=bool)
+    first[1:] = gs[1:] != gs[:-1]
+    return segment_sums(part, np.flatnonzero(first))
+
+
+def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sums of consecutive row ranges beginning at ``starts`` (a row-block add each:
+    several times faster than ``np.add.reduceat`` along axis 0)."""
+    ends = np.append(starts[1:], len(rows))
+    out = np.empty((len(starts),) + rows.shape[1:], dtype=rows.dtype)
+    for i, (a, b) in enumerate(zip(starts, ends, strict=True)):
+        np.sum(rows[a:b], axis=0, out=out[i])
+    return out
+
+
+def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind: str, param: int,
+          mult: np.ndarray) -> dict:
+    """Count the classes ``ids`` (representatives ``reps``) and write their rows; Texas
+    Hold'em Bonus also returns the per-starting-hand sums weighted by ``mult`` (raw boards
+    each class stands for)."""
+    arrays = attach(spec)
+    stats = _zero_stats()
+    for at in range(0, len(ids), _BATCH):
+        part = slice(at, at + _BATCH)
+        sc = sorted_counts(reps[part], param if kind == "ch" else None)
+        with stage("5-card table: pack, write rows"):
+            _write_rows(arrays, ids[part], sc, kind, param, mult[part], stats)
+    return stats
+
+
+def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: np.ndarray,
+                stats: dict) -> None:
+    """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
+    per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
+    nb = len(sc.rem)
+    lo, hi = sc.rem[:, PAIR_I], sc.rem[:, PAIR_J]  # lo < hi: rem ascends
+    h = np.take_along_axis((hi * (hi - 1) >> 1) + lo, sc.order, axis=1)  # hole_index
+    to_cell = (h + (np.arange(nb) * N_HOLES)[:, None]).ravel()
+    pc = pay_class(sc.rank)
+    below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
+    if kind == "ch":
+        nq = sc.not_qualified.astype(np.int64)
+        qw = np.maximum(below - nq, 0)
+        tie = np.where(sc.rank >= np.uint32(param), equal, 0)
+        # (nq, qw) as one float64 (exact below 2**53) to be binned by (hole, pay class)
+        tables = {"w": (nq | (qw << FIELD)).astype(np.float64),
+                  "bin": (h * 10 + pc).astype(np.int16), "tie": tie.astype(np.int16)}
+    else:
+        ante = np.where(pc >= param, below, 0)
+        tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
+        # Per board and (hole class, pay class): wins, ties and holes, packed in 14-bit
+        # fields of one float64 (a board has at most 12 holes of a class: sums < 2**14)
+        # and binned in one pass; the boards' weights are applied to the unpacked integers.
+        key = (HOLE_CLASS[h] * 10 + pc + (np.arange(nb) * 1690)[:, None]).ravel()
+        packed = (below | (equal << 14) | (1 << 28)).astype(np.float64).ravel()
+        per_board = np.rint(np.bincount(key, weights=packed, minlength=nb * 1690)
+                            ).astype(np.int64).reshape(nb, 1690)
+        wins, ties, holes = per_board & 0x3FFF, (per_board >> 14) & 0x3FFF, per_board >> 28
+        w = mult.astype(np.int64)[:, None]
+        cw, ct, ch = (w * wins).sum(axis=0), (w * ties).sum(axis=0), (w * holes).sum(axis=0)
+        stats["cw"] += cw
+        stats["ch"] += ch
+        stats["ct"] += ct.reshape(169, 10).sum(axis=1)
+        stats["cl"] += (990 * ch - cw - ct).reshape(169, 10).sum(axis=1)
+    for name, val in tables.items():
+        row = np.zeros(nb * N_HOLES, dtype=val.dtype)
+        row[to_cell] = val.ravel()
+        arrays[name][ids] = row.reshape(nb, N_HOLES)
+
+
+
+def _zero_stats() -> dict:
+    return {"cw": np.zeros(1690, np.int64), "ch": np.zeros(1690, np.int64),
+            "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
+
+
+@contextmanager
+def five_card_table(
+    kind: str,
+    param: int,
+    needed: np.ndarray,
+    *,
+    pool: Executor | None,
+    workers: int,
+    extra: dict | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[tuple, dict]]:
+    """Fill the cell table of the 5-card classes whose ``needed`` weight is non-zero.
+
+    kind: ``ch`` (param = the dealer qualifier's rank) or ``thb`` (param = ``ante_from``);
+    needed: (134459,) int64 raw boards each class stands for in the caller's sums (the
+    Texas Hold'em Bonus per-class sums are weighted by it). ``extra``: more shared arrays
+    for the caller's second stage (name -> (shape, dtype)). progress(classes done).
+    Yields (spec for :func:`gpusim.exact._parallel.attach` and :func:`class_rows`,
+    summed per-starting-hand counts); the files are removed on exit.
+    """
+    b5 = board_classes(5)
+    rows = (b5.n_classes, N_HOLES)
+    layout = {"raw_class": (b5.raw_class.shape, np.int32), "raw_perm": (b5.raw_perm.shape, np.int8)}
+    if kind == "ch":
+        layout.update(w=(rows, np.float64), bin=(rows, np.int16), tie=(rows, np.int16))
+    else:
+        layout["cells"] = (rows, np.int64)
+    layout.update(extra or {})
+    with SharedArrays(**layout) as shared:
+        shared.arrays["raw_class"][:] = b5.raw_class
+        shared.arrays["raw_perm"][:] = b5.raw_perm
+        ids = np.flatnonzero(needed)
+        chunks = [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
+        stats = _zero_stats()
+        done = 0
+        args = [(shared.spec, c, b5.reps[c], kind, int(param), needed[c]) for c in chunks]
+        for chunk, part in run_chunks(_fill, args, chunks, workers, pool=pool):
+            for name in stats:
+                stats[name] += part[name]
+            done += len(chunk)
+            if progress is not None:
+                progress(done)
+        yield shared.spec, stats
+
+
+def two_stages(
+    kind: str,
+    param: int,
+    needed_of: Callable[[object], np.ndarray],
+    second: Callable[[tuple, np.ndarray, np.ndarray], int],
+    chunks: list[np.ndarray],
+    reps: np.ndarray,
+    extra: dict,
+    *,
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, np.ndarray], dict]:
+    """A game's solve: the 5-card table (:func:`five_card_table`), then ``second(spec, ids,
+    reps[ids])`` on every chunk of the game's own classes, writing into the ``extra`` shared
+    arrays; one worker pool for both stages, started before the 5-card index is built.
+
+    needed_of(5-card BoardClasses) -> the ``needed`` weights. progress(done, total) as the
+    second stage's classes finish. Returns (copies of the ``extra`` arrays, the table's
+    per-starting-hand sums).
+    """
+    total = sum(len(c) for c in chunks)
+    with worker_pool(workers) as pool:
+        with stage("suit classes of 5-card boards"):
+            b5 = board_classes(5)
+        needed = needed_of(b5)
+        with five_card_table(kind, param, needed, pool=pool, workers=workers,
+                             extra=extra) as (spec, stats):
+            done = 0
+            args = [(spec, c, reps[c]) for c in chunks]
+            for _, m in run_chunks(second, args, chunks, workers, pool=pool):
+                done += m
+                if progress is not None:
+                    progress(done, total)
+            shared = attach(spec)
+            return {name: np.array(shared[name]) for name in extra}, stats
