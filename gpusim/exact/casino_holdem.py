@@ -38,7 +38,6 @@ from gpusim.exact.fives import (
     hole_permutation_table,
     lookup,
     pay_class,
-    segment_sums,
     stabilizer,
     symmetrize,
     two_stages,
@@ -158,12 +157,15 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
         ends = np.append(starts[1:], len(rows))
         bins = np.empty((len(used), bins_per_group), dtype=np.float64)
+        ties = np.empty((len(used), 1326), dtype=np.int32)
         for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            # summed into int32 directly: no widened copy of the int16 rows
+            np.sum(tie[a:b], axis=0, dtype=np.int32, out=ties[g])
             # (nq, qw) packed in one float64: exact, the sums stay below 2**42
-            bins[g] = np.bincount(key[a:b].ravel(), weights=w[a:b].ravel(),
+            # (the keys cast here: bincount's own cast of int16 costs twice as much)
+            bins[g] = np.bincount(key[a:b].astype(np.intp).ravel(), weights=w[a:b].ravel(),
                                   minlength=bins_per_group)
         bins = np.rint(bins).astype(np.int64).reshape(len(used), 1326, N_PAY_CLASSES)
-        ties = segment_sums(tie.astype(np.int32), starts)  # (groups, 1326)
         g = np.arange(len(used))[:, None]
         s = bins[g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
         tie_sum = ties[g, perms[used]].sum(axis=0).astype(np.int64)

@@ -177,16 +177,14 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: 
     else:
         ante = np.where(pc >= param, below, 0)
         tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
-        # Per board and (hole class, pay class): wins, ties and holes, packed in 14-bit
-        # fields of one float64 (a board has at most 12 holes of a class: sums < 2**14)
-        # and binned in one pass; the boards' weights are applied to the unpacked integers.
-        key = (HOLE_CLASS[h] * 10 + pc + (np.arange(nb) * 1690)[:, None]).ravel()
-        packed = (below | (equal << 14) | (1 << 28)).astype(np.float64).ravel()
-        per_board = np.rint(np.bincount(key, weights=packed, minlength=nb * 1690)
-                            ).astype(np.int64).reshape(nb, 1690)
-        wins, ties, holes = per_board & 0x3FFF, (per_board >> 14) & 0x3FFF, per_board >> 28
-        w = mult.astype(np.int64)[:, None]
-        cw, ct, ch = (w * wins).sum(axis=0), (w * ties).sum(axis=0), (w * holes).sum(axis=0)
+        # Per (hole class, pay class): wins, ties and holes, each weighted by the raw boards
+        # its class stands for, in three bincounts over the whole batch (float64 weights:
+        # exact, a batch's sums stay far below 2**53).
+        key = (HOLE_CLASS[h] * 10 + pc).ravel()
+        w = mult.astype(np.float64)[:, None]
+        cw, ct, ch = (np.rint(np.bincount(key, weights=x.ravel(), minlength=1690)
+                              ).astype(np.int64)
+                      for x in (below * w, equal * w, np.broadcast_to(w, below.shape)))
         stats["cw"] += cw
         stats["ch"] += ch
         stats["ct"] += ct.reshape(169, 10).sum(axis=1)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -226,6 +227,25 @@ class TurnPass:
     joint: np.ndarray
 
 
+@cache
+def _flop_turns(f: int) -> tuple[np.ndarray, ...]:
+    """Flop class f's turn cards, one per orbit of the flop's suit symmetry: (turns (m,),
+    orbit sizes (m,) int64, stabilizer, 4-card class (m,) int64, suit permutation (m,))."""
+    b3, b4 = board_classes(3), board_classes(4)
+    flop = b3.reps[f]
+    turns = np.setdiff1d(np.arange(52), flop)
+    stab = stabilizer(flop)
+    size = np.ones(len(turns), dtype=np.int64)
+    if len(stab) > 1:
+        key = permute_cards(np.broadcast_to(turns[:, None], (len(stab), 49, 1)),
+                            np.broadcast_to(stab[:, None], (len(stab), 49)))[..., 0].min(0)
+        size = np.bincount(key, minlength=52)[turns]
+        turns, size = turns[key == turns], size[key == turns]
+    m = len(turns)
+    cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (m, 3)), turns[:, None]], axis=1))
+    return turns, size, stab, cls.astype(np.int64), perm.astype(np.int64)
+
+
 def turn_pass(
     river: RiverCounts,
     river_bet: np.ndarray,
@@ -239,7 +259,7 @@ def turn_pass(
     turn_rule: ``optimal``, ``over_half``, a (1755, 1326) bool table, or a function of the
     turn-level (wins, losses) arrays (of TURN_OUTCOMES each) returning bet flags.
     """
-    b3, b4 = board_classes(3), board_classes(4)
+    b3 = board_classes(3)
     n3 = b3.n_classes
     turn = np.zeros((n3, 1326), dtype=bool)
     joint = np.zeros(169 * 16, dtype=np.float64)
@@ -253,33 +273,27 @@ def turn_pass(
     offsets = np.arange(8)[:, None]
     for f in range(n3):
         flop = b3.reps[f]
-        # one turn card per orbit of the flop's suit symmetry, weighted by the orbit's size;
-        # the sums are spread back over the symmetric holes (exact, see symmetrize)
-        turns = np.setdiff1d(np.arange(52), flop)
-        stab = stabilizer(flop)
-        size = np.ones(len(turns), dtype=np.int64)
-        if len(stab) > 1:
-            key = permute_cards(np.broadcast_to(turns[:, None], (len(stab), 49, 1)),
-                                np.broadcast_to(stab[:, None], (len(stab), 49)))[..., 0].min(0)
-            size = np.bincount(key, minlength=52)[turns]
-            turns, size = turns[key == turns], size[key == turns]
+        turns, size, stab, cls, perm = _flop_turns(f)
         m = len(turns)
-        cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (m, 3)), turns[:, None]],
-                                             axis=1))
-        x = packed[cls.astype(np.int64)[:, None] * 1326 + perms[perm.astype(np.int64)]]
-        W = (x & u(0xFFFF)).astype(np.int64)
-        L = ((x >> u(16)) & u(0xFFFF)).astype(np.int64)
-        WX = ((x >> u(32)) & u(0xFFFF)).astype(np.int64)
-        ok = ((x >> u(48)) & u(1)).astype(bool)
-        rb = (x >> u(49)).astype(np.int64)
-        tie = np.where(ok, RIVER_OUTCOMES - W - L, 0)
+        # the word's four 16-bit fields as views: W, L, WX, flags (valid, River bet)
+        x = packed[cls[:, None] * 1326 + perms[perm]].view(np.uint16).reshape(m, 1326, 4)
+        W, L, WX, flags = x[..., 0], x[..., 1], x[..., 2], x[..., 3]
+        # int32 is exact: the orbit sizes add up to 49, so a sum stays below 49 * 2**16
+        vals = np.empty((4, m, 1326), dtype=np.int32)  # win w/o Ante pay, with, tie, loss
+        np.subtract(W, WX, out=vals[0], dtype=np.int32)
+        vals[1] = WX
+        vals[3] = L
+        np.subtract(RIVER_OUTCOMES - W.astype(np.int32), L, out=vals[2])
+        vals[2] *= flags & 1
         # per hole, the four outcome counts summed over the turns without / with a River
-        # bet (rows 0-3, 4-7); then one bincount into (class, turn bet, river bet)
-        vals = np.stack([W - WX, WX, tie, L]) * size[None, :, None]  # (4, m, 1326)
-        with_bet = (vals * rb).sum(axis=1)
-        sums = np.concatenate([vals.sum(axis=1) - with_bet, with_bet])  # (8, 1326)
+        # bet (rows 0-3, 4-7), each turn weighted by its orbit's size
+        rbw = (flags >> 1).astype(np.int32) * size.astype(np.int32)[:, None]
+        with_bet = np.einsum("kth,th->kh", vals, rbw)
+        total = np.einsum("kth,t->kh", vals, size.astype(np.int32))
+        sums = np.concatenate([total - with_bet, with_bet])  # (8, 1326)
         if len(stab) > 1:
             sums = symmetrize(sums, perms[stab], axis=1)
+        sums = sums.astype(np.int64)
         if isinstance(turn_rule, np.ndarray):
             tb = turn_rule[f]
         else:
