@@ -275,7 +275,8 @@ def turn_pass(
         flop = b3.reps[f]
         turns, size, stab, cls, perm = _flop_turns(f)
         m = len(turns)
-        # the word's four 16-bit fields as views: W, L, WX, flags (valid, River bet)
+        # the word's four 16-bit fields as views (little-endian words, as on x86 and ARM):
+        # W, L, WX, flags (valid, River bet)
         x = packed[cls[:, None] * 1326 + perms[perm]].view(np.uint16).reshape(m, 1326, 4)
         W, L, WX, flags = x[..., 0], x[..., 1], x[..., 2], x[..., 3]
         # int32 is exact: the orbit sizes add up to 49, so a sum stays below 49 * 2**16
