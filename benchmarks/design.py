@@ -83,8 +83,8 @@ def bench_main(repeat: int) -> dict:
     from gpusim.config import load_config
     from gpusim.designer import search
     from gpusim.designer.models import with_paytable
-    from gpusim.exact.casino_holdem import analyse, optimal_decisions
     from gpusim.games import spec_for
+    from gpusim.games.casino_holdem.exact import analyse, optimal_decisions
 
     rules = load_config("casino_holdem")
     t0 = time.perf_counter()

@@ -46,7 +46,7 @@ def _solve(game: str, workers: int) -> dict:
     rules = load_config(game)
     t0 = time.perf_counter()
     if game == "casino_holdem":
-        from gpusim.exact.casino_holdem import (
+        from gpusim.games.casino_holdem.exact import (
             analyse,
             optimal_decisions,
             qualifier_rank,
@@ -59,8 +59,13 @@ def _solve(game: str, workers: int) -> dict:
         arrays = {"flops": c.flops, "weights": c.weights, "counts": c.counts, "valid": c.valid,
                   "bonus_rank": c.bonus_rank}
     else:
-        from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
-        from gpusim.exact.holdem_bonus_pricing import analyse
+        from gpusim.games.holdem_bonus.exact import analyse
+        from gpusim.games.holdem_bonus.exact_counts import (
+            preflop_ev,
+            river_rule,
+            solve_river,
+            turn_pass,
+        )
 
         river = solve_river(4, workers=workers)
         t1 = time.perf_counter()

@@ -28,11 +28,12 @@ def _median(xs: list[float]) -> float:
 
 def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> dict:
     from gpusim.config import load_config
-    from gpusim.exact import cupy_backend as xb
+    from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+    from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
     from gpusim.index import board_classes
 
     if game == "holdem_bonus":
-        from gpusim.exact.holdem_bonus import solve_river
+        from gpusim.games.holdem_bonus.exact_counts import solve_river
 
         total = board_classes(4).n_classes
         ids = np.arange(min(n_classes or total, total))
@@ -41,16 +42,16 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
             return solve_river(4, board_ids=ids, workers=workers)
 
         def gpu():
-            return xb.solve_river_cupy(4, board_ids=ids)
+            return thb_cupy.solve_river_cupy(4, board_ids=ids)
 
         def same(a, b):
             return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in
                        ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
                         "class_hands"))
 
-        warm = lambda: xb.solve_river_cupy(4, board_ids=ids[:1])  # noqa: E731
+        warm = lambda: thb_cupy.solve_river_cupy(4, board_ids=ids[:1])  # noqa: E731
     else:
-        from gpusim.exact.casino_holdem import qualifier_rank, solve_counts
+        from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
 
         q = qualifier_rank(load_config("casino_holdem"))
         total = board_classes(3).n_classes
@@ -60,13 +61,13 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
             return solve_counts(q, flop_ids=ids, workers=workers)
 
         def gpu():
-            return xb.solve_counts_cupy(q, flop_ids=ids)
+            return ch_cupy.solve_counts_cupy(q, flop_ids=ids)
 
         def same(a, b):
             return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in
                        ("counts", "valid", "bonus_rank"))
 
-        warm = lambda: xb.solve_counts_cupy(q, flop_ids=ids[:1])  # noqa: E731
+        warm = lambda: ch_cupy.solve_counts_cupy(q, flop_ids=ids[:1])  # noqa: E731
 
     t0 = time.perf_counter()
     warm()
@@ -100,8 +101,8 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
 def _full_thb(river) -> float:
     """Seconds of the CPU stages after the GPU river counts: turn stage, preflop, report."""
     from gpusim.config import load_config
-    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, turn_pass
-    from gpusim.exact.holdem_bonus_pricing import analyse
+    from gpusim.games.holdem_bonus.exact import analyse
+    from gpusim.games.holdem_bonus.exact_counts import preflop_ev, river_rule, turn_pass
 
     rules = load_config("holdem_bonus")
     t0 = time.perf_counter()

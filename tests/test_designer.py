@@ -49,7 +49,7 @@ def _found_rows(table, lines) -> set[tuple[int, ...]]:
 
 
 def _bonus_rtp(rules) -> Fraction:
-    from gpusim.exact.holdem_bonus_pricing import bonus_table
+    from gpusim.games.holdem_bonus.exact import bonus_table
 
     t = bonus_table(rules)
     return 1 + sum(Fraction(p) * c for _, p, c in t.events) / t.placed
@@ -57,7 +57,7 @@ def _bonus_rtp(rules) -> Fraction:
 
 def _aa_rtp(rules) -> Fraction:
     from gpusim.designer.models import _five_card_aa_classes
-    from gpusim.exact.casino_holdem import aa_bonus_pays
+    from gpusim.games.casino_holdem.exact import aa_bonus_pays
 
     n = np.array(_five_card_aa_classes(), dtype=object)
     return 1 + Fraction(int((aa_bonus_pays(rules).astype(object) * n).sum()), int(n.sum()))
@@ -101,7 +101,7 @@ def test_side_bet_search_is_exactly_the_brute_force_set(case):
 @pytest.mark.parametrize("config", ["holdem_bonus", "holdem_bonus_classic"])
 def test_bonus_counts_are_the_exact_modules(config):
     from gpusim.designer.models import side_bet_model
-    from gpusim.exact.holdem_bonus_pricing import bonus_table
+    from gpusim.games.holdem_bonus.exact import bonus_table
 
     rules = load_config(config)
     m = side_bet_model(rules, "bonus")
@@ -127,7 +127,7 @@ def test_side_bet_filters_on_hit_frequency_sd_and_vi_match_brute_force(thb):
 @pytest.fixture(scope="module")
 def ch_slice():
     """Casino Hold'em counts of 6 flop classes, sliced to those rows (a small, real game)."""
-    from gpusim.exact.casino_holdem import ChCounts, qualifier_rank, solve_counts
+    from gpusim.games.casino_holdem.exact import ChCounts, qualifier_rank, solve_counts
 
     rules = load_config("casino_holdem")
     ids = np.arange(0, 1755, 300)
@@ -138,7 +138,7 @@ def ch_slice():
 
 def _ante_rtp_brute(counts, rules, with_side_bet: bool) -> Fraction:
     """Ante RTP (1 - house edge per ante) with the exact solver's optimal decisions."""
-    from gpusim.exact.casino_holdem import CH_OUTCOMES, ante_pays, optimal_decisions
+    from gpusim.games.casino_holdem.exact import CH_OUTCOMES, ante_pays, optimal_decisions
 
     d = optimal_decisions(counts, rules, with_side_bet=with_side_bet)
     w = counts.weights.astype(np.int64)[:, None]
@@ -191,7 +191,7 @@ def test_five_card_aa_bonus_classes_add_up():
 
 def test_ante_lines_pay_the_classes_ante_pays_reads(ch):
     from gpusim.designer.maingame import ante_line_matrix
-    from gpusim.exact.casino_holdem import ante_pays
+    from gpusim.games.casino_holdem.exact import ante_pays
 
     lines = tuple(current_paytable(ch, "ante"))
     pays = {ln: 7 + 13 * i for i, ln in enumerate(lines)}
@@ -217,7 +217,7 @@ def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monk
 
     import openpyxl
 
-    from gpusim.exact.tables import exact_report
+    from gpusim.runs.exact import exact_report
 
     monkeypatch.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
     cfg, par = tmp_path / "ch_design.toml", tmp_path / "ch_design.xlsx"

@@ -13,21 +13,21 @@ import pytest
 
 from gpusim.config import load_config
 from gpusim.exact.boards import board_counts
-from gpusim.exact.casino_holdem import (
+from gpusim.games import settle
+from gpusim.games.casino_holdem.exact import (
     CH_OUTCOMES,
     N_PAY_CLASSES,
     call_margin,
     qualifier_rank,
     solve_counts,
 )
-from gpusim.exact.holdem_bonus import (
+from gpusim.games.holdem_bonus.exact_counts import (
     RIVER_OUTCOMES,
     TURN_OUTCOMES,
     river_rule,
     solve_river,
     turn_counts,
 )
-from gpusim.games import settle
 from gpusim.index import board_classes, hole_index, permute_cards
 from gpusim.strategy.optimal import CasinoHoldemTables
 

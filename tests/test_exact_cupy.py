@@ -10,8 +10,10 @@ from typer.testing import CliRunner
 from gpusim.cli import app
 from gpusim.config import load_config
 from gpusim.exact import cupy_backend as xb
-from gpusim.exact import holdem_bonus_pricing as thb_pricing
 from gpusim.exact.cache import count_solver
+from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+from gpusim.games.holdem_bonus import exact as thb_pricing
+from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
 
 runner = CliRunner()
 
@@ -65,15 +67,15 @@ def test_reason_is_one_line_or_none():
 @pytest.mark.skipif(xb.unavailable_reason() is None, reason="a GPU is usable here")
 def test_solvers_refuse_without_gpu():
     with pytest.raises(RuntimeError, match="exact cupy backend"):
-        xb.solve_river_cupy(4, board_ids=np.array([0]))
+        thb_cupy.solve_river_cupy(4, board_ids=np.array([0]))
     with pytest.raises(RuntimeError, match="exact cupy backend"):
-        xb.solve_counts_cupy(0, flop_ids=np.array([0]))
+        ch_cupy.solve_counts_cupy(0, flop_ids=np.array([0]))
 
 
 def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
     """``backend="cupy"`` computes uncached counts with the CuPy solver (stood in for here by
     the CPU solver on one class) and caches them as the CPU path does."""
-    from gpusim.exact.holdem_bonus import solve_river
+    from gpusim.games.holdem_bonus.exact_counts import solve_river
 
     monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path))
     calls = []
@@ -82,14 +84,14 @@ def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
         calls.append(ante_from)
         return solve_river(ante_from, board_ids=np.array([0]))
 
-    monkeypatch.setattr(xb, "solve_river_cupy", fake)
+    monkeypatch.setattr(thb_cupy, "solve_river_cupy", fake)
     rules = load_config("holdem_bonus")
     r = thb_pricing.cached_counts(rules, progress=False, backend="cupy")
     assert calls == [4] and r.W[0].any() and not r.W[1:].any()
     again = thb_pricing.cached_counts(rules, progress=False, backend="cupy")  # from the cache
     assert calls == [4] and np.array_equal(again.W, r.W)
     with pytest.raises(ValueError, match="backend 'tpu'"):
-        count_solver(solve_river, "solve_river_cupy", "tpu")
+        count_solver(solve_river, lambda: fake, "tpu")
 
 
 # --- on a GPU ----------------------------------------------------------------------------------
@@ -98,10 +100,10 @@ def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
 @pytest.mark.gpu
 @pytest.mark.skipif(xb.unavailable_reason() is not None, reason="needs CuPy and an NVIDIA GPU")
 def test_cupy_river_counts_equal_cpu():
-    from gpusim.exact.holdem_bonus import solve_river
+    from gpusim.games.holdem_bonus.exact_counts import solve_river
 
     ids = np.random.default_rng(5).choice(16_432, 40, replace=False)
-    got = xb.solve_river_cupy(4, board_ids=ids)
+    got = thb_cupy.solve_river_cupy(4, board_ids=ids)
     want = solve_river(4, board_ids=ids)
     for name in ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
                  "class_hands"):
@@ -111,11 +113,11 @@ def test_cupy_river_counts_equal_cpu():
 @pytest.mark.gpu
 @pytest.mark.skipif(xb.unavailable_reason() is not None, reason="needs CuPy and an NVIDIA GPU")
 def test_cupy_ch_counts_equal_cpu():
-    from gpusim.exact.casino_holdem import qualifier_rank, solve_counts
+    from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
 
     q = qualifier_rank(load_config("casino_holdem"))
     ids = np.array([0, 7, 900, 1754])
-    got = xb.solve_counts_cupy(q, flop_ids=ids)
+    got = ch_cupy.solve_counts_cupy(q, flop_ids=ids)
     want = solve_counts(q, flop_ids=ids)
     for name in ("counts", "valid", "bonus_rank"):
         assert np.array_equal(getattr(got, name), getattr(want, name)), name

@@ -18,7 +18,12 @@ TOL = 0.00005  # 0.005 percentage points
 @pytest.mark.slow
 def test_casino_holdem_full_solve_matches_seed_002():
     from gpusim.exact._parallel import default_workers
-    from gpusim.exact.casino_holdem import analyse, optimal_decisions, qualifier_rank, solve_counts
+    from gpusim.games.casino_holdem.exact import (
+        analyse,
+        optimal_decisions,
+        qualifier_rank,
+        solve_counts,
+    )
 
     rules = load_config("casino_holdem")
     counts = solve_counts(qualifier_rank(rules), workers=default_workers())
@@ -43,8 +48,13 @@ def test_casino_holdem_full_solve_matches_seed_002():
 @pytest.mark.slow
 def test_holdem_bonus_full_solve_matches_seed_001():
     from gpusim.exact._parallel import default_workers
-    from gpusim.exact.holdem_bonus import preflop_ev, river_rule, solve_river, turn_pass
-    from gpusim.exact.holdem_bonus_pricing import analyse
+    from gpusim.games.holdem_bonus.exact import analyse
+    from gpusim.games.holdem_bonus.exact_counts import (
+        preflop_ev,
+        river_rule,
+        solve_river,
+        turn_pass,
+    )
 
     rules = load_config("holdem_bonus")
     river = solve_river(4, workers=default_workers())

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from gpusim.config import load_config
-from gpusim.exact.tables import TABLE_DIR, file_sha256
+from gpusim.exact.cache import file_sha256
 from gpusim.games import settle
 from gpusim.strategy import get_strategy
+from gpusim.strategy.tables import TABLE_DIR
 
 
 def _provenance() -> dict:
@@ -121,7 +122,7 @@ def test_holdem_bonus_optimal_preflop_folds_the_published_list():
     # The published optimal Texas Hold'em Bonus strategy (e.g. Wizard of Odds) folds exactly
     # 2-3 through 2-7 offsuit before the flop and bets the flop bet with everything else.
     from gpusim.cards import HAND_CLASSES
-    from gpusim.exact.tables import decision_tables
+    from gpusim.runs.exact import decision_tables
 
     pre = decision_tables(load_config("holdem_bonus"), solve=False)["preflop/optimal"]
     folds = {HAND_CLASSES[i] for i in np.flatnonzero(~pre)}

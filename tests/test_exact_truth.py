@@ -14,6 +14,7 @@ follows from the engine fails ``make test``.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -32,7 +33,7 @@ def fresh(fresh_exact_cache, shipped_rules):
     The cache points at a folder that was empty when the session started (shared with
     tests/test_designer.py), so every count is enumerated again in this run.
     """
-    import gpusim.exact.tables as tables_mod
+    import gpusim.runs.exact as tables_mod
 
     mp = pytest.MonkeyPatch()
     mp.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
@@ -41,6 +42,9 @@ def fresh(fresh_exact_cache, shipped_rules):
     # reports below must come from the solved tables: a shipped table is never consulted
     mp.setattr(tables_mod, "decision_tables",
                lambda rules, **kw: solved[rules.name])
+    for game in {r.game for r in shipped_rules.values()}:
+        solver_module = importlib.import_module(f"gpusim.games.{game}.exact")
+        mp.setattr(solver_module, "stored_or_solved", lambda rules, backend: solved[rules.name])
     reports: dict[tuple[str, str], dict] = {}
 
     def report(config: str, strategy: str) -> dict:
@@ -54,7 +58,7 @@ def fresh(fresh_exact_cache, shipped_rules):
 
 
 def test_shipped_decision_table_equals_a_fresh_solve(fresh, shipped_name):
-    from gpusim.exact.tables import TABLE_DIR, unpack_tables
+    from gpusim.strategy.tables import TABLE_DIR, unpack_tables
 
     solved, _ = fresh
     prov = json.loads((TABLE_DIR / "provenance.json").read_text())[shipped_name]

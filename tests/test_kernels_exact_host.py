@@ -4,10 +4,11 @@ CPU solver.
 A C++ harness includes ``kernels/exact_holdem_bonus.cuh`` and ``kernels/exact_casino_holdem.cuh``
 (the headers the CUDA kernels are built from) and runs a kernel block's phases serially over
 the board classes of a launch. A stand-in ``cupy`` module (numpy arrays, the harness as the
-kernel) lets :func:`gpusim.exact.cupy_backend.solve_river_cupy` and ``solve_counts_cupy`` run
-unchanged: launches, row slicing, totals across launches and the assembly into the solvers'
-result types. Their results must equal :func:`gpusim.exact.holdem_bonus.solve_river` /
-:func:`gpusim.exact.casino_holdem.solve_counts` on a subset of board classes, every array
+kernel) lets :func:`gpusim.games.holdem_bonus.exact_cupy.solve_river_cupy` and
+``solve_counts_cupy`` run unchanged: launches, row slicing, totals across launches and the
+assembly into the solvers' result types. Their results must equal
+:func:`gpusim.games.holdem_bonus.exact_counts.solve_river` /
+:func:`gpusim.games.casino_holdem.exact.solve_counts` on a subset of board classes, every array
 exactly.
 
 The ``.cu`` files are also compile-checked with nvcc, and the inlined source the backend hands
@@ -24,6 +25,8 @@ import numpy as np
 import pytest
 
 from gpusim.exact import cupy_backend as xb
+from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
 from gpusim.index import board_classes
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
@@ -131,7 +134,7 @@ def _thb_ids() -> np.ndarray:
 
 
 def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
-    from gpusim.exact.holdem_bonus import HOLE_CLASS
+    from gpusim.games.holdem_bonus.exact_counts import HOLE_CLASS
 
     b4 = board_classes(4)
     work.mkdir(parents=True, exist_ok=True)
@@ -143,13 +146,13 @@ def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
     rows = {k: np.fromfile(work / f"{k}.bin", np.uint16).reshape(m, 1326) for k in ("W", "L", "WX")}
     for k in ("class_wins", "class_hands", "class_ties", "class_losses"):
         rows[k] = np.fromfile(work / f"{k}.bin", np.uint64)
-    return xb.river_counts_from_rows(ids, rows, ante_from)
+    return thb_cupy.river_counts_from_rows(ids, rows, ante_from)
 
 
 def test_thb_comparison_can_fail(harness, tmp_path):
     """A different Ante threshold changes the host counts (so the comparison sees the rule),
     and they still equal the CPU solver's."""
-    from gpusim.exact.holdem_bonus import solve_river
+    from gpusim.games.holdem_bonus.exact_counts import solve_river
 
     ids = _thb_ids()[:3]
     a = _host_thb(harness, tmp_path / "a", ids, 4)
@@ -178,7 +181,7 @@ class _HostKernel:
         self.exe, self.work, self.name, self.launches = exe, work, name, 0
 
     def __call__(self, grid, block, args):
-        from gpusim.exact.holdem_bonus import HOLE_CLASS
+        from gpusim.games.holdem_bonus.exact_counts import HOLE_CLASS
 
         d = self.work / f"launch{self.launches}"
         d.mkdir()
@@ -234,20 +237,20 @@ def host_cupy(harness, tmp_path, monkeypatch):
     # the backend's availability probe is cached per process (and wants CUDA headers); the stand-in
     # is usable by construction
     monkeypatch.setattr(xb, "unavailable_reason", lambda: None)
-    xb._kernel.cache_clear()
+    xb.kernel.cache_clear()
     yield kernels
-    xb._kernel.cache_clear()
+    xb.kernel.cache_clear()
 
 
 def test_thb_river_counts_equal_cpu_solver(host_cupy, monkeypatch):
     """solve_river_cupy with the host build as its kernel equals the CPU solver, every array;
     the classes go over three launches, whose class totals add up."""
-    from gpusim.exact.holdem_bonus import solve_river
+    from gpusim.games.holdem_bonus.exact_counts import solve_river
 
-    monkeypatch.setitem(xb._LAUNCHES, "exact_holdem_bonus", 3)
+    monkeypatch.setattr(thb_cupy, "_LAUNCHES", 3)
     ids = _thb_ids()
     seen = []
-    got = xb.solve_river_cupy(4, board_ids=ids, progress=lambda d, t: seen.append((d, t)))
+    got = thb_cupy.solve_river_cupy(4, board_ids=ids, progress=lambda d, t: seen.append((d, t)))
     want = solve_river(4, board_ids=ids)
     assert host_cupy[0].launches == 3 and seen[-1] == (len(ids), len(ids))
     for name in ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
@@ -266,11 +269,11 @@ def test_ch_counts_equal_cpu_solver(host_cupy):
     """solve_counts_cupy with the host build as its kernel equals the CPU solver (two
     launches)."""
     from gpusim.config import load_config
-    from gpusim.exact.casino_holdem import qualifier_rank, solve_counts
+    from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
 
     q = qualifier_rank(load_config("casino_holdem"))
     ids = _ch_ids()
-    got = xb.solve_counts_cupy(q, flop_ids=ids)
+    got = ch_cupy.solve_counts_cupy(q, flop_ids=ids)
     want = solve_counts(q, flop_ids=ids)
     assert host_cupy[0].launches == 2
     for name in ("counts", "valid", "bonus_rank", "flops", "weights"):

@@ -73,7 +73,7 @@ def _check_par(path: Path, rep: dict) -> None:
 
 def test_exact_par_sheet_matches_exact_json(shipped_name, tmp_path, monkeypatch):
     rep = json.loads((EXACT / f"{shipped_name}.optimal.json").read_text())
-    from gpusim.exact import tables
+    from gpusim.runs import exact as tables
 
     monkeypatch.setattr(tables, "exact_report", lambda rules, strategy, **kw: rep)
     out = tmp_path / f"{shipped_name}.xlsx"

@@ -70,7 +70,7 @@ def test_installed_gpusim_is_the_wheel_and_finds_its_files(installed):
         "import json, gpusim\n"
         "from gpusim.config import shipped_configs\n"
         "from gpusim.cuda import kernel_dir, kernel_source\n"
-        "from gpusim.exact.tables import TABLE_DIR\n"
+        "from gpusim.strategy.tables import TABLE_DIR\n"
         "from gpusim.exact.shipped import EXACT_DIR\n"
         "kernel_source('holdem_bonus')\n"
         "print(json.dumps({'module': gpusim.__file__, 'kernels': str(kernel_dir()),\n"

@@ -62,9 +62,9 @@ def bet_pays(rules, bet: str, meters=None) -> tuple[dict[str, Fraction], dict[st
 
 
 def _exact_cached(rules, strategy: str) -> bool:
-    """Whether the exact analysis takes seconds, not minutes (see gpusim.exact.tables)."""
+    """Whether the exact analysis takes seconds, not minutes (see gpusim.runs.exact)."""
     try:
-        from gpusim.exact.tables import is_cached
+        from gpusim.runs.exact import is_cached
 
         return is_cached(rules, strategy)
     except Exception:
@@ -136,7 +136,7 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
     full = shipped is not None or mode == "always" or (
         mode == "auto" and _exact_cached(rules, strategy))
     if full:
-        from gpusim.exact import exact_report
+        from gpusim.runs.exact import exact_report
         from gpusim.strategy import StrategyError
 
         rep = shipped

@@ -79,8 +79,8 @@ def design_cmd(
         if res.count and par is not None:
             from gpusim.designer import candidate
             from gpusim.designer.models import with_paytable
-            from gpusim.exact.tables import exact_report
             from gpusim.report.par import exact_par_tables, write_par
+            from gpusim.runs.exact import exact_report
 
             name = path.stem if path is not None else f"{res.config}_design_{pick}"
             _, rules = with_paytable(res.rules, bet, candidate(res, pick), name=name)

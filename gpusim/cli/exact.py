@@ -67,7 +67,7 @@ def exact_cmd(
     if par is not None:
         check_out_file(par, "--par", ".xlsx")
     from gpusim.exact.shipped import shipped_report
-    from gpusim.exact.tables import exact_report, write_shipped_tables
+    from gpusim.runs.exact import exact_report, write_shipped_tables
 
     if write_tables:
         entry = write_shipped_tables(rules, f"gpusim exact {rules.name} --write-tables",

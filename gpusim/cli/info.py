@@ -151,9 +151,11 @@ def play_cmd(
     if jackpot_meter is not None and not 0 <= jackpot_meter < 2**31:
         fail(f"--jackpot-meter: got {jackpot_meter}; must be a whole number 0 .. 2147483647")
     from gpusim.games.play import play_records
+    from gpusim.runs.exact import prepare_strategy
     from gpusim.strategy import StrategyError, resolve_strategy
 
     try:
+        prepare_strategy(strategy, rules)
         strat, note = resolve_strategy(strategy, rules)
     except StrategyError as exc:
         fail(f"--strategy: {exc}")

@@ -4,7 +4,7 @@ optimal strategy re-optimised for its pays, from the cached exact counts.
 Per situation ``s`` (flop class x hole, ``w_s`` raw deals) the counts give, for the player's
 final hand in Ante line ``l``: ``nq_l`` outcomes where the dealer does not qualify, ``qw_l``
 where the dealer qualifies and the player wins, plus ties and ``loss``. With Ante pays ``a``
-(X:1) a call nets, in antes over the situation's outcomes (:func:`gpusim.exact.casino_holdem.
+(X:1) a call nets, in antes over the situation's outcomes (:func:`gpusim.games.casino_holdem.exact.
 call_margin`)::
 
     call_s(a) = (nq_s + qw_s) . a + 2 sum(qw_s) - 3 loss_s,     fold = -outcomes,
@@ -43,7 +43,7 @@ CELLS = 1 << 22  # situations x candidates per matrix product
 def ante_line_matrix(lines: tuple[str, ...]) -> np.ndarray:
     """(10, L) 0/1: which Ante line pays each pay class (category, royal flush last); the
     ``straight_or_less`` line pays every class up to a straight (as
-    :func:`gpusim.exact.casino_holdem.ante_pays` reads the paytable)."""
+    :func:`gpusim.games.casino_holdem.exact.ante_pays` reads the paytable)."""
     m = np.zeros((len(CATEGORY_KEYS), len(lines)), dtype=np.int64)
     for j, name in enumerate(lines):
         if name == "straight_or_less":
@@ -77,9 +77,9 @@ class AnteModel:
 
     @classmethod
     def from_counts(cls, counts, rules, lines: tuple[str, ...], *, with_side_bet: bool):
-        """From the cached counts (:class:`gpusim.exact.casino_holdem.ChCounts`) and the
+        """From the cached counts (:class:`gpusim.games.casino_holdem.exact.ChCounts`) and the
         config (its stakes, AA Bonus paytable and fold rule, which the margin includes)."""
-        from gpusim.exact.casino_holdem import CH_OUTCOMES, N_PAY_CLASSES, call_margin
+        from gpusim.games.casino_holdem.exact import CH_OUTCOMES, N_PAY_CLASSES, call_margin
 
         m = ante_line_matrix(lines)
         valid = counts.valid

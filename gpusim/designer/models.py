@@ -63,13 +63,13 @@ def _five_card_aa_classes() -> tuple[int, ...]:
     hand evaluated once, then kept in the exact cache folder beside the enumeration counts."""
     import os
 
-    from gpusim.exact.tables import cache_dir
+    from gpusim.exact.cache import cache_dir
 
     path = cache_dir() / "aa_bonus_classes_v1.npy"
     if path.is_file():
         return tuple(int(v) for v in np.load(path))
     from gpusim.evaluate import evaluate_np
-    from gpusim.exact.casino_holdem import aa_bonus_class
+    from gpusim.games.casino_holdem.exact import aa_bonus_class
     from gpusim.index import subsets
 
     ranks = evaluate_np(subsets(5), check=False)

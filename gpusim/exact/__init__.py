@@ -1,17 +1,15 @@
-"""Exact analysis by full enumeration: optimal strategies, return tables, house edge.
+"""The exact-analysis engine that every game's solver builds on (games bring their own solver,
+``gpusim/games/<game>/exact.py``; :mod:`gpusim.runs.exact` runs them on demand).
 
-Entry points::
-
-    exact_report(rules, strategy="optimal") -> dict     # the `gpusim exact` report (docs/exact.md)
-    decision_tables(rules) -> {"call/optimal": (1755, 1326) bool, ...}
-
-Modules: :mod:`~gpusim.exact.boards` (per-board showdown counts),
-:mod:`~gpusim.exact.casino_holdem`, :mod:`~gpusim.exact.holdem_bonus` (enumeration and
-pricing), :mod:`~gpusim.exact.tables` (caching, shipped tables), :mod:`~gpusim.exact.report`.
+Modules, lowest first (import-linter checks this order): :mod:`~gpusim.exact._parallel` and
+:mod:`~gpusim.exact._profile` (worker processes, stage timers), :mod:`~gpusim.exact.cache`
+(the user's cache directory, atomic writes, progress), :mod:`~gpusim.exact.boards` (per-board
+showdown counts), :mod:`~gpusim.exact.fives` (the 5-card board-class two-stage solver),
+:mod:`~gpusim.exact.report` (exact report tables), :mod:`~gpusim.exact.solver` (what a game's
+solver provides), :mod:`~gpusim.exact.shipped` (the shipped reports) and
+:mod:`~gpusim.exact.cupy_backend` (loading and launching a game's count kernel).
 """
 
 from __future__ import annotations
 
-from gpusim.exact.tables import decision_tables, exact_report
-
-__all__ = ["decision_tables", "exact_report"]
+__all__: list[str] = []

@@ -31,22 +31,19 @@ def default_workers() -> int:
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[Executor | None]:
+def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterator[Executor | None]:
     """One pool for every stage of a solve (each spawned worker imports JAX once); None
-    when ``workers`` <= 1 (everything runs in this process)."""
+    when ``workers`` <= 1 (everything runs in this process). ``warm``: a module-level function
+    of the solver's module, run once per worker at start (unpickling it imports that module)."""
     if workers <= 1:
         yield None
         return
     with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
         # Start every worker now: each spends a second or two importing the solver (JAX
         # included) while this process builds its index tables.
-        for _ in range(workers):
-            pool.submit(_warm)
+        for _ in range(workers if warm is not None else 0):
+            pool.submit(warm)
         yield pool
-
-
-def _warm() -> None:
-    import gpusim.exact.fives  # noqa: F401
 
 
 def run_chunks(

@@ -2,7 +2,8 @@
 the progress bar, and the choice of the count backend (CPU worker processes or the CUDA kernels).
 
 Enumeration counts (large, paytable-free) live in ``platformdirs.user_cache_dir("gpusim")/exact``
-(``GPUSIM_CACHE_DIR`` overrides), never shipped; see :mod:`gpusim.exact.tables`.
+(``GPUSIM_CACHE_DIR`` overrides), never shipped; see :mod:`gpusim.strategy.tables` and
+:mod:`gpusim.runs.exact`.
 """
 
 from __future__ import annotations
@@ -88,15 +89,13 @@ def progress_bar(label: str) -> tuple[Callable[[int, int], None], Callable[[], N
     return update, prog.stop
 
 
-def count_solver(cpu, name: str, backend: str):
-    """The count solver of a backend: ``cpu`` (worker processes) or ``cupy`` (the CUDA kernel
-    of :mod:`gpusim.exact.cupy_backend`, same counts)."""
+def count_solver(cpu: Callable, gpu: Callable[[], Callable], backend: str) -> Callable:
+    """The count solver of a backend: ``cpu`` (the CPU solver, given worker processes) or
+    ``cupy`` (``gpu()`` loads the game's CUDA binding, which gives the same counts)."""
     if backend == "cpu":
         return lambda *a, **kw: cpu(*a, **kw, workers=default_workers())
     if backend == "cupy":
-        from gpusim.exact import cupy_backend
-
-        return getattr(cupy_backend, name)
+        return gpu()
     raise ValueError(f"backend {backend!r}: allowed 'cpu', 'cupy'")
 
 

@@ -69,6 +69,11 @@ _BATCH = 128  # boards per board_counts call: its arrays stay in the CPU caches
 _CHUNK = 1024  # classes per worker task
 
 
+def warm_worker() -> None:
+    """Nothing: submitted once to each new worker, whose unpickling of it imports this module
+    (and JAX) while the parent builds its index tables."""
+
+
 def pay_class(rank) -> np.ndarray:
     """Pay class 0..9 of uint32 ranks: the category, with a royal flush as class 9."""
     r = np.asarray(rank, dtype=np.uint32)
@@ -267,7 +272,7 @@ def two_stages(
     per-starting-hand sums).
     """
     total = sum(len(c) for c in chunks)
-    with worker_pool(workers) as pool:
+    with worker_pool(workers, warm_worker) as pool:
         with stage("suit classes of 5-card boards"):
             b5 = board_classes(5)
         needed = needed_of(b5)

@@ -158,7 +158,7 @@ class GameSpec:
     strategies: tuple[StrategyEntry, ...]
     table_strategies: tuple[str, ...]
     table_strategy_class: str
-    exact_solver: str
+    exact_solver: str | None
     kernel: KernelSpec
     joint: JointCode
     offered_bets: Callable[[Any], tuple[str, ...]]
@@ -184,8 +184,9 @@ class GameSpec:
         return next((s for s in self.strategies if s.name == name), None)
 
     def solver(self) -> Any:
-        """The exact solver (:class:`gpusim.exact.tables.ExactSolver`), imported on first use."""
-        return load(self.exact_solver)
+        """The exact solver (:class:`gpusim.exact.solver.ExactSolver`), imported on first use;
+        None for a game without one."""
+        return None if self.exact_solver is None else load(self.exact_solver)
 
     def decision_counts(self, yes: Callable[[Decision], int], n_rounds: int) -> dict:
         """``{point: {yes_action: n, no_action: reached - n}}`` from ``yes(decision)``: the

@@ -252,6 +252,7 @@ def run_simulation(
     """
     from gpusim.compile_cache import enable as enable_compile_cache
     from gpusim.config import load_config
+    from gpusim.runs.exact import prepare_strategy
     from gpusim.strategy import get_strategy
 
     progress = progress or Progress()
@@ -276,6 +277,7 @@ def run_simulation(
     # after the checks above (a bad value costs no JAX import), before anything compiles:
     # JAX reads the setting once per process
     enable_compile_cache()
+    prepare_strategy(strategy_name, rules)
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)

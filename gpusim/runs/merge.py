@@ -127,6 +127,7 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
 
 
 def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> Path:
+    from gpusim.runs.exact import prepare_strategy
     from gpusim.strategy import get_strategy
 
     m0 = folders[0].manifest
@@ -134,6 +135,7 @@ def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> 
         rules = rules_from_manifest(m0)
     except ManifestError as exc:
         raise MergeError(f"merge: {exc}") from None
+    prepare_strategy(m0["strategy"], rules)
     strategy = get_strategy(m0["strategy"], rules)
     segments = []
     for f in folders:

@@ -61,11 +61,13 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
     import ray
 
+    from gpusim.runs.exact import prepare_strategy
     from gpusim.sim.chunks import chunk_runner, resolve_backend
     from gpusim.strategy import get_strategy
 
     ray.get(tracker.start.remote(shard, os.getpid()))
     backend_name, device, _ = resolve_backend(backend)
+    prepare_strategy(strategy_name, rules)  # a worker on another node may lack the cached tables
     runner = chunk_runner(backend_name, rules, get_strategy(strategy_name, rules))
     meter, out = meter0, []
     for i, (k, first, n) in enumerate(chunks):
@@ -174,6 +176,7 @@ def simulate_ray(
     anything leaves no folder behind.
     """
     from gpusim.config import load_config
+    from gpusim.runs.exact import prepare_strategy
     from gpusim.runs.run import Run
     from gpusim.runs.runfolder import RunFolder
     from gpusim.strategy import get_strategy
@@ -187,6 +190,7 @@ def simulate_ray(
     if backend not in BACKENDS:
         raise SimulationError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
     strategy_name = strategy or rules.default_strategy
+    prepare_strategy(strategy_name, rules)
     strat = get_strategy(strategy_name, rules)
     path = RunFolder.check_writable(out, resume=False, force=force)
     with RunLock(path):

@@ -7,7 +7,7 @@ Lookups are pure array arithmetic on the dealt cards (no per-round Python):
 the flop (or the flop plus the turn) gives its colex index, a raw-board table gives its suit
 class and the suit permutation into the class's canonical suits, the hole cards are relabelled
 by that permutation, and one bit is read from the packed table at
-``class * 1326 + hole index``. See :mod:`gpusim.index` and :mod:`gpusim.exact.tables`.
+``class * 1326 + hole index``. See :mod:`gpusim.index` and :mod:`gpusim.strategy.tables`.
 
 The tables are shipped for the shipped configs; for another config they are solved on first
 use (minutes; cached in the user's cache directory).
@@ -103,7 +103,9 @@ class TableStrategy:
 
     @classmethod
     def load(cls, name: str, rules) -> TableStrategy:
-        """The table strategy ``name`` of ``rules``: its tables shipped, cached or solved now."""
+        """The table strategy ``name`` of ``rules``, from its shipped or cached tables
+        (FileNotFoundError when there are none: :func:`gpusim.runs.exact.prepare_strategy`
+        solves them)."""
         return cls(name=name, game=rules.game, tables=cls.pack(name, _decision_tables(rules)))
 
     @staticmethod
@@ -206,11 +208,16 @@ class HoldemBonusTables(TableStrategy):
 
 
 def _decision_tables(rules) -> dict:
-    # The exact solver sits above the strategy layer: the spec names it, and it loads here on
-    # first use (shipped tables are read from disk; another config's are solved once, cached).
-    from gpusim.games import spec_for
+    # only reads: solving missing tables is for runs/ and cli/ (gpusim.runs.exact)
+    from gpusim.strategy.tables import stored_tables
 
-    return spec_for(rules).solver().decision_tables(rules)
+    tables = stored_tables(rules)
+    if tables is None:
+        raise FileNotFoundError(
+            f"no decision tables for config {rules.name!r} (hash {rules.config_hash[:12]}); "
+            f"run `gpusim exact {rules.name}` to solve them"
+        )
+    return tables
 
 
 def table_strategy(name: str, rules) -> TableStrategy:

@@ -80,7 +80,7 @@ SPEC = GameSpec(
     ),
     table_strategies=("optimal", "optimal-main"),
     table_strategy_class="gpusim.strategy.optimal:CasinoHoldemTables",
-    exact_solver="gpusim.exact.casino_holdem:SOLVER",
+    exact_solver="gpusim.games.casino_holdem.exact:SOLVER",
     kernel=KernelSpec(
         source="casino_holdem",
         head="gpusim.games.casino_holdem.settlement:kernel_head",

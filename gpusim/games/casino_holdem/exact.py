@@ -42,11 +42,12 @@ from gpusim.exact.fives import (
     symmetrize,
     two_stages,
 )
-from gpusim.exact.tables import ExactSolver
+from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
 from gpusim.index import board_classes, permute_cards, set_index, subsets
 from gpusim.rules import CATEGORY_KEYS
+from gpusim.strategy.tables import stored_tables
 
 __all__ = [
     "AA_HANDS",
@@ -407,6 +408,17 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
 # --- the solver: cached counts, decision tables, reports ------------------------------------------
 
 
+def _cupy_counts():
+    from gpusim.games.casino_holdem.exact_cupy import solve_counts_cupy
+
+    return solve_counts_cupy
+
+
+def stored_or_solved(rules, backend: str) -> dict[str, np.ndarray]:
+    """The config's stored decision tables, else solved now from its counts."""
+    return stored_tables(rules) or solve_tables(rules, False, backend)
+
+
 def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     """Casino Hold'em counts for the config's dealer qualifier (cached)."""
     q = qualifier_rank(rules)
@@ -417,7 +429,7 @@ def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
                                               "bonus_rank")}, qualifier=int(z["qualifier"]))
     update, stop = progress_bar("Casino Hold'em: flop classes") if progress else (None, None)
     try:
-        c = count_solver(solve_counts, "solve_counts_cupy", backend)(q, progress=update)
+        c = count_solver(solve_counts, _cupy_counts, backend)(q, progress=update)
     finally:
         if stop:
             stop()
@@ -444,9 +456,7 @@ def strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.
     """(1755, 1326) call table of any Casino Hold'em strategy: a table strategy, or any
     registered strategy's decide() applied to every (flop class, hole) representative."""
     if strategy in spec_for(rules).table_strategies:
-        from gpusim.exact.tables import decision_tables
-
-        return decision_tables(rules, backend=backend)[f"call/{strategy}"]
+        return stored_or_solved(rules, backend)[f"call/{strategy}"]
     from gpusim.strategy import get_strategy
 
     strat = get_strategy(strategy, rules)

@@ -95,7 +95,7 @@ SPEC = GameSpec(
     ),
     table_strategies=("optimal", "win-over-half-ev"),
     table_strategy_class="gpusim.strategy.optimal:HoldemBonusTables",
-    exact_solver="gpusim.exact.holdem_bonus_pricing:SOLVER",
+    exact_solver="gpusim.games.holdem_bonus.exact:SOLVER",
     kernel=KernelSpec(
         source="holdem_bonus",
         head="gpusim.games.holdem_bonus.events:kernel_head",

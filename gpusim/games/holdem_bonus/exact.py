@@ -1,6 +1,6 @@
 """Texas Hold'em Bonus, priced: the exact report from the enumeration counts of
-:mod:`gpusim.exact.holdem_bonus`, the side bets' return tables, and the game's exact solver
-(:data:`SOLVER`: cached counts, decision tables, reports)."""
+:mod:`gpusim.games.holdem_bonus.exact_counts`, the side bets' return tables, and the game's
+exact solver (:data:`SOLVER`: cached counts, decision tables, reports)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
-from gpusim.exact.holdem_bonus import (
+from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.solver import ExactSolver
+from gpusim.games import spec_for
+from gpusim.games.holdem_bonus.exact_counts import (
     CLASS_COMBOS,
     THB_TOTAL_DEALS,
     RiverCounts,
@@ -25,10 +28,8 @@ from gpusim.exact.holdem_bonus import (
     solve_river,
     turn_pass,
 )
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
-from gpusim.exact.tables import ExactSolver
-from gpusim.games import spec_for
 from gpusim.rules import CATEGORY_KEYS
+from gpusim.strategy.tables import stored_tables
 
 __all__ = [
     "SOLVER",
@@ -138,7 +139,7 @@ def analyse(
 def bonus_table(rules) -> BetTable:
     """Bonus side bet: every (player hole, dealer hole) pair, C(52,2) x C(50,2) deals."""
     from gpusim.cards import HAND_CLASSES
-    from gpusim.config import BONUS_LINE_CLASSES
+    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
     table = rules.bonus_paytable
     per = 1225  # dealer hands per player hole
@@ -238,9 +239,20 @@ def five_card_class_counts() -> np.ndarray:
 
 
 def _ante_from(rules) -> int:
-    from gpusim.config import CATEGORY_KEYS
+    from gpusim.rules import CATEGORY_KEYS
 
     return CATEGORY_KEYS.index(rules.ante_pays_from)
+
+
+def _cupy_river():
+    from gpusim.games.holdem_bonus.exact_cupy import solve_river_cupy
+
+    return solve_river_cupy
+
+
+def stored_or_solved(rules, backend: str) -> dict[str, np.ndarray]:
+    """The config's stored decision tables, else solved now from its counts."""
+    return stored_tables(rules) or solve_tables(rules, False, backend)
 
 
 def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
@@ -255,7 +267,7 @@ def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     update, stop = progress_bar("Hold'em Bonus: 4-card board classes") if progress else (
         None, None)
     try:
-        r = count_solver(solve_river, "solve_river_cupy", backend)(a, progress=update)
+        r = count_solver(solve_river, _cupy_river, backend)(a, progress=update)
     finally:
         if stop:
             stop()
@@ -292,10 +304,8 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     rule list shipped, depend on the cards seen up to suit relabelling and on the 4-card board
     as a set.
     """
-    from gpusim.exact.tables import decision_tables
-
     if strategy in spec_for(rules).table_strategies:
-        t = decision_tables(rules, backend=backend)
+        t = stored_or_solved(rules, backend)
         return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
     from gpusim.cards import HAND_CLASSES, class_members
     from gpusim.index import board_classes, subsets
@@ -308,7 +318,7 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     if strategy == "win-over-half":
         # the game engine's seed-000 rule counts P(win) per round (too slow to apply to every
         # class); its Turn/River rule is exactly the over-half tables, its flop rule its own
-        t = decision_tables(rules, backend=backend)
+        t = stored_or_solved(rules, backend)
         return pre, t["turn/win-over-half-ev"], t["river/win-over-half-ev"]
     holes = subsets(2).astype(np.int32)
     b3 = board_classes(3)
