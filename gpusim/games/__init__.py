@@ -18,12 +18,16 @@ docs/architecture.md.
 
 from __future__ import annotations
 
-from gpusim.games import casino_holdem, holdem_bonus
+import importlib
+import sys
+from collections.abc import Iterator, Mapping
+
 from gpusim.games.spec import Decision, GameSpec, StrategyEntry
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "CATEGORY_KEYS",
+    "ENTRY_POINT_GROUP",
     "SPECS",
     "Decision",
     "GameSpec",
@@ -37,8 +41,78 @@ __all__ = [
     "spec_for",
 ]
 
-SPECS: dict[str, GameSpec] = {s.name: s for s in (casino_holdem.SPEC, holdem_bonus.SPEC)}
-"""Every game, by name, in display order."""
+ENTRY_POINT_GROUP = "gpusim.games"
+"""Another installed distribution adds a game by naming, in this entry-point group, its game
+package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pyproject.toml::
+
+    [project.entry-points."gpusim.games"]
+    my_game = "my_package.my_game"
+"""
+
+_BUILT_IN = ("gpusim.games.casino_holdem", "gpusim.games.holdem_bonus")
+
+
+def _as_spec(obj, where: str) -> GameSpec:
+    spec = getattr(obj, "SPEC", obj)
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{where}: expected a GameSpec or a package with SPEC, got {obj!r}")
+    return spec
+
+
+def _discover() -> dict[str, GameSpec]:
+    """The built-in games, then every ``gpusim.games`` entry point's. A plugin that fails to
+    load, or reuses a name, is reported in one line on stderr and left out: one broken
+    distribution must not stop every command."""
+    from importlib.metadata import entry_points
+
+    found = {}
+    for module in _BUILT_IN:
+        spec = importlib.import_module(module).SPEC
+        found[spec.name] = spec
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        where = f"game plugin {ep.name!r} ({ep.value})"
+        try:
+            spec = _as_spec(ep.load(), where)
+        except Exception as exc:  # noqa: BLE001 - any import error of a third-party package
+            print(f"gpusim: warning: {where}: not loaded: {' '.join(str(exc).split())}",
+                  file=sys.stderr)
+            continue
+        if spec.name in found:
+            print(f"gpusim: warning: {where}: game name {spec.name!r} is taken; not loaded",
+                  file=sys.stderr)
+            continue
+        found[spec.name] = spec
+    return found
+
+
+class _Specs(Mapping):
+    """The game registry, discovered on first use (reading entry points costs start-up time
+    that a command which never asks for a game should not pay)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] | None = None
+
+    def _all(self) -> dict[str, GameSpec]:
+        if self._specs is None:
+            self._specs = _discover()
+        return self._specs
+
+    def __getitem__(self, name: str) -> GameSpec:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def reload(self) -> None:
+        """Discover again (after installing a plugin in a running process)."""
+        self._specs = None
+
+
+SPECS: Mapping[str, GameSpec] = _Specs()
+"""Every game, by name: the built-in ones in display order, then the plugins by name."""
 
 
 def __getattr__(name: str):
