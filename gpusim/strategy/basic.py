@@ -151,14 +151,14 @@ def _aa_bonus_win(seen: jax.Array) -> jax.Array:
     """Pair of aces or better in hole cards + flop (every AA Bonus line of seeds 002/004)."""
     from gpusim.evaluate import PAIR, evaluate, hand_category
 
+    seen = seen.astype(jnp.int32)
     cat = hand_category(evaluate(seen))
     aces = jnp.sum((seen >> 2) == 12, axis=-1)
     return (cat > PAIR) | ((cat == PAIR) & (aces >= 2))
 
 
 def _ch_side_bet_optimal(seen) -> jax.Array:
-    s = jnp.asarray(seen, jnp.int32)
-    return _aa_bonus_win(s) | _ch_basic(s)
+    return _aa_bonus_win(seen) | _ch_basic(seen)
 
 
 def _always(seen) -> jax.Array:
@@ -166,11 +166,7 @@ def _always(seen) -> jax.Array:
     return jnp.ones(np.shape(seen)[0], bool)
 
 
-def _i32(fn):
-    return lambda seen: fn(jnp.asarray(seen, jnp.int32))
-
-
-ch_basic = PointRules("casino_holdem", {"call": _i32(_ch_basic)})
+ch_basic = PointRules("casino_holdem", {"call": _ch_basic})
 """Casino Hold'em basic strategy (module docstring)."""
 ch_side_bet_optimal = PointRules("casino_holdem", {"call": _ch_side_bet_optimal})
 """Call on every AA Bonus win, else basic."""
@@ -261,7 +257,7 @@ def _thb_river(seen: jax.Array) -> jax.Array:
 
 thb_basic = PointRules(
     "holdem_bonus",
-    {"flop": _i32(thb_preflop_play), "turn": _i32(_thb_turn), "river": _i32(_thb_river)},
+    {"flop": thb_preflop_play, "turn": _thb_turn, "river": _thb_river},
 )
 """Texas Hold'em Bonus basic strategy (module docstring)."""
 thb_always_play = PointRules("holdem_bonus", {"flop": _always, "turn": _always, "river": _always})
@@ -287,6 +283,6 @@ def _over_half(seen) -> np.ndarray:
 
 
 thb_win_over_half = PointRules(
-    "holdem_bonus", {"flop": _i32(thb_preflop_play), "turn": _over_half, "river": _over_half}
+    "holdem_bonus", {"flop": thb_preflop_play, "turn": _over_half, "river": _over_half}
 )
 """Seed 000's rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""
