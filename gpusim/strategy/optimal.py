@@ -29,13 +29,14 @@ from gpusim.index import PERMUTATIONS, board_classes
 
 __all__ = ["CasinoHoldemTables", "HoldemBonusTables", "TableStrategy", "table_strategy"]
 
-_BINOM = np.array([[math.comb(n, k) for k in range(5)] for n in range(52)], dtype=np.int32)
+_BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(52)], dtype=np.int32)
 _NEW_SUIT = PERMUTATIONS.astype(np.int32).ravel()  # [perm * 4 + old suit] -> new suit
 
 
 def _sorted(cols: list) -> list:
     """Sort a few (N,) arrays elementwise with a compare-exchange network (no argsort)."""
-    net = {2: [(0, 1)], 3: [(0, 1), (1, 2), (0, 1)], 4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)]}
+    net = {2: [(0, 1)], 3: [(0, 1), (1, 2), (0, 1)], 4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
+           5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)]}
     c = list(cols)
     for i, j in net[len(c)]:
         c[i], c[j] = jnp.minimum(c[i], c[j]), jnp.maximum(c[i], c[j])
@@ -43,7 +44,7 @@ def _sorted(cols: list) -> list:
 
 
 def _colex(cards, binom):
-    """Colex index of each row's card set. cards: (N, k) int32, k <= 4."""
+    """Colex index of each row's card set. cards: (N, k) int32, k <= 5 (a river board)."""
     c = _sorted([cards[:, i] for i in range(cards.shape[1])])
     out = binom[c[0], 1]
     for i in range(1, len(c)):
