@@ -69,11 +69,18 @@ def _bit(packed, idx):
 # first, then the board seen so far): see gpusim.games.tree.decide_points.
 
 
+def _board_bit(seen, t, table: str):
+    """The bit of packed ``t[table]`` at (class of the board ``seen[:, 2:]``, the hole cards
+    ``seen[:, :2]`` in the class's suits); a k-card board reads ``raw{k}_class/_perm``."""
+    k = seen.shape[1] - 2
+    bid = _colex(seen[:, 2:], t["binom"])
+    hole = _hole_in_class(seen[:, 0:2], t[f"raw{k}_perm"][bid], t["new_suit"])
+    return _bit(t[table], t[f"raw{k}_class"][bid] * 1326 + hole)
+
+
 @jax.jit
 def _ch_call(seen, t):
-    fid = _colex(seen[:, 2:5], t["binom"])
-    fh = _hole_in_class(seen[:, 0:2], t["raw3_perm"][fid], t["new_suit"])
-    return _bit(t["call"], t["raw3_class"][fid] * 1326 + fh)
+    return _board_bit(seen, t, "call")
 
 
 @jax.jit
@@ -88,16 +95,12 @@ def _thb_flop(seen, t):
 
 @jax.jit
 def _thb_turn(seen, t):
-    fid = _colex(seen[:, 2:5], t["binom"])
-    fh = _hole_in_class(seen[:, 0:2], t["raw3_perm"][fid], t["new_suit"])
-    return _bit(t["turn"], t["raw3_class"][fid] * 1326 + fh)
+    return _board_bit(seen, t, "turn")
 
 
 @jax.jit
 def _thb_river(seen, t):
-    tid = _colex(seen[:, 2:6], t["binom"])
-    th = _hole_in_class(seen[:, 0:2], t["raw4_perm"][tid], t["new_suit"])
-    return _bit(t["river"], t["raw4_class"][tid] * 1326 + th)
+    return _board_bit(seen, t, "river")
 
 
 @dataclass(frozen=True)
