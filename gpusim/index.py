@@ -1,13 +1,17 @@
 """Combinatorial indices of card sets and suit-isomorphic (canonical) boards.
 
 Decisions in both games depend on the cards only up to a relabelling of the suits. The
-decision tables are therefore indexed by *board class*: a board (a set of 3 or 4 community
+decision tables are therefore indexed by *board class*: a board (a set of 3, 4 or 5 community
 cards) is mapped to its canonical representative by sorting its four suits by their 13-bit
 rank masks (largest mask first), and the player's hole cards are relabelled with the same
 suit permutation. A table row is then ``(canonical board id, hole index under the
-relabelling)``: 1,755 flop classes and 16,432 four-card classes instead of 22,100 and
-270,725 raw boards. When two suits of a board have equal masks the board is symmetric in
-them, so either tie-break gives the same table entry.
+relabelling)``: 1,755 flop classes, 16,432 four-card and 134,459 five-card (river) classes
+instead of 22,100, 270,725 and 2,598,960 raw boards. When two suits of a board have equal masks
+the board is symmetric in them, so either tie-break gives the same table entry.
+
+A river situation (hole cards and a 5-card board, or any hole + k-card board) has one
+canonical class under suit relabelling: :func:`situation_class` resolves those ties too, taking
+the smallest hole index over the suit permutations that leave the canonical board unchanged.
 
 Indices:
 
@@ -34,6 +38,7 @@ __all__ = [
     "hole_index",
     "permute_cards",
     "set_index",
+    "situation_class",
     "subsets",
 ]
 
@@ -150,6 +155,49 @@ def subsets_from_index(index, k: int) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def board_classes(k: int) -> BoardClasses:
-    """Cached :class:`BoardClasses` for k-card boards (k = 3: 1,755 classes; k = 4: 16,432)."""
+    """Cached :class:`BoardClasses` for k-card boards (k = 3: 1,755 classes; k = 4: 16,432;
+    k = 5: 134,459)."""
     return BoardClasses(k)
+
+
+def _stabilisers(reps: np.ndarray) -> np.ndarray:
+    """(n, 24) bool: the suit permutations that map each canonical board onto itself."""
+    fixed = np.empty((len(reps), len(PERMUTATIONS)), dtype=bool)
+    for p in range(len(PERMUTATIONS)):
+        moved = np.sort(permute_cards(reps, np.full(len(reps), p)), axis=-1)
+        fixed[:, p] = (moved == reps).all(axis=-1)
+    return fixed
+
+
+@lru_cache(maxsize=1)
+def _composition() -> np.ndarray:
+    """(24, 24) int64: [a, b] = the id of permutation b applied after permutation a."""
+    p = PERMUTATIONS.astype(np.int64)
+    # new suit of old suit s: p[b][p[a][s]]
+    return _perm_lookup(p[np.arange(24)[None, :, None], p[:, None, :]])
+
+
+def situation_class(hole, board) -> tuple[np.ndarray, np.ndarray]:
+    """The canonical class of each situation (2 hole cards and a k-card board, k = 3..5) under
+    suit relabelling: ``(board class id, hole index)``, equal for two situations exactly when a
+    suit permutation maps one onto the other.
+
+    hole: (n, 2) int; board: (n, k) int. The board class is :func:`board_classes` (k)'s; the
+    hole index (0..1325) is the smallest over the permutations that take the board to its
+    canonical representative. Returns two (n,) int64 arrays.
+    """
+    h = np.asarray(hole, dtype=np.int64).reshape(-1, 2)
+    b = np.asarray(board, dtype=np.int64)
+    b = b.reshape(len(h), -1)
+    classes = board_classes(b.shape[1])
+    cls, perm = classes.lookup(b)
+    cls = cls.astype(np.int64)
+    fixed = _stabilisers(classes.reps[cls])  # (n, 24)
+    best = np.full(len(h), np.iinfo(np.int64).max)
+    for q in range(24):
+        total = _composition()[perm.astype(np.int64), q]
+        moved = permute_cards(h, total)
+        idx = hole_index(moved[:, 0], moved[:, 1])
+        best = np.where(fixed[:, q] & (idx < best), idx, best)
+    return cls, best
 

@@ -13,6 +13,7 @@ import pytest
 
 from gpusim.games import SPECS, spec_for
 from gpusim.games.spec import load
+from gpusim.games.tree import check_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "gpusim"
@@ -64,9 +65,9 @@ def test_spec_is_complete(game, shipped_rules):
     assert set(spec.main_bets) <= set(spec.bets) and set(spec.side_bets) <= set(spec.bets)
     assert set(spec.stake_multiples) == set(spec.main_bets)
     assert set(spec.paytables) <= set(spec.bets)
-    points = [d.point for d in spec.decisions]
+    check_tree(spec.decisions)  # also checked when the spec is built
     for d in spec.decisions:
-        assert d.bet in spec.main_bets and (d.after is None or d.after in points)
+        assert all(set(a.stakes) <= set(spec.main_bets) for a in d.actions)
     names = spec.strategy_names
     assert len(set(names)) == len(names) and "basic" in names and "optimal" in names
     for entry in spec.strategies:
@@ -86,8 +87,10 @@ def test_spec_is_complete(game, shipped_rules):
         assert set(offered) <= set(spec.bets) and set(spec.main_bets) <= set(offered)
         names_, returns = spec.event_names(rules), spec.event_returns(rules)
         assert list(names_) == list(offered) == list(returns)
-        n_bins, events, stakes = spec.joint.decode(rules)
+        n_bins, events, stakes, actions = spec.joint.decode(rules)
         assert list(events) == list(stakes) == list(offered)
-        assert all(len(v) == n_bins for v in [*events.values(), *stakes.values()])
+        assert list(actions) == list(spec.decision_points)
+        assert all(len(v) == n_bins for v in [*events.values(), *stakes.values(),
+                                              *actions.values()])
         for bet, ev in events.items():
             assert 0 <= ev.min() and ev.max() < len(names_[bet]), bet

@@ -106,7 +106,12 @@ def test_the_key_changes_with_everything_the_program_is_made_of(setup):
     assert strategy_fingerprint(flipped) != strategy_fingerprint(strat)
     assert program._cache_key(rules, flipped, BATCH) != key
     basic = get_strategy("basic", rules)
-    assert strategy_fingerprint(basic).startswith("rule:gpusim.")
+    assert strategy_fingerprint(basic).startswith("rule:flop=gpusim.")
+    # a PointRules with a caller's own function at one point is never cached either
+    from gpusim.strategy import PointRules
+
+    mixed = PointRules(rules.game, {**basic.fn.fns, "river": lambda seen: seen[:, 0] > 0})
+    assert strategy_fingerprint(RuleStrategy("mixed", rules.game, mixed)) is None
     assert program._cache_key(rules, basic, BATCH) not in (None, key)
 
 

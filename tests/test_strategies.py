@@ -11,7 +11,9 @@ import pytest
 import gpusim.strategy as registry
 from gpusim.cards import class_members, format_card, hand_class, parse_cards
 from gpusim.config import load_config
+from gpusim.games import spec_for
 from gpusim.strategy import (
+    PointRules,
     RuleStrategy,
     StrategyError,
     get_strategy,
@@ -114,6 +116,35 @@ CONTRACT = [
 ]
 
 
+def test_the_trees_points_see_what_the_rules_say():
+    """The decision trees' ``sees`` are the seen cards of RULES.md (the dealer's never)."""
+    for rules in (CH, THB):
+        spec = spec_for(rules)
+        assert {p.name: p.sees for p in spec.decisions} == {p: SEEN[p] for p in
+                                                            spec.decision_points}
+
+
+@pytest.mark.parametrize("rules", [CH, THB], ids=["casino_holdem", "holdem_bonus"])
+def test_rule_functions_are_handed_only_their_points_columns(rules):
+    """By construction: a PointRules function receives exactly ``cards[:, point.sees]``, so it
+    cannot read a card its point does not see."""
+    handed = {}
+
+    def spy(point):
+        def fn(visible):
+            handed[point] = np.asarray(visible)
+            return np.zeros(len(visible), bool)
+
+        return fn
+
+    points = spec_for(rules).decision_points
+    cards = _deal(np.random.default_rng(5), 7)
+    out = PointRules(rules.game, {p: spy(p) for p in points})(cards)
+    for p in points:
+        assert (handed[p] == cards[:, list(SEEN[p])]).all(), p
+        assert out[p].dtype == np.int8 and (out[p] == 0).all()
+
+
 @pytest.mark.parametrize("rules, name, n", CONTRACT, ids=[f"{r.game}-{n}" for r, n, _ in CONTRACT])
 def test_decisions_ignore_unseen_cards(rules, name, n):
     rng = np.random.default_rng(11)
@@ -121,13 +152,12 @@ def test_decisions_ignore_unseen_cards(rules, name, n):
     cards = _deal(rng, n)
     base = {k: np.asarray(v) for k, v in strategy.decide(cards).items()}
     assert set(base) == set(registry.DECISIONS[rules.game])
+    points = {p.name: p for p in spec_for(rules).decisions}
     for key, decision in base.items():
+        assert ((decision >= 0) & (decision < len(points[key].actions))).all(), key
         other = _reshuffle_unseen(cards, SEEN[key], rng)
         again = np.asarray(strategy.decide(other)[key])
         assert (again == decision).all(), key
-    if rules.game == "holdem_bonus":
-        folded = ~base["flop"]
-        assert not base["turn"][folded].any() and not base["river"][folded].any()
 
 
 def test_win_over_half_ignores_unseen_cards():
@@ -190,8 +220,8 @@ def test_thb_preflop_fold_list_is_23o_to_27o():
     ],
 )
 def test_thb_basic(text, turn, river):
-    d = {k: bool(np.asarray(v)[0]) for k, v in thb_basic(_round(text)).items()}
-    assert d == {"flop": True, "turn": turn, "river": river}
+    d = {k: int(np.asarray(v)[0]) for k, v in thb_basic(_round(text)).items()}
+    assert d == {"flop": 1, "turn": int(turn), "river": int(river)}  # 1 bet, 0 fold / check
 
 
 def test_thb_win_over_half_extremes():
@@ -202,9 +232,13 @@ def test_thb_win_over_half_extremes():
     # ties it far more than half the time.
     d = thb_win_over_half(_round("7c 2d | Ah Ad As Kc 3h"))
     assert not bool(np.asarray(d["turn"])[0]) and not bool(np.asarray(d["river"])[0])
-    # 2-3 offsuit folds preflop: no bets at all.
+    # 2-3 offsuit folds preflop: the later points are not reached, so no bets at all.
+    from gpusim.games.tree import placed_multiples
+
     d = thb_win_over_half(_round("3c 2d | Ah Ad As Kc 3h"))
-    assert not any(bool(np.asarray(v)[0]) for v in d.values())
+    assert int(np.asarray(d["flop"])[0]) == 0
+    placed = placed_multiples(spec_for(THB).decisions, {k: np.asarray(v) for k, v in d.items()})
+    assert not any(int(v[0]) for v in placed.values())
 
 
 # --- exact win counting --------------------------------------------------------------------------
@@ -268,10 +302,14 @@ def test_win_over_half_tables_equal_per_round_counting():
 
     rules = load_config("holdem_bonus_classic")
     cards = np.asarray(deal(77, 0, 120, 9))
-    table = get_strategy("win-over-half", rules).decide(cards)
-    direct = thb_win_over_half(cards)
-    for key in ("flop", "turn", "river"):
-        assert (np.asarray(table[key]) == np.asarray(direct[key])).all(), key
+    from gpusim.games.tree import taken
+
+    tree = spec_for(rules).decisions
+    as_np = lambda d: {k: np.asarray(v).astype(np.int32) for k, v in d.items()}  # noqa: E731
+    table = taken(tree, as_np(get_strategy("win-over-half", rules).decide(cards)))
+    direct = taken(tree, as_np(thb_win_over_half(cards)))
+    for key in ("flop", "turn", "river"):  # where the round reached the point
+        assert (table[key] == direct[key]).all(), key
 
 
 def _thb_basic_by_features(cards):
@@ -288,7 +326,7 @@ def _thb_basic_by_features(cards):
         (f5["hole_pair_rank"] >= 4) | f5["two_pair_with_hole"] | f5["hole_trips"] | f5["sf4"]
         | f5["straight"] | f5["flush5"]
     )  # fmt: skip
-    return flop, flop & np.asarray(turn), flop & np.asarray(river)
+    return flop, np.asarray(turn), np.asarray(river)
 
 
 def test_thb_basic_equals_the_feature_rule_list():

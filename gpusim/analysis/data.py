@@ -110,15 +110,25 @@ def load_run_data(run) -> RunData:
 
 
 def not_placed_events(rules) -> dict[str, tuple[str, ...]]:
-    """{bet: events in which the bet is not on the table}: a decision's bet is placed only on
-    its ``yes``, so it is off the table after its own ``no`` and after the ``no`` of any earlier
-    decision it waits for (Hold'em Bonus: the Turn bet after a check or a flop fold)."""
-    by_point: dict[str, tuple[str, ...]] = {}
-    out = {}
-    for d in spec_for(rules).decisions:
-        before = by_point[d.after] if d.after is not None else ()
-        by_point[d.point] = tuple(dict.fromkeys((*before, d.no)))
-        out[d.bet] = by_point[d.point]
+    """{bet: events in which the bet is not on the table}, for every bet a decision places:
+    from the game's decision tree, ``fold`` on a way through it that folds without placing the
+    bet, else the name of the action taken instead at the point that offers it (Hold'em Bonus:
+    the Turn bet after a ``check``, or after a flop ``fold``)."""
+    from gpusim.games.tree import action_paths
+
+    points = spec_for(rules).decisions
+    placeable = dict.fromkeys(b for p in points for a in p.actions for b in a.stakes)
+    offers = {bet: [p for p in points if any(bet in a.stakes for a in p.actions)]
+              for bet in placeable}
+    out: dict[str, tuple[str, ...]] = {}
+    for took, placed in action_paths(points):
+        folded = any(p.actions[took[p.name]].folds for p in points if took[p.name] >= 0)
+        for bet, at in offers.items():
+            if placed.get(bet):
+                continue
+            kinds = ["fold"] if folded else [p.actions[took[p.name]].name for p in at
+                                             if took[p.name] >= 0][:1]
+            out[bet] = tuple(dict.fromkeys((*out.get(bet, ()), *kinds)))
     return out
 
 

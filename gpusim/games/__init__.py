@@ -3,7 +3,7 @@
 :data:`SPECS` maps a game's name to its spec; :func:`spec_for` finds the spec of rules (or of
 a name). The functions below ask the spec, so a caller never branches on the game::
 
-    settle(cards: (N, 9) int32, decisions: dict[str, (N,) bool], rules, *, jackpot_meter=None)
+    settle(cards: (N, 9) int32, actions: dict[str, (N,) int], rules, *, jackpot_meter=None)
         -> Settlement
     bets(rules) -> tuple[str, ...]             # bets the config offers, in display order
     event_names(rules) -> {bet: tuple[str, ...]}
@@ -22,14 +22,15 @@ import importlib
 import sys
 from collections.abc import Iterator, Mapping
 
-from gpusim.games.spec import Decision, GameSpec, StrategyEntry
+from gpusim.games.spec import Action, DecisionPoint, GameSpec, StrategyEntry
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "CATEGORY_KEYS",
     "ENTRY_POINT_GROUP",
     "SPECS",
-    "Decision",
+    "Action",
+    "DecisionPoint",
     "GameSpec",
     "Settlement",
     "StrategyEntry",

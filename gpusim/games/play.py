@@ -4,13 +4,14 @@ One record per round (the JSON Lines format of ``gpusim play --json``, docs/play
 
     {"round": 7, "player": ["As", "Kd"], "dealer": ["7c", "7d"],
      "board": ["Qh", "Jh", "Tc", "2s", "9d"],
-     "decisions": {"call": true},
+     "decisions": {"call": "call"},
      "player_category": "straight", "dealer_category": "pair",
      "bets": {"ante": {"stake": 1, "net": 1, "event": "win:straight"}, ...},
      "net": 3}
 
-A bet that was not placed this round (the Call after a fold, a checked Turn, a side bet the
-config does not offer) is absent from ``bets``.
+``decisions`` names the action taken at each decision point the round reached (a point after
+a fold is absent). A bet that was not placed this round (the Call after a fold, a checked Turn,
+a side bet the config does not offer) is absent from ``bets``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from gpusim.cards import format_card
-from gpusim.games import decision_names, settle
+from gpusim.games import settle, spec_for
+from gpusim.games.tree import taken
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = ["play_records", "round_records"]
@@ -46,9 +48,10 @@ def round_records(
 
 
 def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str, Any]]:
+    spec = spec_for(rules)
     decisions = strategy.decide(c)
-    keys = decision_names(rules)
-    dec = {k: np.asarray(decisions[k], dtype=bool) for k in keys}
+    dec = {k: np.asarray(decisions[k]).astype(np.int32) for k in spec.decision_points}
+    took = taken(spec.decisions, dec)
     s = settle(c, dec, rules, jackpot_meter=jackpot_meter)
     stakes = {b: np.asarray(v) for b, v in s.stakes.items()}
     nets = {b: np.asarray(v) for b, v in s.nets.items()}
@@ -73,7 +76,8 @@ def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str
                 "player": [format_card(x) for x in c[i, 0:2]],
                 "dealer": [format_card(x) for x in c[i, 2:4]],
                 "board": [format_card(x) for x in c[i, 4:9]],
-                "decisions": {k: bool(dec[k][i]) for k in keys},
+                "decisions": {p.name: p.actions[took[p.name][i]].name for p in spec.decisions
+                              if took[p.name][i] >= 0},
                 "player_category": CATEGORY_KEYS[int(pcat[i])],
                 "dealer_category": CATEGORY_KEYS[int(dcat[i])],
                 "bets": bets,

@@ -18,8 +18,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gpusim.games.tree import Action, DecisionPoint, check_tree, count_taken
+
 __all__ = [
-    "Decision",
+    "Action",
+    "DecisionPoint",
     "GameSpec",
     "JointCode",
     "KernelSpec",
@@ -49,28 +52,12 @@ def lazy_attributes(package: str, module: str, names: tuple[str, ...]) -> Callab
 
 
 @dataclass(frozen=True)
-class Decision:
-    """One decision point of a round.
-
-    ``point``: the key a strategy returns (a (N,) bool array, True = ``yes``); ``bet``: the bet
-    whose stake is placed exactly when the answer was ``yes``; ``after``: the earlier point that
-    must have been ``yes`` for this one to be reached (None: every round reaches it). Counts of
-    a run's ``decisions`` table are ``{point: {yes: n, no: reached - n}}``.
-    """
-
-    point: str
-    yes: str
-    no: str
-    bet: str
-    after: str | None = None
-
-
-@dataclass(frozen=True)
 class StrategyEntry:
     """A named strategy of a game.
 
-    ``source`` is either ``"module:function"``, a rule strategy whose ``function(cards (N, 9)
-    int32) -> {point: (N,) bool}`` decides, or ``"table:NAME"``, the exact decision tables
+    ``source`` is either ``"module:attribute"``, a rule strategy (a ``PointRules``: per point,
+    ``fn(visible (N, len(point.sees)) int32) -> (N,) int`` action index, handed only the columns
+    its point may see), or ``"table:NAME"``, the exact decision tables
     ``NAME`` (one of the spec's ``table_strategies``) read by the spec's ``table_strategy_class``.
     """
 
@@ -90,8 +77,11 @@ class JointCode:
 
     ``encode(settlement, bets) -> (N,) int32`` (jax, found at the import path ``encoder``)
     gives each round's code; ``decode(rules) -> (n_bins, {bet: (n_bins,) int64 event}, {bet:
-    (n_bins,) int64 stake})`` (numpy) gives, per code, every offered bet's event and stake. The
-    two are inverse on every code a round can produce.
+    (n_bins,) int64 stake}, {point: (n_bins,) int64 action taken, -1 = not reached})`` (numpy)
+    gives, per code, every offered bet's event and stake and the action taken at every decision
+    point (the stakes of the tree's bets follow from those actions, so a bet placed at several
+    multiples has one code per multiple). The two are inverse on every code a round can
+    produce.
     """
 
     encoder: str
@@ -129,7 +119,7 @@ class GameSpec:
 
     Data: ``name`` (the config's ``game``), ``title``, ``rules_type`` (the frozen rules
     class), ``bets`` (every bet, display order), ``main_bets`` and their ``stake_multiples``
-    (per ante), ``side_bets``, ``decisions`` (in the order they are taken), ``paytables`` ({bet:
+    (per ante), ``side_bets``, ``decisions`` (the tree, root first), ``paytables`` ({bet:
     the lines a what-if may edit}), ``strategies``, ``table_strategies`` (the names of the
     decision-table sets the exact solver writes), ``table_strategy_class`` (import path of the
     :class:`~gpusim.strategy.optimal.TableStrategy` subclass that reads them),
@@ -153,7 +143,7 @@ class GameSpec:
     main_bets: tuple[str, ...]
     stake_multiples: Mapping[str, int]
     side_bets: tuple[str, ...]
-    decisions: tuple[Decision, ...]
+    decisions: tuple[DecisionPoint, ...]
     paytables: Mapping[str, tuple[str, ...]]
     strategies: tuple[StrategyEntry, ...]
     table_strategies: tuple[str, ...]
@@ -167,10 +157,16 @@ class GameSpec:
     settle: str
     parse_rules: Callable[..., Any]
 
+    def __post_init__(self) -> None:
+        check_tree(self.decisions)
+
     @property
     def decision_points(self) -> tuple[str, ...]:
         """The keys a strategy of this game returns."""
-        return tuple(d.point for d in self.decisions)
+        return tuple(d.name for d in self.decisions)
+
+    def point(self, name: str) -> DecisionPoint:
+        return next(p for p in self.decisions if p.name == name)
 
     @property
     def strategy_names(self) -> tuple[str, ...]:
@@ -188,14 +184,8 @@ class GameSpec:
         None for a game without one."""
         return None if self.exact_solver is None else load(self.exact_solver)
 
-    def decision_counts(self, yes: Callable[[Decision], int], n_rounds: int) -> dict:
-        """``{point: {yes_action: n, no_action: reached - n}}`` from ``yes(decision)``: the
-        number of rounds that reached the decision and answered yes."""
-        out: dict[str, dict[str, int]] = {}
-        said_yes: dict[str, int] = {}
-        for d in self.decisions:
-            n_yes = yes(d)
-            reached = n_rounds if d.after is None else said_yes[d.after]
-            said_yes[d.point] = n_yes
-            out[d.point] = {d.yes: n_yes, d.no: reached - n_yes}
-        return out
+    def decision_counts(self, taken: Mapping[str, Any], weight=None) -> dict:
+        """``{point: {action: count}}`` from ``taken`` ({point: (n,) int action index, -1 where
+        not reached}) and an optional per-row ``weight`` (see
+        :func:`gpusim.games.tree.count_taken`)."""
+        return count_taken(self.decisions, taken, weight)

@@ -88,7 +88,7 @@ def play_lines(records: Iterable[Mapping], *, rules, strategy: str, seed: int) -
 def play_record_text(rec: Mapping, decisions) -> str:
     """A few lines for one dealt round (``gpusim play --json``'s record); ``decisions``: the
     game spec's decision points, whose action words name the choices. A single decision is
-    shown by its word alone; the play stops at a fold."""
+    shown by its word alone; points the round did not reach (after a fold) are absent."""
     board = rec["board"]
     lines = [
         f"round {rec['round']}: player {' '.join(rec['player'])}  dealer {' '.join(rec['dealer'])}"
@@ -96,11 +96,9 @@ def play_record_text(rec: Mapping, decisions) -> str:
     ]
     decided = []
     for d in decisions:
-        said = rec["decisions"][d.point]
-        word = d.yes if said else d.no
-        decided.append(word if len(decisions) == 1 else f"{d.point}: {word}")
-        if word == "fold":
-            break
+        word = rec["decisions"].get(d.name)
+        if word is not None:
+            decided.append(word if len(decisions) == 1 else f"{d.name}: {word}")
     lines.append("  decisions: " + ", ".join(decided))
     lines.append(f"  hands:     player {rec['player_category']}, dealer {rec['dealer_category']}")
     for bet, b in rec["bets"].items():

@@ -145,9 +145,8 @@ def _chunk_count_problems(folder: RunFolder, rec: dict, bets: list[str], game: s
     for bet, p in placed.items():
         if not 0 <= p <= n:
             out.append(f"chunk {k}: {bet} placed in {p:,} of {n:,} rounds")
-    # the first decision point is reached by every round (Decision.after is None)
-    point = next((d.point for d in SPECS[game].decisions if d.after is None), None) \
-        if game in SPECS else None
+    # the root of the decision tree is reached by every round
+    point = SPECS[game].decisions[0].name if game in SPECS else None
     if point:
         d = pl.read_parquet(files["decisions"]).filter(pl.col("point") == point)
         if d["count"].sum() != n:

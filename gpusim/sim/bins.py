@@ -27,10 +27,12 @@ BP = 10_000
 
 @dataclass(frozen=True)
 class BinLayout:
-    """Per joint outcome code (``n_bins`` of them): each offered bet's event and stake.
+    """Per joint outcome code (``n_bins`` of them): each offered bet's event and stake, and the
+    action taken at each decision point.
 
-    events / stakes: {bet: (n_bins,) int64}, bets in :func:`gpusim.games.bets` order. Codes no
-    round can produce (a fold with a Turn bet) decode to something harmless; they count 0.
+    events / stakes: {bet: (n_bins,) int64}, bets in :func:`gpusim.games.bets` order; actions:
+    {point: (n_bins,) int64 action index, -1 = not reached}. Codes no round can produce (a
+    fold with a Turn bet) decode to something harmless; they count 0.
     """
 
     n_bins: int
@@ -38,6 +40,7 @@ class BinLayout:
     stakes: dict
     returns: dict
     names: dict
+    actions: dict
 
     def nets(self) -> dict:
         """{bet: (n_bins,) int64 net}; the Jackpot royal returns nothing here (see hits)."""
@@ -54,11 +57,12 @@ def bin_layout(rules) -> BinLayout:
     from gpusim.games import bets, event_names, event_returns, spec_for
 
     offered = bets(rules)
-    n_bins, events, stakes = spec_for(rules).joint.decode(rules)
+    n_bins, events, stakes, actions = spec_for(rules).joint.decode(rules)
     i64 = np.int64
     events = {bet: events[bet].astype(i64) for bet in offered}
     stakes = {bet: stakes[bet].astype(i64) for bet in offered}
-    return BinLayout(n_bins, events, stakes, event_returns(rules), event_names(rules))
+    actions = {p: a.astype(i64) for p, a in actions.items()}
+    return BinLayout(n_bins, events, stakes, event_returns(rules), event_names(rules), actions)
 
 
 def counts_from_bins(
@@ -135,7 +139,7 @@ def counts_from_bins(
         np.add.at(c, codes_b[placed], weight[placed])
         out.events[bet] = {names[i]: int(c[i]) for i in np.flatnonzero(c)}
     out.decisions = spec_for(rules).decision_counts(
-        lambda d: int(np.sum(weight * (stakes[d.bet] > 0))), n_rounds
+        {p: a[codes] for p, a in lay.actions.items()}, weight
     )
     names = list(nets)
     for i, a in enumerate(names):

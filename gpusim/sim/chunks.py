@@ -89,11 +89,13 @@ def _make_step(rules, strategy) -> Callable:
 
 
 def _decision_counts(rules, decisions: dict[str, np.ndarray]) -> dict[str, dict[str, int]]:
-    def yes(d):
-        said = decisions[d.point] if d.after is None else decisions[d.point] & decisions[d.after]
-        return int(said.sum())
+    """{point: {action: count}} of the rounds' answers, counting a point where a round reached
+    it (the game's decision tree says where)."""
+    from gpusim.games.tree import taken
 
-    return spec_for(rules).decision_counts(yes, next(iter(decisions.values())).size)
+    spec = spec_for(rules)
+    answers = {p: np.asarray(decisions[p]).astype(np.int32) for p in spec.decision_points}
+    return spec.decision_counts(taken(spec.decisions, answers))
 
 
 def _apply_jackpot(

@@ -64,7 +64,8 @@ def strategy_fingerprint(strategy) -> str | None:
     """What a compiled batch of ``strategy`` depends on, as text; None when that is unknown.
 
     A table strategy: its name and the sha256 of each table. A rule strategy whose function
-    is part of gpusim: the function's import path (its code is in the source digest). Anything
+    (or, for a ``PointRules``, every point's function) is part of gpusim: the import paths
+    (the code is in the source digest). Anything
     else, e.g. a caller's own function, has no fingerprint and is never cached.
     """
     tables = getattr(strategy, "tables", None)
@@ -76,10 +77,16 @@ def strategy_fingerprint(strategy) -> str | None:
             h.update(arr.tobytes())
         return "tables:" + h.hexdigest()
     fn = getattr(strategy, "fn", None)
-    module = getattr(fn, "__module__", "") or ""
-    if fn is not None and module.startswith("gpusim.") and "<" not in fn.__qualname__:
-        return f"rule:{module}:{fn.__qualname__}"
-    return None
+    # a PointRules holds one function per decision point: each must be gpusim's own
+    fns = getattr(fn, "fns", None) or {"": fn}
+    paths = []
+    for point, f in fns.items():
+        module = getattr(f, "__module__", "") or ""
+        qualname = getattr(f, "__qualname__", "<")
+        if f is None or not module.startswith("gpusim.") or "<" in qualname:
+            return None
+        paths.append(f"{point}={module}:{qualname}" if point else f"{module}:{qualname}")
+    return "rule:" + ",".join(paths)
 
 
 @cache

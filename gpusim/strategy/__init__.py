@@ -1,19 +1,23 @@
 """Player strategies and their registry.
 
-A strategy maps dealt rounds to the player's decisions::
+A strategy maps dealt rounds to the player's actions, one small int per decision point of the
+game's decision tree (:mod:`gpusim.games.tree`; the game's ``GameSpec.decisions``)::
 
-    decide(cards: (N, 9) int32) -> dict[str, (N,) bool]
+    decide(cards: (N, 9) int32) -> dict[str, (N,) int]    # the index of the chosen action
 
-Card layout: ``[player hole 0:2, dealer hole 2:4, flop 4:7, turn 7, river 8]``.
+Card layout: ``[player hole 0:2, dealer hole 2:4, flop 4:7, turn 7, river 8]``. The answer at a
+point a round does not reach (the Turn after a fold) is ignored: the tree says which points a
+round reached, and what each action stakes.
 
-Information contract (tests enforce it by changing unseen cards): each decision may depend only
-on the cards the player has seen when it is taken.
+Information contract: each decision may depend only on the cards its point ``sees``. A rule
+strategy holds it by construction: it is a :class:`PointRules`, one function per point, and
+each function is handed only its point's columns, ``fn(visible (N, len(sees)) int32) -> (N,)
+int`` (a bool array reads as 0/1). The table strategies read their tables the same way; tests
+also change unseen cards and check that no action moves.
 
-- Casino Hold'em, ``{"call"}``: sees the hole cards and the flop, ``cards[:, [0, 1, 4, 5, 6]]``.
-- Texas Hold'em Bonus, ``{"flop", "turn", "river"}``:
-  ``flop`` (bet the Flop bet, else fold) sees the hole cards ``cards[:, 0:2]``;
-  ``turn`` sees the hole cards and the flop; ``river`` also sees the turn ``cards[:, 7]``.
-  A False ``flop`` is a fold, and then ``turn`` and ``river`` are False too.
+- Casino Hold'em, ``{"call"}`` (1 call, 0 fold): sees the hole cards and the flop.
+- Texas Hold'em Bonus, ``{"flop", "turn", "river"}``: ``flop`` (1 bet the Flop bet, 0 fold)
+  sees the hole cards; ``turn`` (1 bet, 0 check) also the flop; ``river`` also the turn card.
 
 The dealer's cards are never seen. Strategies are looked up by game and name::
 
@@ -31,16 +35,18 @@ be had, :func:`get_strategy` says so in one line (and :func:`resolve_strategy` f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 from gpusim.games import SPECS, GameSpec, StrategyEntry, spec_for
 from gpusim.games.spec import load
+from gpusim.games.tree import decide_points
 
 __all__ = [
     "DECISIONS",
+    "PointRules",
     "RuleStrategy",
     "Strategy",
     "StrategyError",
@@ -69,9 +75,24 @@ class Strategy(Protocol):
     def decide(self, cards) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True, eq=False)
+class PointRules:
+    """A rule strategy's decision functions, one per point of ``game``'s decision tree:
+    ``fns[point](visible (N, len(point.sees)) int32) -> (N,) int`` action index. Called with
+    the dealt ``cards (N, 9)``, it hands each function only its point's columns
+    (:func:`gpusim.games.tree.decide_points`) and returns ``{point: (N,) int8}``."""
+
+    game: str
+    fns: Mapping[str, Callable[[Any], Any]]
+
+    def __call__(self, cards) -> dict[str, Any]:
+        return decide_points(spec_for(self.game).decisions, self.fns, cards)
+
+
 @dataclass(frozen=True)
 class RuleStrategy:
-    """A strategy given by a pure function ``fn(cards (N, 9)) -> dict[str, (N,) bool]``."""
+    """A strategy given by a pure function ``fn(cards (N, 9)) -> dict[str, (N,) int]`` (a
+    :class:`PointRules`, for every shipped rule strategy)."""
 
     name: str
     game: str

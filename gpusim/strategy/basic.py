@@ -1,8 +1,9 @@
 """Rule-list strategies a person can follow, plus ``always-play`` and seed 000's rule text.
 
-All of them honour the information contract of :mod:`gpusim.strategy`: every decision reads
-only the cards seen at that point. "With a hole card" below means the hole card is one of the
-cards that make the feature (its rank is in the pair or the run, its suit is the flush suit).
+Each is a :class:`~gpusim.strategy.PointRules`: one function per decision point, handed only the
+card columns its point sees, so every decision reads only the cards seen at that point (the
+information contract of :mod:`gpusim.strategy`). "With a hole card" below means the hole card is one
+of the cards that make the feature (its rank is in the pair or the run, its suit is the flush suit).
 
 Casino Hold'em ``basic`` (call or fold, seeing hole cards + flop). Call with any of:
 
@@ -39,6 +40,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from gpusim.strategy import PointRules
 
 __all__ = [
     "ch_always_play",
@@ -133,51 +136,52 @@ def _features(seen: jax.Array) -> dict[str, jax.Array]:
     }
 
 
-# --- Casino Hold'em ----------------------------------------------------------------------------
-
-_CH_SEEN = (0, 1, 4, 5, 6)
+# --- Casino Hold'em: the call point sees the hole cards and the flop (5 columns) ---------------
 
 
 @jax.jit
-def _ch_basic(cards: jax.Array) -> jax.Array:
-    f = _features(cards[:, list(_CH_SEEN)])
+def _ch_basic(seen: jax.Array) -> jax.Array:
+    f = _features(seen)
     # Rank 8 is the ten.
     return f["hole_pair"] | f["flush4"] | f["run4"] | f["straight"] | (f["hole_high"] >= 8)
 
 
 @jax.jit
-def _aa_bonus_win(cards: jax.Array) -> jax.Array:
+def _aa_bonus_win(seen: jax.Array) -> jax.Array:
     """Pair of aces or better in hole cards + flop (every AA Bonus line of seeds 002/004)."""
     from gpusim.evaluate import PAIR, evaluate, hand_category
 
-    five = cards[:, list(_CH_SEEN)]
-    cat = hand_category(evaluate(five))
-    aces = jnp.sum((five >> 2) == 12, axis=-1)
+    seen = seen.astype(jnp.int32)
+    cat = hand_category(evaluate(seen))
+    aces = jnp.sum((seen >> 2) == 12, axis=-1)
     return (cat > PAIR) | ((cat == PAIR) & (aces >= 2))
 
 
-def ch_basic(cards) -> dict[str, jax.Array]:
-    """Casino Hold'em basic strategy (module docstring). cards: (N, 9) int32."""
-    return {"call": _ch_basic(jnp.asarray(cards, jnp.int32))}
+def _ch_side_bet_optimal(seen) -> jax.Array:
+    return _aa_bonus_win(seen) | _ch_basic(seen)
 
 
-def ch_side_bet_optimal(cards) -> dict[str, jax.Array]:
-    """Call on every AA Bonus win, else basic."""
-    c = jnp.asarray(cards, jnp.int32)
-    return {"call": _aa_bonus_win(c) | _ch_basic(c)}
+def _always(seen) -> jax.Array:
+    """The last action (bet, call) at every point."""
+    return jnp.ones(np.shape(seen)[0], bool)
 
 
-def ch_always_play(cards) -> dict[str, jax.Array]:
-    return {"call": jnp.ones(np.shape(cards)[0], bool)}
+ch_basic = PointRules("casino_holdem", {"call": _ch_basic})
+"""Casino Hold'em basic strategy (module docstring)."""
+ch_side_bet_optimal = PointRules("casino_holdem", {"call": _ch_side_bet_optimal})
+"""Call on every AA Bonus win, else basic."""
+ch_always_play = PointRules("casino_holdem", {"call": _always})
 
 
-# --- Texas Hold'em Bonus -----------------------------------------------------------------------
+# --- Texas Hold'em Bonus: flop sees the hole cards (2 columns), turn + the flop (5), river + the
+# turn card (6) ----------------------------------------------------------------------------------
 
 
 @jax.jit
-def thb_preflop_play(cards: jax.Array) -> jax.Array:
-    """Flop-bet decision from the hole cards: fold 2-3 .. 2-7 offsuit, play the rest."""
-    r, s = _ranks_suits(cards[:, :2])
+def thb_preflop_play(seen: jax.Array) -> jax.Array:
+    """Flop-bet decision from the hole cards ``seen[:, :2]``: fold 2-3 .. 2-7 offsuit, play the
+    rest."""
+    r, s = _ranks_suits(seen[:, :2])
     hi, lo = jnp.max(r, axis=-1), jnp.min(r, axis=-1)
     fold = (lo == 0) & (hi >= 1) & (hi <= 5) & (s[:, 0] != s[:, 1])
     return ~fold
@@ -196,36 +200,40 @@ def _hole_in_run_bits(run, hole_e, length: int, n_starts: int) -> jax.Array:
     return (run & _cover(hole_e, length) & _U((1 << n_starts) - 1)) != _U(0)
 
 
-@jax.jit
-def _thb_basic(cards: jax.Array):
-    # The rule list of the module docstring on rank and suit bit masks, one pass per street:
-    # the same decisions as _features (a test compares them round by round) with elementwise
-    # integer work only, no (N, k) intermediates.
-    c = cards.astype(jnp.int32)
-    r = [c[:, j] >> 2 for j in (0, 1, 4, 5, 6, 7)]  # hole, hole, flop x3, turn
-    s = [c[:, j] & 3 for j in (0, 1, 4, 5, 6, 7)]
+def _street(seen: jax.Array):
+    """Rank/suit bits of the k seen cards (hole, hole, flop x3[, turn]) and their features."""
+    c = seen.astype(jnp.int32)
+    k = c.shape[1]
+    r = [c[:, j] >> 2 for j in range(k)]
+    s = [c[:, j] & 3 for j in range(k)]
     bit = [_U(1) << x.astype(_U) for x in r]
-    flop = thb_preflop_play(cards)
+    count = [sum((r[j] == r[h]).astype(jnp.int32) for j in range(k)) for h in (0, 1)]
+    suited = [[s[j] == s[h] for j in range(k)] for h in (0, 1)]
+    suit_count = [sum(x.astype(jnp.int32) for x in suited[h]) for h in (0, 1)]
+    mask = bit[0]
+    for j in range(1, k):
+        mask = mask | bit[j]
+    return r, bit, count, suited, suit_count, _ace_low(mask), _ace_low(bit[0] | bit[1])
 
-    def street(k: int):
-        """Features of the first k seen cards (5: hole + flop, 6: + turn)."""
-        count = [sum((r[j] == r[h]).astype(jnp.int32) for j in range(k)) for h in (0, 1)]
-        suited = [[s[j] == s[h] for j in range(k)] for h in (0, 1)]
-        suit_count = [sum(x.astype(jnp.int32) for x in suited[h]) for h in (0, 1)]
-        mask = bit[0]
-        for j in range(1, k):
-            mask = mask | bit[j]
-        hole_e = _ace_low(bit[0] | bit[1])
-        return count, suited, suit_count, _ace_low(mask), hole_e
 
-    count, _, suit_count, e, hole_e = street(5)
-    turn = (
+# The rule list of the module docstring on rank and suit bit masks, one function per street:
+# the same decisions as _features (a test compares them round by round) with elementwise
+# integer work only, no (N, k) intermediates.
+
+
+@jax.jit
+def _thb_turn(seen: jax.Array) -> jax.Array:
+    _, _, count, _, suit_count, e, hole_e = _street(seen)
+    return (
         (count[0] >= 2) | (count[1] >= 2)
         | (suit_count[0] >= 4) | (suit_count[1] >= 4)
         | _hole_in_run_bits(_runs(e, 4), hole_e, 4, 11)
     )  # fmt: skip
 
-    count, suited, suit_count, e, hole_e = street(6)
+
+@jax.jit
+def _thb_river(seen: jax.Array) -> jax.Array:
+    r, bit, count, suited, suit_count, e, hole_e = _street(seen)
     pair_mask = _U(0)
     for i in range(1, 6):
         for j in range(i):
@@ -237,7 +245,7 @@ def _thb_basic(cards: jax.Array):
         for j in range(6):
             suit_mask = suit_mask | jnp.where(suited[h][j], bit[j], _U(0))
         sf4 = sf4 | _hole_in_run_bits(_runs(_ace_low(suit_mask), 4), _ace_low(bit[h]), 4, 11)
-    river = (
+    return (
         ((count[0] >= 2) & (r[0] >= 4)) | ((count[1] >= 2) & (r[1] >= 4))  # sixes or better
         | ((jax.lax.population_count(pair_mask) >= 2) & hole_pair)  # two pair with a hole card
         | (count[0] >= 3) | (count[1] >= 3)
@@ -245,38 +253,36 @@ def _thb_basic(cards: jax.Array):
         | _hole_in_run_bits(_runs(e, 5), hole_e, 5, 10)
         | (suit_count[0] >= 5) | (suit_count[1] >= 5)
     )  # fmt: skip
-    return flop, flop & turn, flop & river
 
 
-def thb_basic(cards) -> dict[str, jax.Array]:
-    """Texas Hold'em Bonus basic strategy (module docstring). cards: (N, 9) int32."""
-    flop, turn, river = _thb_basic(jnp.asarray(cards, jnp.int32))
-    return {"flop": flop, "turn": turn, "river": river}
+thb_basic = PointRules(
+    "holdem_bonus",
+    {"flop": thb_preflop_play, "turn": _thb_turn, "river": _thb_river},
+)
+"""Texas Hold'em Bonus basic strategy (module docstring)."""
+thb_always_play = PointRules("holdem_bonus", {"flop": _always, "turn": _always, "river": _always})
 
 
-def thb_always_play(cards) -> dict[str, jax.Array]:
-    ones = jnp.ones(np.shape(cards)[0], bool)
-    return {"flop": ones, "turn": ones, "river": ones}
-
-
-def thb_win_over_half(cards) -> dict[str, jax.Array]:
-    """Seed 000's rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""
+def _over_half(seen) -> np.ndarray:
+    """(N,) bool: exact P(win) > 1/2 given the seen cards (hole, then the board so far), for
+    the rounds whose hole cards bet the Flop (the rest are folded before this point)."""
     from gpusim.strategy.equity import showdown_counts
 
-    c = np.asarray(cards, dtype=np.int32)
-    flop = np.asarray(thb_preflop_play(jnp.asarray(c)))
+    c = np.asarray(seen, dtype=np.int32)
+    flop = np.asarray(thb_preflop_play(jnp.asarray(c[:, :2])))
     # Count each distinct seen situation once (padded batches repeat rows).
-    seen, inverse = np.unique(c[:, [0, 1, 4, 5, 6, 7]], axis=0, return_inverse=True)
+    uniq, inverse = np.unique(c, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    played = np.zeros(len(seen), bool)
+    played = np.zeros(len(uniq), bool)
     played[inverse[flop]] = True
-    turn_u = np.zeros(len(seen), bool)
-    river_u = np.zeros(len(seen), bool)
+    out = np.zeros(len(uniq), bool)
     for i in np.flatnonzero(played):
-        win, _tie, _loss, total = showdown_counts(seen[i, 0:2], seen[i, 2:5])
-        turn_u[i] = 2 * win > total
-        win, _tie, _loss, total = showdown_counts(seen[i, 0:2], seen[i, 2:6])
-        river_u[i] = 2 * win > total
-    turn = turn_u[inverse] & flop
-    river = river_u[inverse] & flop
-    return {"flop": jnp.asarray(flop), "turn": jnp.asarray(turn), "river": jnp.asarray(river)}
+        win, _tie, _loss, total = showdown_counts(uniq[i, 0:2], uniq[i, 2:])
+        out[i] = 2 * win > total
+    return out[inverse]
+
+
+thb_win_over_half = PointRules(
+    "holdem_bonus", {"flop": thb_preflop_play, "turn": _over_half, "river": _over_half}
+)
+"""Seed 000's rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""

@@ -17,23 +17,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
+from typing import ClassVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.games.tree import decide_points
 from gpusim.index import PERMUTATIONS, board_classes
 
 __all__ = ["CasinoHoldemTables", "HoldemBonusTables", "TableStrategy", "table_strategy"]
 
-_BINOM = np.array([[math.comb(n, k) for k in range(5)] for n in range(52)], dtype=np.int32)
+_BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(52)], dtype=np.int32)
 _NEW_SUIT = PERMUTATIONS.astype(np.int32).ravel()  # [perm * 4 + old suit] -> new suit
 
 
 def _sorted(cols: list) -> list:
     """Sort a few (N,) arrays elementwise with a compare-exchange network (no argsort)."""
-    net = {2: [(0, 1)], 3: [(0, 1), (1, 2), (0, 1)], 4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)]}
+    net = {2: [(0, 1)], 3: [(0, 1), (1, 2), (0, 1)], 4: [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)],
+           5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)]}
     c = list(cols)
     for i, j in net[len(c)]:
         c[i], c[j] = jnp.minimum(c[i], c[j]), jnp.maximum(c[i], c[j])
@@ -41,7 +44,7 @@ def _sorted(cols: list) -> list:
 
 
 def _colex(cards, binom):
-    """Colex index of each row's card set. cards: (N, k) int32, k <= 4."""
+    """Colex index of each row's card set. cards: (N, k) int32, k <= 5 (a river board)."""
     c = _sorted([cards[:, i] for i in range(cards.shape[1])])
     out = binom[c[0], 1]
     for i in range(1, len(c)):
@@ -62,30 +65,42 @@ def _bit(packed, idx):
     return ((packed[idx >> 3] >> (7 - (idx & 7)).astype(jnp.uint8)) & 1).astype(bool)
 
 
-@jax.jit
-def _decide_ch(cards, t):
-    hole = cards[:, 0:2]
-    fid = _colex(cards[:, 4:7], t["binom"])
-    fh = _hole_in_class(hole, t["raw3_perm"][fid], t["new_suit"])
-    return _bit(t["call"], t["raw3_class"][fid] * 1326 + fh)
+# One jitted lookup per decision point, each given only its point's columns (hole cards
+# first, then the board seen so far): see gpusim.games.tree.decide_points.
+
+
+def _board_bit(seen, t, table: str):
+    """The bit of packed ``t[table]`` at (class of the board ``seen[:, 2:]``, the hole cards
+    ``seen[:, :2]`` in the class's suits); a k-card board reads ``raw{k}_class/_perm``."""
+    k = seen.shape[1] - 2
+    bid = _colex(seen[:, 2:], t["binom"])
+    hole = _hole_in_class(seen[:, 0:2], t[f"raw{k}_perm"][bid], t["new_suit"])
+    return _bit(t[table], t[f"raw{k}_class"][bid] * 1326 + hole)
 
 
 @jax.jit
-def _decide_thb(cards, t):
-    hole = cards[:, 0:2]
-    r, s = hole >> 2, hole & 3
+def _ch_call(seen, t):
+    return _board_bit(seen, t, "call")
+
+
+@jax.jit
+def _thb_flop(seen, t):
+    r, s = seen[:, 0:2] >> 2, seen[:, 0:2] & 3
     hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
     suited = s[:, 0] == s[:, 1]
     row = jnp.where(suited, 12 - hi, 12 - lo)
     col = jnp.where(suited, 12 - lo, 12 - hi)
-    flop = t["preflop"][t["grid"][row * 13 + col]]
-    fid = _colex(cards[:, 4:7], t["binom"])
-    fh = _hole_in_class(hole, t["raw3_perm"][fid], t["new_suit"])
-    tid = _colex(cards[:, 4:8], t["binom"])
-    th = _hole_in_class(hole, t["raw4_perm"][tid], t["new_suit"])
-    turn = flop & _bit(t["turn"], t["raw3_class"][fid] * 1326 + fh)
-    river = flop & _bit(t["river"], t["raw4_class"][tid] * 1326 + th)
-    return flop, turn, river
+    return t["preflop"][t["grid"][row * 13 + col]]
+
+
+@jax.jit
+def _thb_turn(seen, t):
+    return _board_bit(seen, t, "turn")
+
+
+@jax.jit
+def _thb_river(seen, t):
+    return _board_bit(seen, t, "river")
 
 
 @dataclass(frozen=True)
@@ -93,7 +108,8 @@ class TableStrategy:
     """A strategy read from packed decision tables (see the module docstring); one subclass
     per game (the spec's ``table_strategy_class``) knows its tables and decision points.
 
-    decide(cards: (N, 9) int) -> {point: (N,) bool jax array}; one jitted gather pipeline.
+    decide(cards: (N, 9) int) -> {point: (N,) int8 action index}; each point's jitted gather
+    (``_point_fns``) is handed only the columns its point sees.
     """
 
     name: str
@@ -143,6 +159,16 @@ class TableStrategy:
     def _kernel_game_tables(self) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
+    _point_fns: ClassVar[dict] = {}
+    """{point: fn(seen (N, len(sees)) int32, device tables) -> (N,) bool} (per subclass)."""
+
+    def decide(self, cards) -> dict:
+        from gpusim.games import spec_for
+
+        t = self._device_tables
+        fns = {p: partial(fn, t=t) for p, fn in self._point_fns.items()}
+        return decide_points(spec_for(self.game).decisions, fns, jnp.asarray(cards, jnp.int32))
+
 
 @dataclass(frozen=True)
 class CasinoHoldemTables(TableStrategy):
@@ -158,8 +184,7 @@ class CasinoHoldemTables(TableStrategy):
     def _kernel_game_tables(self) -> dict[str, np.ndarray]:
         return {"call": np.ascontiguousarray(self.tables["call"], np.uint8)}
 
-    def decide(self, cards) -> dict:
-        return {"call": _decide_ch(jnp.asarray(cards, jnp.int32), self._device_tables)}
+    _point_fns = {"call": _ch_call}
 
 
 @dataclass(frozen=True)
@@ -202,9 +227,7 @@ class HoldemBonusTables(TableStrategy):
             "raw4_perm": np.ascontiguousarray(b4.raw_perm, np.int8),
         }
 
-    def decide(self, cards) -> dict:
-        flop, turn, river = _decide_thb(jnp.asarray(cards, jnp.int32), self._device_tables)
-        return {"flop": flop, "turn": turn, "river": river}
+    _point_fns = {"flop": _thb_flop, "turn": _thb_turn, "river": _thb_river}
 
 
 def _decision_tables(rules) -> dict:

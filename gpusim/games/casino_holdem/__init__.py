@@ -10,6 +10,7 @@ from gpusim.games.casino_holdem.events import (
     AA_BONUS_HANDS,
     BETS,
     DECISIONS,
+    TREE,
     bets,
     event_names,
     event_returns,
@@ -22,7 +23,6 @@ from gpusim.games.casino_holdem.rules import (
     parse_rules,
 )
 from gpusim.games.spec import (
-    Decision,
     GameSpec,
     JointCode,
     KernelSpec,
@@ -53,7 +53,7 @@ SPEC = GameSpec(
     main_bets=("ante", "call"),
     stake_multiples={"ante": 1, "call": CasinoHoldemRules.CALL_MULTIPLE},
     side_bets=("aa_bonus",),
-    decisions=(Decision("call", yes="call", no="fold", bet="call"),),
+    decisions=TREE,
     paytables={"ante": ANTE_LINES, "aa_bonus": AA_BONUS_LINES},
     strategies=(
         StrategyEntry("always-play", f"{_BASIC}:ch_always_play", "call every hand"),

@@ -23,12 +23,14 @@ from __future__ import annotations
 import numpy as np
 
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
+from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "AA_BONUS_HANDS",
     "BETS",
     "DECISIONS",
+    "TREE",
     "bets",
     "event_names",
     "event_returns",
@@ -36,7 +38,18 @@ __all__ = [
 ]
 
 BETS = ("ante", "call", "aa_bonus")
-DECISIONS = ("call",)
+TREE = (
+    DecisionPoint(
+        "call",
+        actions=(
+            Action("fold", folds=True),
+            Action("call", {"call": CasinoHoldemRules.CALL_MULTIPLE}),
+        ),
+        sees=(0, 1, 4, 5, 6),  # hole cards and the flop
+    ),
+)
+"""The decision tree: call (index 1) or fold (index 0), seeing the hole cards and the flop."""
+DECISIONS = tuple(p.name for p in TREE)
 
 AA_BONUS_HANDS = (
     "high_card",
@@ -112,18 +125,21 @@ _CALL_OF_ANTE = (0,) + (1,) * N_CATEGORIES + (2,) * N_CATEGORIES + (3, 4)
 """The Call event of each Ante event: fold, dealer not qualified, win, tie, loss."""
 
 
-def joint_decode(rules: CasinoHoldemRules) -> tuple[int, dict, dict]:
-    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}) of every code."""
+def joint_decode(rules: CasinoHoldemRules) -> tuple[int, dict, dict, dict]:
+    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}, {point: (n_bins,)
+    int64 action taken}) of every code; the Call stake is the tree's (:data:`TREE`)."""
     offered = bets(rules)
     ante = rules.stakes.ante
     i64 = np.int64
     n_aa = AA_RADIX if "aa_bonus" in offered else 1
     codes = np.arange(len(_ANTE_EVENTS) * n_aa, dtype=i64)
     ante_ev = codes // n_aa
+    answers = {"call": (ante_ev != 0).astype(i64)}  # Ante event 0 is the fold
     events = {"ante": ante_ev, "call": np.array(_CALL_OF_ANTE, i64)[ante_ev]}
     stakes = {"ante": np.full(codes.size, ante, i64),
-              "call": (ante_ev != 0) * i64(CasinoHoldemRules.CALL_MULTIPLE * ante)}
+              "call": placed_multiples(TREE, answers)["call"].astype(i64) * ante}
     if "aa_bonus" in offered:
         events["aa_bonus"] = codes % n_aa
         stakes["aa_bonus"] = np.full(codes.size, rules.stakes["aa_bonus"], i64)
-    return int(codes.size), events, stakes
+    took = {p: v.astype(i64) for p, v in taken(TREE, answers).items()}
+    return int(codes.size), events, stakes, took

@@ -29,11 +29,13 @@ from gpusim.games.casino_holdem.events import (
     DECISIONS,
     N_AA_HANDS,
     N_CATEGORIES,
+    TREE,
     bets,
     event_names,
     event_returns,
 )
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
+from gpusim.games.tree import placed_multiples
 from gpusim.rules import Qualifier
 
 __all__ = ["joint_code", "qualifier_threshold", "settle"]
@@ -81,7 +83,8 @@ def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) ->
     """Settle N rounds of Casino Hold'em.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
-    decisions: ``{"call": (N,) bool}``; False is a fold.
+    decisions: ``{"call": (N,) int}``, the action index at the :data:`TREE` point (1 call,
+    0 fold; a bool array reads the same).
     ``jackpot_meter`` is accepted for a uniform signature and ignored (no Jackpot here).
     Returns a :class:`~gpusim.games.base.Settlement` over :func:`bets` (rules).
     """
@@ -90,12 +93,15 @@ def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) ->
         raise ValueError(
             f"decisions: keys {sorted(decisions)} are not allowed; casino_holdem needs {{'call'}}"
         )
-    out = _settle(jnp.asarray(cards, jnp.int32), jnp.asarray(decisions["call"], bool), rules)
+    actions = {p: jnp.asarray(a).astype(jnp.int32) for p, a in decisions.items()}
+    call_multiple = placed_multiples(TREE, actions)["call"]
+    out = _settle(jnp.asarray(cards, jnp.int32), call_multiple, rules)
     return in_bet_order(out, bets(rules))
 
 
 @partial(jax.jit, static_argnames=("rules",))
-def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Settlement:
+def _settle(cards: jax.Array, call_multiple: jax.Array, rules: CasinoHoldemRules) -> Settlement:
+    call = call_multiple > 0
     pr, dr = seven_card_ranks(cards)
     pcat, dcat = category10(pr), category10(dr)
     qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))
@@ -121,7 +127,7 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
 
     returns = event_returns(rules)
     ante_stake = jnp.full(call.shape, rules.stakes.ante, i32)
-    call_stake = jnp.where(call, i32(rules.stakes.ante * rules.CALL_MULTIPLE), i32(0))
+    call_stake = (call_multiple * rules.stakes.ante).astype(i32)
     stakes = {"ante": ante_stake, "call": call_stake}
     events = {"ante": ante_ev.astype(i32), "call": call_ev}
 

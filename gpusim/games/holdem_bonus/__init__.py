@@ -11,6 +11,7 @@ from gpusim.games.holdem_bonus.events import (
     BONUS_HANDS,
     DECISIONS,
     JACKPOT_ROYAL,
+    TREE,
     bets,
     event_names,
     event_returns,
@@ -23,7 +24,6 @@ from gpusim.games.holdem_bonus.rules import (
     parse_rules,
 )
 from gpusim.games.spec import (
-    Decision,
     GameSpec,
     JointCode,
     KernelSpec,
@@ -59,11 +59,7 @@ SPEC = GameSpec(
         "river": HoldemBonusRules.RIVER_MULTIPLE,
     },
     side_bets=("bonus", "jackpot"),
-    decisions=(
-        Decision("flop", yes="bet", no="fold", bet="flop"),
-        Decision("turn", yes="bet", no="check", bet="turn", after="flop"),
-        Decision("river", yes="bet", no="check", bet="river", after="flop"),
-    ),
+    decisions=TREE,
     paytables={"bonus": BONUS_LINES, "jackpot": JACKPOT_LINES},
     strategies=(
         StrategyEntry("always-play", f"{_BASIC}:thb_always_play",

@@ -2,9 +2,9 @@
 decoding of the joint outcome code, in numpy (reading them imports no JAX); the settlement that
 produces the events is :mod:`gpusim.games.holdem_bonus.settlement`.
 
-Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001). Bets: Ante; Flop (2 x ante,
-a False ``flop`` decision is a fold); Turn and River (1 x ante each, optional); the Bonus and
-Jackpot side bets when offered. No dealer qualification.
+Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001). Bets: Ante; Flop (2 x ante, placed
+by the ``flop`` point's ``bet``; its ``fold`` ends the round); Turn and River (1 x ante each,
+optional); the Bonus and Jackpot side bets when offered. No dealer qualification.
 
 Events (fixed tuples; ``c`` runs over ``CATEGORY_KEYS``, the player's final hand, low to high):
 
@@ -27,12 +27,14 @@ from __future__ import annotations
 import numpy as np
 
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES, HoldemBonusRules
+from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
 from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "BETS",
     "BONUS_HANDS",
     "DECISIONS",
+    "TREE",
     "JACKPOT_ROYAL",
     "bets",
     "event_names",
@@ -41,7 +43,27 @@ __all__ = [
 ]
 
 BETS = ("ante", "flop", "turn", "river", "bonus", "jackpot")
-DECISIONS = ("flop", "turn", "river")
+_R = HoldemBonusRules
+TREE = (
+    DecisionPoint(
+        "flop",
+        actions=(Action("fold", folds=True), Action("bet", {"flop": _R.FLOP_MULTIPLE}, "turn")),
+        sees=(0, 1),  # the hole cards
+    ),
+    DecisionPoint(
+        "turn",
+        actions=(Action("check", next="river"), Action("bet", {"turn": _R.TURN_MULTIPLE}, "river")),
+        sees=(0, 1, 4, 5, 6),  # + the flop
+    ),
+    DecisionPoint(
+        "river",
+        actions=(Action("check"), Action("bet", {"river": _R.RIVER_MULTIPLE})),
+        sees=(0, 1, 4, 5, 6, 7),  # + the turn card
+    ),
+)
+"""The decision tree: the Flop bet (1) or a fold (0) on the hole cards; after a Flop bet, the
+Turn bet or a check, then the River bet or a check."""
+DECISIONS = tuple(p.name for p in TREE)
 
 _PAIRS_TT_22 = ("TT", "99", "88", "77", "66", "55", "44", "33", "22")
 BONUS_HANDS = (
@@ -124,9 +146,11 @@ BONUS_RADIX = len(BONUS_HANDS)
 JACKPOT_RADIX = len(CATEGORY_KEYS)
 
 
-def joint_decode(rules: HoldemBonusRules) -> tuple[int, dict, dict]:
-    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}) of every code.
-    Codes no round can produce (a fold with a Turn bet) decode to something harmless."""
+def joint_decode(rules: HoldemBonusRules) -> tuple[int, dict, dict, dict]:
+    """(n_bins, {bet: (n_bins,) int64 event}, {bet: (n_bins,) int64 stake}, {point: (n_bins,)
+    int64 action taken, -1 = not reached}) of every code; the Flop, Turn and River stakes are
+    the tree's (:data:`TREE`) for the actions the code holds. Codes no round can produce (a
+    fold with a Turn bet) decode to something harmless."""
     offered = bets(rules)
     ante = rules.stakes.ante
     i64 = np.int64
@@ -136,8 +160,10 @@ def joint_decode(rules: HoldemBonusRules) -> tuple[int, dict, dict]:
     main = codes // (nb * nj)
     ante_ev = main // 4
     played = ante_ev != 0
-    turn_bet = played & ((main >> 1) & 1).astype(bool)
-    river_bet = played & (main & 1).astype(bool)
+    answers = {"flop": played.astype(i64), "turn": (main >> 1) & 1, "river": main & 1}
+    took = {p: v.astype(i64) for p, v in taken(TREE, answers).items()}
+    multiples = placed_multiples(TREE, answers)
+    turn_bet, river_bet = multiples["turn"] > 0, multiples["river"] > 0
     # 0 win (ante events 1..10), 1 tie (11), 2 loss (12)
     result = np.where(ante_ev <= N_CATEGORIES, 0, ante_ev - N_CATEGORIES)
     showdown = 2 + result
@@ -147,19 +173,15 @@ def joint_decode(rules: HoldemBonusRules) -> tuple[int, dict, dict]:
         "turn": np.where(played, np.where(turn_bet, showdown, 1), 0),
         "river": np.where(played, np.where(river_bet, showdown, 1), 0),
     }
-    stakes = {
-        "ante": np.full(codes.size, ante, i64),
-        "flop": played * i64(ante * rules.FLOP_MULTIPLE),
-        "turn": turn_bet * i64(ante * rules.TURN_MULTIPLE),
-        "river": river_bet * i64(ante * rules.RIVER_MULTIPLE),
-    }
+    stakes = {"ante": np.full(codes.size, ante, i64)}
+    stakes.update({bet: m.astype(i64) * ante for bet, m in multiples.items()})
     if "bonus" in offered:
         events["bonus"] = (codes // nj) % nb
         stakes["bonus"] = np.full(codes.size, rules.stakes["bonus"], i64)
     if "jackpot" in offered:
         events["jackpot"] = codes % nj
         stakes["jackpot"] = np.full(codes.size, rules.stakes["jackpot"], i64)
-    return int(codes.size), events, stakes
+    return int(codes.size), events, stakes, took
 
 
 def kernel_head(rules: HoldemBonusRules) -> tuple:

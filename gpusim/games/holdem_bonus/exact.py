@@ -308,6 +308,7 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
         t = stored_or_solved(rules, backend)
         return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
     from gpusim.cards import HAND_CLASSES, class_members
+    from gpusim.games.tree import taken
     from gpusim.index import board_classes, subsets
     from gpusim.strategy import get_strategy
 
@@ -324,17 +325,21 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     b3 = board_classes(3)
     meets = (holes[None, :, :, None] == b3.reps[:, None, None, :]).any(axis=(2, 3))
     rows, hs = np.nonzero(~meets)
-    d = strat.decide(representative_rounds(holes[hs], b3.reps[rows], n_board=3))
+    def bets(rounds, point):
+        # a bet where the round reached the point (no Turn or River bet after a flop fold)
+        took = taken(spec_for(rules).decisions,
+                     {k: np.asarray(v).astype(np.int32) for k, v in strat.decide(rounds).items()})
+        return took[point] == 1
+
     turn = np.zeros((b3.n_classes, 1326), dtype=bool)
-    turn[rows, hs] = np.asarray(d["turn"], dtype=bool)
+    turn[rows, hs] = bets(representative_rounds(holes[hs], b3.reps[rows], n_board=3), "turn")
     riv = np.zeros_like(river.valid)
     r4, h4 = np.nonzero(river.valid)
     for s in range(0, len(r4), 2_000_000):
         rr, hh = r4[s : s + 2_000_000], h4[s : s + 2_000_000]
         board = river.boards[rr]  # ascending: the flop is the top three, the turn the lowest
         order = np.concatenate([board[:, 1:], board[:, :1]], axis=1)
-        dd = strat.decide(representative_rounds(holes[hh], order, n_board=4))
-        riv[rr, hh] = np.asarray(dd["river"], dtype=bool)
+        riv[rr, hh] = bets(representative_rounds(holes[hh], order, n_board=4), "river")
     return pre, turn, riv
 
 

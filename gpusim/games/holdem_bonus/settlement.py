@@ -29,11 +29,13 @@ from gpusim.games.holdem_bonus.events import (
     JACKPOT_RADIX,
     JACKPOT_ROYAL,
     N_CATEGORIES,
+    TREE,
     bets,
     event_names,
     event_returns,
 )
 from gpusim.games.holdem_bonus.rules import HoldemBonusRules
+from gpusim.games.tree import placed_multiples
 
 __all__ = ["joint_code", "settle"]
 
@@ -41,8 +43,9 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
     """Settle N rounds of Texas Hold'em Bonus Poker.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
-    decisions: ``{"flop", "turn", "river"}`` -> (N,) bool. ``flop`` False is a fold, and then
-    ``turn`` and ``river`` are treated as False whatever they hold.
+    decisions: ``{"flop", "turn", "river"}`` -> (N,) int, the action index at each :data:`TREE`
+    point (1 bet; 0 fold at ``flop``, check at ``turn`` and ``river``; bool arrays read the
+    same). After a fold, ``turn`` and ``river`` are not reached, whatever they hold.
     jackpot_meter: the meter (integer money units; scalar or (N,)) a royal flush wins; default
     ``rules.jackpot.reset``. The caller evolves the meter between rounds (contributions and
     resets): a royal hit is ``events["jackpot"] == JACKPOT_ROYAL``.
@@ -54,7 +57,9 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
         )
     if jackpot_meter is None:
         jackpot_meter = rules.jackpot.reset if rules.jackpot is not None else 0
-    dec = tuple(jnp.asarray(decisions[k], bool) for k in DECISIONS)
+    actions = {p: jnp.asarray(a).astype(jnp.int32) for p, a in decisions.items()}
+    multiples = placed_multiples(TREE, actions)
+    dec = tuple(multiples[k] for k in DECISIONS)  # each point places its own bet
     out = _settle(jnp.asarray(cards, jnp.int32), dec, jnp.asarray(jackpot_meter, jnp.int32), rules)
     return in_bet_order(out, bets(rules))
 
@@ -90,8 +95,8 @@ def _bonus_event(cards: jax.Array) -> jax.Array:
 
 @partial(jax.jit, static_argnames=("rules",))
 def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
-    flop_d, turn_d, river_d = dec
-    turn_d, river_d = turn_d & flop_d, river_d & flop_d
+    flop_m, turn_m, river_m = dec
+    flop_d, turn_d, river_d = flop_m > 0, turn_m > 0, river_m > 0
     pr, dr = seven_card_ranks(cards)
     pcat, dcat = category10(pr), category10(dr)
     win, tie = pr > dr, pr == dr
@@ -113,9 +118,9 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
 
     stakes = {
         "ante": jnp.full(n, ante, i32),
-        "flop": jnp.where(flop_d, i32(ante * rules.FLOP_MULTIPLE), i32(0)),
-        "turn": jnp.where(turn_d, i32(ante * rules.TURN_MULTIPLE), i32(0)),
-        "river": jnp.where(river_d, i32(ante * rules.RIVER_MULTIPLE), i32(0)),
+        "flop": (flop_m * ante).astype(i32),
+        "turn": (turn_m * ante).astype(i32),
+        "river": (river_m * ante).astype(i32),
     }
     events = {"ante": ante_ev, "flop": flop_ev, "turn": turn_ev, "river": river_ev}
     returns = event_returns(rules)
