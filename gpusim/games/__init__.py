@@ -20,10 +20,8 @@ from __future__ import annotations
 
 from gpusim.games import casino_holdem, holdem_bonus
 from gpusim.games.spec import Decision, GameSpec, StrategyEntry
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
-    "CATEGORY_KEYS",
     "SPECS",
     "Decision",
     "GameSpec",

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "AA_BONUS_HANDS",
@@ -38,19 +38,7 @@ __all__ = [
 BETS = ("ante", "call", "aa_bonus")
 DECISIONS = ("call",)
 
-AA_BONUS_HANDS = (
-    "high_card",
-    "pair_below_aces",
-    "pair_of_aces",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
+AA_BONUS_HANDS = ("high_card", "pair_below_aces", "pair_of_aces", *CATEGORY_KEYS[2:])
 """Five-card AA Bonus hands, low to high (pairs split at aces, as the paytable does)."""
 
 _ANTE_EVENTS = (
