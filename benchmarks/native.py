@@ -73,6 +73,7 @@ class Case:
         from gpusim.config import load_config
         from gpusim.games import bets
         from gpusim.games.casino_holdem import qualifier_threshold
+        from gpusim.rules import start_meter
         from gpusim.sim.backends.cupy_backend import strategy_spec
         from gpusim.strategy import get_strategy
 
@@ -94,8 +95,7 @@ class Case:
             jp = self.rules.jackpot
             self.arg = str(int("bonus" in offered) | int("jackpot" in offered) << 1
                            | int(jp is not None and jp.cards == "all_seven") << 2)  # fmt: skip
-        jp = getattr(self.rules, "jackpot", None)
-        self.meter0 = jp.reset * 10_000 if jp is not None and "jackpot" in offered else 0
+        self.meter0 = start_meter(self.rules) if "jackpot" in offered else 0
         self.work = work
 
     def native_args(self, exe: Path, mode: str) -> list[str]:

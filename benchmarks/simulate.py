@@ -28,11 +28,12 @@ def _gpusim_rates(config: str, strategies: list[str], rounds: int, repeats: int)
     """Median rounds/s of each strategy; the strategies take turns within each repeat, so a
     change in the machine's speed touches them alike."""
     from gpusim.config import load_config
+    from gpusim.rules import start_meter
     from gpusim.sim.chunks import ChunkRunner
     from gpusim.strategy import get_strategy
 
     rules = load_config(config)
-    meter = rules.jackpot.reset * 10_000 if getattr(rules, "jackpot", None) else 0
+    meter = start_meter(rules)
     runners = {}
     for name in strategies:
         try:

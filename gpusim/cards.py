@@ -4,6 +4,9 @@ A card is one integer ``c`` in 0..51 with ``rank = c >> 2`` (0 = deuce .. 12 = a
 ``suit = c & 3`` (0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades). People see cards as
 two-character strings such as ``As``, ``Td`` or ``7h``; ``10h`` is accepted as ``Th``.
 
+Hand categories, low to high, are :data:`CATEGORY_KEYS` (the evaluator's nine, then the royal
+flush that paytables single out).
+
 Starting-hand classes are named the way players name them: ``AA`` (a pair, 6 combinations),
 ``AKs`` (suited, 4 combinations) and ``AKo`` (offsuit, 12 combinations), higher rank first.
 Their order in :data:`HAND_CLASSES` is the 13x13 grid read row by row from the top left
@@ -18,6 +21,7 @@ from collections.abc import Iterable
 import numpy as np
 
 __all__ = [
+    "CATEGORY_KEYS",
     "HAND_CLASSES",
     "RANKS",
     "SUITS",
@@ -34,6 +38,21 @@ __all__ = [
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+CATEGORY_KEYS = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+)
+"""Five-card hand categories low to high, the one definition: index i < 9 is the evaluator's
+category i (``gpusim.evaluate.CATEGORY_NAMES``), and 9 is the royal flush (an ace-high straight
+flush), which several paytables single out."""
 
 
 class CardError(ValueError):

@@ -27,7 +27,7 @@ Schema (keys not listed are errors)::
     [rules]
     fold_forfeits_bonus = true
     [rules.dealer_qualifier]   # the dealer qualifies with this hand or better
-    hand = "pair"              # a category name (see CATEGORY_KEYS)
+    hand = "pair"              # a category name (see gpusim.cards.CATEGORY_KEYS)
     rank = "4"                 # the lowest rank that names it: pair of fours
     [paytables.ante]           # ANTE_LINES, all required
     [paytables.aa_bonus]       # AA_BONUS_LINES, all required when the side bet is offered
@@ -64,7 +64,6 @@ from gpusim.games.holdem_bonus.rules import (
     HoldemBonusRules,
 )
 from gpusim.rules import (
-    CATEGORY_KEYS,
     MAX_PAY,
     ConfigError,
     ConfigReader,
@@ -81,7 +80,6 @@ __all__ = [
     "ANTE_PAYS_FROM",
     "BONUS_LINES",
     "BONUS_LINE_CLASSES",
-    "CATEGORY_KEYS",
     "GAMES",
     "JACKPOT_CARDS",
     "JACKPOT_LINES",

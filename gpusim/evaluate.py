@@ -26,6 +26,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
+
 __all__ = [
     "CATEGORY_NAMES",
     "FLUSH",
@@ -47,17 +49,8 @@ __all__ = [
     "is_royal",
 ]
 
-CATEGORY_NAMES = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
+CATEGORY_NAMES = CATEGORY_KEYS[:9]
+"""The evaluator's categories 0..8 (:data:`gpusim.cards.CATEGORY_KEYS` less the royal flush)."""
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT = 0, 1, 2, 3, 4
 FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = 5, 6, 7, 8
 

@@ -33,10 +33,9 @@ __all__ = ["ALPHA", "CATEGORY_COUNTS", "Tallies", "battery", "evaluate_tallies",
 ALPHA = 0.01
 N_POS = 9
 PAIRS = tuple((i, j) for i in range(N_POS) for j in range(i + 1, N_POS))
-CATEGORY_NAMES = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush",
-                  "full_house", "four_of_a_kind", "straight_flush", "royal_flush")
 CATEGORY_COUNTS = (1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4)
-"""Five-card hands of each category out of C(52, 5) = 2,598,960 (textbook counts)."""
+"""Five-card hands of each category (``gpusim.cards.CATEGORY_KEYS`` order) out of
+C(52, 5) = 2,598,960 (textbook counts)."""
 GAP_P = 1 / 8
 GAP_CELLS = 60  # gap lengths 0..58, then ">= 59" (expected share of the tail ~0.04 %)
 RUN_CELLS = 24  # run lengths 1..23, then ">= 24"
@@ -51,7 +50,7 @@ class Tallies:
     position: np.ndarray  # (9, 52)
     pair: np.ndarray  # (36, 2704): card at i * 52 + card at j, for PAIRS[k] = (i, j)
     hole: np.ndarray  # (2704,) min * 52 + max of the two hole cards
-    category: np.ndarray  # (10,) CATEGORY_NAMES order
+    category: np.ndarray  # (10,) gpusim.cards.CATEGORY_KEYS order
     gap: np.ndarray  # (GAP_CELLS,)
     run_len: np.ndarray  # (RUN_CELLS,)
     runs: int  # number of runs above/below 1/2

@@ -1,7 +1,7 @@
 """The building blocks of game rules as data, shared by every game's config section.
 
 The frozen pieces (:class:`Paytable`, :class:`Stakes`, :class:`Qualifier`,
-:class:`JackpotRules`), the hand categories paytables name (:data:`CATEGORY_KEYS`), the one
+:class:`JackpotRules`, with the one Jackpot meter arithmetic and its unit :data:`BP`), the one
 error type of a bad config (:class:`ConfigError`) and :class:`ConfigReader`, the typed access
 to a parsed TOML document that gives every game's parser the same one-line errors. Each game's
 own rules dataclass and parser live in ``gpusim/games/<game>/rules.py``; ``gpusim.config``
@@ -15,12 +15,15 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from gpusim.cards import RANKS
+import numpy as np
+
+from gpusim.cards import CATEGORY_KEYS, RANKS
 
 __all__ = [
-    "CATEGORY_KEYS",
+    "BP",
     "INT32_MAX",
     "MAX_PAY",
     "QUALIFIER_HANDS",
@@ -38,23 +41,12 @@ __all__ = [
     "read_paytable",
     "read_stakes",
     "rules_hash",
+    "start_meter",
 ]
 
-CATEGORY_KEYS = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
-"""Hand categories low to high; index i matches ``gpusim.evaluate.CATEGORY_NAMES`` for i < 9,
-and 9 is the royal flush (an ace-high straight flush), which several paytables single out."""
-
+BP = 10_000
+"""Jackpot meter sub-units per money unit: contribution rates are whole basis points, so the
+meter, kept in these units, is an exact integer."""
 QUALIFIER_HANDS = CATEGORY_KEYS[:9]
 STRATEGY_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 INT32_MAX = 2**31 - 1
@@ -141,6 +133,53 @@ class JackpotRules:
     contribution_bp: int
     reset: int
     cards: str
+
+    @property
+    def contribution_rate(self) -> Fraction:
+        """The share of each Jackpot wager added to the meter."""
+        return Fraction(self.contribution_bp, BP)
+
+    @property
+    def reset_meter(self) -> int:
+        """The meter at a run's first round and after every royal, in 1/BP money units."""
+        return self.reset * BP
+
+    def advance(self, meter: int, stakes, n_rounds: int, royals=()) -> tuple[int, list[int]]:
+        """The meter over ``n_rounds`` consecutive rounds, and what each royal in them pays.
+
+        The one place the meter moves. ``meter``: before the first round, in 1/BP money units
+        (an exact integer, since contribution rates are whole basis points). ``stakes``: each
+        round's Jackpot stake, one int for every round or (n_rounds,) ints. ``royals``: the
+        ascending offsets (0 .. n_rounds - 1) of the rounds that hit the royal.
+
+        A wager adds ``stake x contribution_bp`` when it is placed, before its round is dealt,
+        so a round that hits includes its own contribution. A royal pays the meter rounded
+        down to whole money units (the remainder stays with the house) and the meter restarts
+        from the reset value. Returns (meter after the rounds, [each royal's prize in money
+        units]).
+        """
+        if np.ndim(stakes) == 0:
+            cum = None
+        else:
+            cum = np.concatenate(([0], np.cumsum(np.asarray(stakes, np.int64))))
+
+        def placed(a: int, b: int) -> int:  # the stakes of rounds [a, b)
+            return int(stakes) * (b - a) if cum is None else int(cum[b] - cum[a])
+
+        prizes, start = [], 0
+        for off in royals:
+            meter += placed(start, off + 1) * self.contribution_bp
+            prizes.append(meter // BP)
+            meter = self.reset_meter
+            start = off + 1
+        meter += placed(start, n_rounds) * self.contribution_bp
+        return meter, prizes
+
+
+def start_meter(rules) -> int:
+    """The Jackpot meter before a run's first round (1/BP money units; 0 without a Jackpot)."""
+    jp = getattr(rules, "jackpot", None)
+    return jp.reset_meter if jp is not None else 0
 
 
 class HashedRules:

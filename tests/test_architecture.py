@@ -94,3 +94,37 @@ def test_spec_is_complete(game, shipped_rules):
                                               *actions.values()])
         for bet, ev in events.items():
             assert 0 <= ev.min() and ev.max() < len(names_[bet]), bet
+
+
+def test_architecture_doc_names_only_what_exists():
+    """Every repository path and ``gpusim.`` name in docs/architecture.md exists, and its layer
+    table names every top-level module (``python tests/_doc_paths.py`` lists the problems)."""
+    from _doc_paths import doc_problems
+
+    assert doc_problems((ROOT / "docs" / "architecture.md").read_text(), layers=True) == []
+
+
+def test_doc_check_catches_what_does_not_exist(tmp_path):
+    from _doc_paths import doc_problems
+
+    pkg = tmp_path / "gpusim"
+    (pkg / "sim").mkdir(parents=True)
+    for f in ("cards.py", "rules.py", "sim/__init__.py", "sim/bins.py"):
+        (pkg / f).write_text("")
+    good = ("## Layers\n\n| layer | modules | what |\n|---|---|---|\n"
+            "| core | `cards`, `rules` | cards |\n| sim | `sim/` | counts |\n\n"
+            "## Data flow\n\ncounts   gpusim/sim/bins.py, `gpusim/sim/`, TABLE/x.parquet\n"
+            "`gpusim.rules.BP`\n")
+    assert doc_problems(good, tmp_path, layers=True) == []
+    bad = good.replace("| sim | `sim/` |", "| sim | `sim/`, `simulate` |").replace(
+        "`cards`, ", "").replace("gpusim/sim/bins.py", "gpusim/sim/bin.py sim/bins.py") + (
+        "kernels/<game>.cux `gpusim.rules.NoSuchName` `gpusim.nosuchmodule`\n")
+    assert doc_problems(bad, tmp_path, layers=True) == [
+        "gpusim/sim/bin.py: no such file or folder in the repository",
+        "sim/bins.py: write source paths from the repository root (gpusim/...)",
+        "kernels/<game>.cux: no such file or folder in the repository",
+        "gpusim.rules.NoSuchName: does not resolve",
+        "gpusim.nosuchmodule: does not resolve",
+        "layer table: `simulate` is not a top-level module of gpusim/",
+        "layer table: gpusim/cards is in no layer",
+    ]

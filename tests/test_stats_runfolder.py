@@ -51,3 +51,33 @@ def test_stats_read_runner_tables():
     ev = event_counts_from_rows(tables["events"], "bonus")
     t = return_table(ev, {"lose": -1, "pair": 3, "AA": 30})
     assert t.expected_net * t.rounds == dists["bonus"].total
+
+
+def test_one_schema_for_writer_reader_and_docs(tmp_path):
+    """PART_SCHEMAS is the one definition: the writer's parts and an empty folder's tables have
+    its columns and types, and the runfolder docstring and the README list exactly its columns."""
+    import re
+    from pathlib import Path
+
+    from gpusim.runs import runfolder
+    from gpusim.runs.runfolder import PART_SCHEMAS, RunFolder, part_schema
+
+    c, _ = synthetic_chunk(np.random.Generator(np.random.PCG64(3)), 50)
+    c.jackpot_hits = [(7, 120)]
+    written = chunk_tables(4, c, first_round=0)
+    assert list(written) == list(PART_SCHEMAS)
+    for table, df in written.items():
+        assert df.schema == part_schema(table), table
+        path = tmp_path / f"{table}.parquet"
+        df.write_parquet(path)
+        assert pl.read_parquet_schema(path) == part_schema(table), table
+    folder = RunFolder(tmp_path, {"chunks_done": []})
+    for table in PART_SCHEMAS:
+        assert folder.scan(table).collect_schema() == part_schema(table), table
+
+    want = {table: ", ".join(cols) for table, cols in PART_SCHEMAS.items()}
+    doc = dict(re.findall(r"^ {8}(\w+) +(\w+(?:, \w+)*)$", runfolder.__doc__, re.M))
+    assert doc == want
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `(\w+)/part-\*\.parquet` \| ([\w, ]+) \|", readme, re.M))
+    assert rows == want

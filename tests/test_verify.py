@@ -63,6 +63,26 @@ def test_extra_part(run_copy):
     assert code == 1 and "extra file outcomes/part-000009.parquet" in out, out
 
 
+def test_part_with_other_columns(run_copy):
+    # a part rewritten with a renamed column, its sha256 and rows updated in the manifest: only
+    # the schema check (gpusim.runs.runfolder.PART_SCHEMAS) can tell
+    import polars as pl
+
+    from gpusim.runs.runfolder import sha256_file
+
+    m = _manifest(run_copy)
+    info = m["chunks_done"][1]["files"]["moments"]
+    f = run_copy / info["file"]
+    pl.read_parquet(f).rename({"sum_product": "sum"}).write_parquet(f)
+    info["sha256"] = sha256_file(f)
+    (run_copy / "manifest.json").write_text(json.dumps(m))
+    code, out = _verify(run_copy)
+    assert code == 1, out
+    assert ("moments/part-000001.parquet has columns chunk Int64, bet_a String, bet_b String, "
+            "sum Int64; a moments part has chunk Int64, bet_a String, bet_b String, "
+            "sum_product Int64") in out, out
+
+
 def test_edited_counts_in_the_manifest(run_copy):
     m = _manifest(run_copy)
     m["chunks_done"][3]["n_rounds"] += 1

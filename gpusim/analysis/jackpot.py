@@ -40,7 +40,7 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None) -> dict | No
     fixed_exact = sum((exact_p[k] * v for k, v in prizes.items()), Fraction(0))
     fixed_sim = (Fraction(sum(ev.get(k, 0) * v for k, v in prizes.items()), placed)
                  if placed else None)
-    rate = Fraction(jr.contribution_bp, 10_000)
+    rate = jr.contribution_rate
     reset = jr.reset
     be = break_even_meter(fixed_exact, p_hit, stake)
     if meters_for_rtp is None:

@@ -29,10 +29,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.designer.ranking import TopK, int_band, target_sum
 from gpusim.designer.sidebet import near_keys
 from gpusim.designer.space import Space, Targets, monotone_bounds
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = ["AnteModel", "ante_line_matrix", "search_main"]
 

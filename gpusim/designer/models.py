@@ -82,8 +82,8 @@ def _five_card_aa_classes() -> tuple[int, ...]:
 
 
 def _ch_aa_bonus(rules):
+    from gpusim.cards import CATEGORY_KEYS
     from gpusim.designer.sidebet import SideBetModel
-    from gpusim.rules import CATEGORY_KEYS
 
     by_class = _five_card_aa_classes()
     lines = tuple(current_paytable(rules, "aa_bonus"))

@@ -23,10 +23,8 @@ import sys
 from collections.abc import Iterator, Mapping
 
 from gpusim.games.spec import Action, DecisionPoint, GameSpec, StrategyEntry
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
-    "CATEGORY_KEYS",
     "ENTRY_POINT_GROUP",
     "SPECS",
     "Action",

@@ -9,11 +9,9 @@ import jax
 import jax.numpy as jnp
 
 from gpusim.evaluate import evaluate, hand_category, is_royal
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "BOARD",
-    "CATEGORY_KEYS",
     "DEALER7",
     "FIRST5",
     "PLAYER7",
@@ -41,7 +39,7 @@ class Settlement:
     - ``events[bet]`` int32: index into ``event_names[bet]``, a fixed tuple per bet and game
       (the rows of a return table); see each game module for the meaning of every event.
     - ``player_category`` / ``dealer_category`` int32: final seven-card hand category 0..9,
-      index into :data:`CATEGORY_KEYS` (9 = royal flush).
+      index into :data:`gpusim.cards.CATEGORY_KEYS` (9 = royal flush).
     - ``player_rank`` / ``dealer_rank`` uint32: evaluator ranks (higher wins, equal ties).
 
     A pytree (``event_table`` is static), so it can leave a ``jax.jit``.

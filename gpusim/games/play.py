@@ -20,10 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.cards import format_card
+from gpusim.cards import CATEGORY_KEYS, format_card
 from gpusim.games import settle, spec_for
 from gpusim.games.tree import taken
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = ["play_records", "round_records"]
 

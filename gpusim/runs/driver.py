@@ -4,13 +4,8 @@ Determinism: round r's cards depend only on (seed, r) (see :mod:`gpusim.deal`), 
 settlement are pure functions of the cards, and every stored statistic is an integer sum. So the
 totals of a run do not depend on the chunk size, on resuming, or on the backend. The one piece of
 state carried from round to round is the progressive Jackpot meter; it is advanced in round order
-and saved with every chunk, so a resumed run continues it exactly.
-
-Jackpot meter arithmetic is exact: the meter is kept in 1/10,000ths of the money unit
-(contribution rates are whole basis points). Each Jackpot wager adds its contribution when it is
-placed, before the round is dealt, so a round that hits the royal includes its own contribution.
-A hit pays the meter rounded down to whole money units (the remainder stays in the house) and the
-meter restarts from the configured reset value.
+and saved with every chunk, so a resumed run continues it exactly. Its arithmetic is exact
+integers, in one place: :meth:`gpusim.rules.JackpotRules.advance`.
 """
 
 from __future__ import annotations
@@ -24,13 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import gpusim
+from gpusim.rules import start_meter
 from gpusim.runs.interrupt import Interrupted
 from gpusim.runs.lock import RunLock
-from gpusim.runs.runfolder import RunFolder, RunFolderError
+from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, part_schema
 from gpusim.runs.writer import BackgroundWriter
 from gpusim.sim.chunks import (
     BACKENDS,
-    BP,
     DEFAULT_CHUNK,
     chunk_runner,
     resolve_backend,
@@ -155,64 +150,28 @@ def run_identity(rules, strategy_name: str, seed: int, n_rounds: int, chunk_roun
 
 def chunk_tables(chunk: int, c: ChunkCounts,
                  first_round: int | None = None) -> dict[str, pl.DataFrame]:
-    """The Parquet parts of one chunk, with the schemas the run folder documents.
+    """The Parquet parts of one chunk, {table: DataFrame} with the schemas of
+    :data:`gpusim.runs.runfolder.PART_SCHEMAS`.
 
     ``progress`` holds the chunk's cumulative wagers at each checkpoint (``c.progress``), or one
     row per bet at the chunk's end when the backend records none (``first_round`` needed)."""
     import polars as pl
 
-    i64 = pl.Int64
-    outcomes = pl.DataFrame(
-        [(chunk, bet, net, n) for bet, d in c.outcomes.items() for net, n in sorted(d.items())],
-        schema={"chunk": i64, "bet": pl.String, "net": i64, "count": i64},
-        orient="row",
-    )
-    events = pl.DataFrame(
-        [(chunk, bet, ev, n) for bet, d in c.events.items() for ev, n in d.items()],
-        schema={"chunk": i64, "bet": pl.String, "event": pl.String, "count": i64},
-        orient="row",
-    )
-    decisions = pl.DataFrame(
-        [(chunk, p, a, n) for p, d in c.decisions.items() for a, n in d.items()],
-        schema={"chunk": i64, "point": pl.String, "action": pl.String, "count": i64},
-        orient="row",
-    )
-    wagers = pl.DataFrame(
-        [(chunk, bet, *w) for bet, w in c.wagers.items()],
-        schema={
-            "chunk": i64, "bet": pl.String, "placed": i64, "wagered": i64, "returned": i64,
-            "sum_stake_sq": i64, "sum_stake_net": i64,
-        },
-        orient="row",
-    )
-    moments = pl.DataFrame(
-        [(chunk, a, b, v) for (a, b), v in c.moments.items()],
-        schema={"chunk": i64, "bet_a": pl.String, "bet_b": pl.String, "sum_product": i64},
-        orient="row",
-    )
-    jackpot = pl.DataFrame(
-        [(chunk, r, m) for r, m in c.jackpot_hits],
-        schema={"chunk": i64, "round": i64, "meter": i64},
-        orient="row",
-    )
     steps = c.progress or ([(first_round + c.rounds, {b: (w[1], w[2]) for b, w in
                                                        c.wagers.items()})]
                            if first_round is not None else [])
-    progress = pl.DataFrame(
-        [(chunk, end, bet, w, r) for end, d in steps for bet, (w, r) in d.items()],
-        schema={"chunk": i64, "round_end": i64, "bet": pl.String, "wagered": i64,
-                "returned": i64},
-        orient="row",
-    )
-    return {
-        "outcomes": outcomes,
-        "events": events,
-        "decisions": decisions,
-        "wagers": wagers,
-        "moments": moments,
-        "jackpot": jackpot,
-        "progress": progress,
+    rows = {  # each row in its table's column order
+        "outcomes": [(chunk, bet, net, n) for bet, d in c.outcomes.items()
+                     for net, n in sorted(d.items())],
+        "events": [(chunk, bet, ev, n) for bet, d in c.events.items() for ev, n in d.items()],
+        "decisions": [(chunk, p, a, n) for p, d in c.decisions.items() for a, n in d.items()],
+        "wagers": [(chunk, bet, *w) for bet, w in c.wagers.items()],
+        "moments": [(chunk, a, b, v) for (a, b), v in c.moments.items()],
+        "jackpot": [(chunk, r, m) for r, m in c.jackpot_hits],
+        "progress": [(chunk, end, bet, w, r) for end, d in steps for bet, (w, r) in d.items()],
     }
+    return {table: pl.DataFrame(rows[table], schema=part_schema(table), orient="row")
+            for table in PART_TABLES}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -308,7 +267,7 @@ def run_simulation(
             folder.discard_unfinished()
             folder.manifest["status"] = "running"
         else:
-            meter0 = rules.jackpot.reset * BP if getattr(rules, "jackpot", None) else 0
+            meter0 = start_meter(rules)
             folder = RunFolder.create(
                 path,
                 {

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.rules import start_meter
 from gpusim.runs.lock import RunLock, refuse_if_locked
 from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import LOCK_FILE, RunFolder, RunFolderError
-from gpusim.runs.shards import BP, ChunkResult, Segment, ShardError, settle_segments
+from gpusim.runs.shards import ChunkResult, Segment, ShardError, settle_segments
 from gpusim.runs.verify import expected_range
 from gpusim.sim.counts import ChunkCounts
 
@@ -163,7 +164,6 @@ def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force
     from gpusim.runs.driver import chunk_tables
     from gpusim.runs.run import Run
 
-    jp = getattr(rules, "jackpot", None)
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",
             "strategy", "seed", "rounds", "chunk_rounds")
     manifest = {k: like[k] for k in keys if k in like}
@@ -171,7 +171,7 @@ def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force
         "n_chunks": len(chunks),
         "chunk_plan": {"first_round": 0, "chunk_rounds": like.get("chunk_rounds"),
                        "chunks": "as merged: each source's chunks in round order"},
-        "jackpot_meter_start_bp": jp.reset * BP if jp is not None else 0,
+        "jackpot_meter_start_bp": start_meter(rules),
         **extra,
     })
     folder = RunFolder.create(path, manifest, force=force)

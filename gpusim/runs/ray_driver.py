@@ -35,6 +35,7 @@ import time
 import uuid
 from pathlib import Path
 
+from gpusim.rules import start_meter
 from gpusim.runs.driver import (
     BACKENDS,
     DEFAULT_CHUNK,
@@ -46,7 +47,7 @@ from gpusim.runs.driver import (
 from gpusim.runs.interrupt import interruption_in, kept_through
 from gpusim.runs.lock import RunLock
 from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
-from gpusim.runs.shards import BP, ChunkResult, JackpotSettler, Segment
+from gpusim.runs.shards import ChunkResult, JackpotSettler, Segment
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
 
@@ -230,8 +231,7 @@ def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_give
     groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
     progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
 
-    jp = getattr(rules, "jackpot", None)
-    meter0 = jp.reset * BP if jp is not None else 0
+    meter0 = start_meter(rules)
     tracker = ray.remote(num_cpus=0)(_Tracker).remote()
     task = ray.remote(_run_shard).options(
         num_gpus=1 if gpus else 0, num_cpus=0 if gpus else 1, max_retries=MAX_RETRIES,

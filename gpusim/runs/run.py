@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,34 +17,12 @@ if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait f
 __all__ = ["Run", "open_run", "simulate"]
 
 
-@cache
-def _schemas() -> dict:
-    """Each part table's columns and types (an empty table still has them)."""
-    import polars as pl
-
-    i64, text = pl.Int64, pl.String
-    return {
-        "outcomes": {"chunk": i64, "bet": text, "net": i64, "count": i64},
-        "events": {"chunk": i64, "bet": text, "event": text, "count": i64},
-        "decisions": {"chunk": i64, "point": text, "action": text, "count": i64},
-        "wagers": {
-            "chunk": i64, "bet": text, "placed": i64, "wagered": i64, "returned": i64,
-            "sum_stake_sq": i64, "sum_stake_net": i64,
-        },
-        "moments": {"chunk": i64, "bet_a": text, "bet_b": text, "sum_product": i64},
-        "jackpot": {"chunk": i64, "round": i64, "meter": i64},
-        "progress": {"chunk": i64, "round_end": i64, "bet": text, "wagered": i64,
-                     "returned": i64},
-    }
-
-
 class Run:
     """A finished or partial run. Tables are polars LazyFrames over the completed chunks only.
 
-    - ``outcomes()``: chunk, bet, net, count (bets plus ``main`` and ``total``)
-    - ``events()``: chunk, bet, event, count
-    - ``decisions()``: chunk, point, action, count
-    - ``wagers()``, ``moments()``, ``jackpot()``, ``progress()``: see :mod:`gpusim.runs.runfolder`
+    One method per part table (``outcomes()``, ``events()``, ``decisions()``, ``wagers()``,
+    ``moments()``, ``jackpot()``, ``progress()``), with the columns of
+    :data:`gpusim.runs.runfolder.PART_SCHEMAS`; outcomes hold the bets plus ``main`` and ``total``.
     """
 
     def __init__(self, path: str | Path):
@@ -74,7 +51,7 @@ class Run:
         return self._folder.verify()
 
     def _scan(self, table: str) -> pl.LazyFrame:
-        return self._folder.scan(table, _schemas()[table])
+        return self._folder.scan(table)
 
     def outcomes(self) -> pl.LazyFrame:
         return self._scan("outcomes")

@@ -4,17 +4,22 @@ Layout of a run folder::
 
     manifest.json            resolved config + hash, seed, rounds, chunk plan, backend, status,
                              and one record per completed chunk (round range, files, sha256)
-    outcomes/part-NNNNNN.parquet   chunk, bet, net, count
-    events/part-NNNNNN.parquet     chunk, bet, event, count
-    decisions/part-NNNNNN.parquet  chunk, point, action, count
-    wagers/part-NNNNNN.parquet     chunk, bet, placed, wagered, returned, sum_stake_sq,
-                                   sum_stake_net
-    moments/part-NNNNNN.parquet    chunk, bet_a, bet_b, sum_product
-    jackpot/part-NNNNNN.parquet    chunk, round, meter  (one row per royal hit)
-    progress/part-NNNNNN.parquet   chunk, round_end, bet, wagered, returned  (cumulative within
-                                   the chunk at each checkpoint, for convergence plots)
+    TABLE/part-NNNNNN.parquet   one Parquet part per table and chunk (NNNNNN: the chunk):
+        outcomes    chunk, bet, net, count
+        events      chunk, bet, event, count
+        decisions   chunk, point, action, count
+        wagers      chunk, bet, placed, wagered, returned, sum_stake_sq, sum_stake_net
+        moments     chunk, bet_a, bet_b, sum_product
+        jackpot     chunk, round, meter
+        progress    chunk, round_end, bet, wagered, returned
     summary.json             written at the end; `gpusim summary` recomputes it from the parts
     .gpusim.lock             the writer's lock file, while a writer runs (gpusim.runs.lock)
+
+The tables and their columns are :data:`PART_SCHEMAS`, which the writer
+(:func:`gpusim.runs.driver.chunk_tables`) and the reader (:class:`gpusim.runs.run.Run`) both use;
+a test checks this list and the README's against it. ``jackpot`` has one row per royal hit;
+``progress`` holds the cumulative wagers within the chunk at each compute batch's end, for
+convergence plots.
 
 Crash safety: a part is written under a temporary name and renamed into place, and a chunk counts
 only once the manifest (itself replaced atomically) lists it with the sha256 of each of its parts.
@@ -33,13 +38,35 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
-__all__ = ["LOCK_FILE", "MANIFEST", "PART_TABLES", "RunFolder", "RunFolderError", "part_name"]
+__all__ = ["LOCK_FILE", "MANIFEST", "PART_SCHEMAS", "PART_TABLES", "RunFolder", "RunFolderError",
+           "part_name", "part_schema"]
 
 MANIFEST = "manifest.json"
 LOCK_FILE = ".gpusim.lock"
 """The writer's lock file (:mod:`gpusim.runs.lock`); not part of the run's data."""
 FORMAT = "gpusim-run/1"
-PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot", "progress")
+PART_SCHEMAS: dict[str, dict[str, str]] = {
+    "outcomes": {"chunk": "int64", "bet": "string", "net": "int64", "count": "int64"},
+    "events": {"chunk": "int64", "bet": "string", "event": "string", "count": "int64"},
+    "decisions": {"chunk": "int64", "point": "string", "action": "string", "count": "int64"},
+    "wagers": {"chunk": "int64", "bet": "string", "placed": "int64", "wagered": "int64",
+               "returned": "int64", "sum_stake_sq": "int64", "sum_stake_net": "int64"},
+    "moments": {"chunk": "int64", "bet_a": "string", "bet_b": "string", "sum_product": "int64"},
+    "jackpot": {"chunk": "int64", "round": "int64", "meter": "int64"},
+    "progress": {"chunk": "int64", "round_end": "int64", "bet": "string", "wagered": "int64",
+                 "returned": "int64"},
+}
+"""The one definition of the Parquet parts: {table: {column: type}}, types ``int64`` or
+``string`` (money and counts are integers); :func:`part_schema` gives the polars schema."""
+PART_TABLES = tuple(PART_SCHEMAS)
+
+
+def part_schema(table: str) -> dict:
+    """{column: polars dtype} of one part table (an empty table still has them)."""
+    import polars as pl
+
+    dtypes = {"int64": pl.Int64, "string": pl.String}
+    return {col: dtypes[t] for col, t in PART_SCHEMAS[table].items()}
 
 
 class RunFolderError(ValueError):
@@ -238,12 +265,13 @@ class RunFolder:
                 out.append(str(self.path / info["file"]))
         return out
 
-    def scan(self, table: str, schema: dict) -> pl.LazyFrame:
+    def scan(self, table: str) -> pl.LazyFrame:
+        """The completed chunks' rows of one table (its columns even when there are none)."""
         import polars as pl
 
         files = self.part_files(table)
         if not files:
-            return pl.DataFrame(schema=schema).lazy()
+            return pl.DataFrame(schema=part_schema(table)).lazy()
         return pl.scan_parquet(files)
 
 

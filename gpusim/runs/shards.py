@@ -11,9 +11,9 @@ Design: a shard I > 0 runs with a *provisional* starting meter (the reset value)
 exact: a royal resets the meter, so what follows depends on nothing before it. Merging settles
 the shards in round order: with the true meter M at the shard's first round (shard 0 starts from
 the reset value; a shard passes on its own end meter if it had a royal, else M plus its
-contributions), the first royal at round r pays ``(M + c) // 10000`` where c is the shard's
-contributions up to and including round r (the Jackpot stake is a constant of the config, so
-c = (r - first + 1) x stake x contribution_bp). That round is replayed from (seed, r) to get
+contributions), the first royal at round r pays what the meter M advanced over the shard's rounds
+up to and including r gives (:meth:`gpusim.rules.JackpotRules.advance`; the Jackpot stake is a
+constant of the config). That round is replayed from (seed, r) to get
 every bet's net, and its provisional row is swapped for the settled one in the outcome, wager,
 moment and Jackpot tables; the chunks before it get their end meters shifted by the same
 offset. The merged counts are then bit-identical to a single run's.
@@ -26,12 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.rules import start_meter
 from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
            "settle_segments", "shard_range"]
-
-BP = 10_000
 
 
 class ShardError(ValueError):
@@ -66,7 +65,7 @@ def shard_range(rounds: int, index: int, count: int) -> tuple[int, int]:
 
 @dataclass
 class ChunkResult:
-    """One chunk's counts and the Jackpot meter after it (1/10,000 money units)."""
+    """One chunk's counts and the Jackpot meter after it (1/BP money units)."""
 
     first_round: int
     n_rounds: int
@@ -93,8 +92,8 @@ class JackpotSettler:
         self.rules, self.strategy, self.seed = rules, strategy, seed
         self.jp = getattr(rules, "jackpot", None)
         self.active = self.jp is not None and int(rules.stakes["jackpot"]) > 0
-        self.meter = self.jp.reset * BP if self.active else 0
-        """The true meter after every round settled so far (1/10,000 money units)."""
+        self.meter = start_meter(rules) if self.active else 0
+        """The true meter after every round settled so far (1/BP money units)."""
 
     def settle(self, seg: Segment) -> list[ChunkResult]:
         """The segment's chunks with true meters and the first royal's pay settled (mutated)."""
@@ -106,20 +105,24 @@ class JackpotSettler:
                 f"{seg.meter_start} but the rounds before it leave {self.meter}"
             )
         start, offset = self.meter, self.meter - seg.meter_start
-        contrib = int(self.rules.stakes["jackpot"]) * self.jp.contribution_bp
+        stake = int(self.rules.stakes["jackpot"])
+
+        def first_prize(meter: int, r: int) -> int:  # the royal at round r, the segment's first
+            off = r - seg.first_round
+            return self.jp.advance(meter, stake, off + 1, [off])[1][0]
+
         settled = offset == 0
         for c in seg.chunks:
             if not settled:
                 if c.counts.jackpot_hits:
                     r, paid = c.counts.jackpot_hits[0]
-                    c_first = (r - seg.first_round + 1) * contrib
-                    if paid != (seg.meter_start + c_first) // BP:
+                    if paid != first_prize(seg.meter_start, r):
                         raise ShardError(
                             f"merge: the Jackpot paid {paid} at round {r:,} does not follow "
                             f"from the shard's starting meter; the shard is not consistent"
                         )
                     _resettle_round(c.counts, self.rules, self.strategy, self.seed, r, paid,
-                                    (start + c_first) // BP)
+                                    first_prize(start, r))
                     settled = True
                 else:
                     c.meter_end += offset

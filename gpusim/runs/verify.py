@@ -20,7 +20,13 @@ import polars as pl
 
 from gpusim.games import SPECS
 from gpusim.runs.manifest import ManifestError, rules_from_manifest
-from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, sha256_file
+from gpusim.runs.runfolder import (
+    PART_TABLES,
+    RunFolder,
+    RunFolderError,
+    part_schema,
+    sha256_file,
+)
 
 __all__ = ["expected_range", "require_intact", "verify_run"]
 
@@ -81,6 +87,10 @@ def verify_run(path: str | Path) -> list[str]:
             elif _rows(f) != info.get("rows"):
                 problems.append(f"part {info['file']} has {_rows(f)} rows; the manifest says "
                                 f"{info.get('rows')}")
+            elif (got := _columns(pl.read_parquet_schema(f))) != _columns(part_schema(table)):
+                problems.append(f"part {info['file']} has columns {got}; a {table} part has "
+                                f"{_columns(part_schema(table))}")
+                ok = False
         intact[rec["chunk"]] = ok
     for table in PART_TABLES:
         d = folder.path / table
@@ -119,6 +129,10 @@ def verify_run(path: str | Path) -> list[str]:
     except ManifestError as exc:
         problems.append(str(exc).removeprefix("run: "))
     return problems
+
+
+def _columns(schema: dict) -> str:
+    return ", ".join(f"{col} {dtype}" for col, dtype in schema.items())
 
 
 def _rows(f: Path) -> int:

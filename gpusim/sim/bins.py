@@ -6,8 +6,10 @@ Hold'em Bonus; the radices match ``kernels/settle_*.cuh``). So one histogram of 
 carries the chunk's every statistic: per-bet and joint (``main``, ``total``) net distributions,
 events, decisions, wagers and all cross moments, computed once per code on the host in int64.
 Both the CUDA kernels and the JAX runner count codes; :func:`counts_from_bins` turns the counts
-into :class:`~gpusim.sim.counts.ChunkCounts`. A Jackpot royal's net depends on the meter, so
-royal rounds are listed apart (round offset, code) and paid in round order.
+into :class:`~gpusim.sim.counts.ChunkCounts` through :func:`counts_from_rows`, the one reduction
+(the host reference :func:`gpusim.sim.chunks.reduce_host` feeds it per-round rows). A Jackpot
+royal's net depends on the meter, so royal rounds are listed apart (round offset, code) and paid
+in round order by :meth:`gpusim.rules.JackpotRules.advance`.
 """
 
 from __future__ import annotations
@@ -17,12 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from gpusim.games import event_names, spec_for
 from gpusim.sim.counts import ChunkCounts
 
-__all__ = ["BP", "BinLayout", "batch_progress", "bin_layout", "counts_from_bins"]
-
-BP = 10_000
-"""Jackpot meter sub-units per money unit (contribution rates are whole basis points)."""
+__all__ = ["BinLayout", "batch_progress", "bin_layout", "counts_from_bins", "counts_from_rows"]
 
 
 @dataclass(frozen=True)
@@ -65,55 +65,24 @@ def bin_layout(rules) -> BinLayout:
     return BinLayout(n_bins, events, stakes, event_returns(rules), event_names(rules), actions)
 
 
-def counts_from_bins(
-    rules, bins, royal_hits, first_round: int, n_rounds: int, meter: int
-) -> tuple[ChunkCounts, int]:
-    """Exact ChunkCounts of a chunk from its joint-outcome histogram and its Jackpot royals.
+def counts_from_rows(
+    rules, nets: dict, stakes: dict, events: dict, taken: dict, weight, n_rounds: int,
+    jackpot_hits: list[tuple[int, int]],
+) -> ChunkCounts:
+    """The one reduction into :class:`ChunkCounts`: weighted rows, each standing for
+    ``weight`` identical rounds.
 
-    bins: (n_bins,) integer counts of the rounds that did not hit the Jackpot royal.
-    royal_hits: (k, 2) int (round offset within the chunk, joint code) of the rounds that did.
-    meter: the Jackpot meter before the chunk, in 1/10,000 money units. Returns (counts, meter
-    after), equal to the JAX runner's for the same rounds.
+    nets / stakes / events: {bet: (R,) int64}, the offered bets in :func:`gpusim.games.bets`
+    order, Jackpot royals already paid (nets final). taken: {point: (R,) int64} the action
+    taken at each decision point, -1 where the row did not reach it. weight: (R,) int64, summing to
+    ``n_rounds``. A row is a round (:func:`gpusim.sim.chunks.reduce_host`, weight 1) or a joint
+    outcome code (:func:`counts_from_bins`, weight its count). jackpot_hits: [(round, prize)],
+    stored as given. Outcomes, wagers, events, decisions and moments are all computed here, so
+    every path gives the same counts for the same rounds.
     """
-    from gpusim.games import spec_for
-
-    lay = bin_layout(rules)
-    bins = np.asarray(bins, np.int64).reshape(-1)
-    if bins.size != lay.n_bins:
-        raise ValueError(f"bins: got {bins.size} counts; {rules.game} needs {lay.n_bins}")
-    hits = np.asarray(royal_hits, np.int64).reshape(-1, 2)
-    hits = hits[np.argsort(hits[:, 0], kind="stable")]
-    if int(bins.sum()) + len(hits) != n_rounds:
-        raise ValueError(
-            f"bins: {int(bins.sum())} rounds counted plus {len(hits)} royal hits, "
-            f"but the chunk has {n_rounds} rounds"
-        )
-    # One row per non-empty code, then one per royal hit (weight 1, its own Jackpot net).
-    codes = np.concatenate([np.flatnonzero(bins), hits[:, 1]])
-    weight = np.concatenate([bins[bins != 0], np.ones(len(hits), np.int64)])
-    all_nets = lay.nets()
-    nets = {bet: v[codes] for bet, v in all_nets.items()}
-    stakes = {bet: v[codes] for bet, v in lay.stakes.items()}
-    events = {bet: v[codes] for bet, v in lay.events.items()}
-
-    paid: list[tuple[int, int]] = []
-    if "jackpot" in nets and rules.jackpot is not None and len(hits):
-        jp = rules.jackpot
-        contrib = int(rules.stakes["jackpot"]) * jp.contribution_bp  # per round, constant
-        start = 0
-        base = len(codes) - len(hits)
-        for k, off in enumerate(hits[:, 0].tolist()):
-            meter += contrib * (off + 1 - start)
-            prize = meter // BP
-            nets["jackpot"][base + k] = prize - int(rules.stakes["jackpot"])
-            paid.append((first_round + off, prize))
-            meter = jp.reset * BP
-            start = off + 1
-        meter += contrib * (n_rounds - start)
-    elif "jackpot" in nets and rules.jackpot is not None:
-        meter += int(rules.stakes["jackpot"]) * rules.jackpot.contribution_bp * n_rounds
-
-    out = ChunkCounts(rounds=n_rounds, jackpot_hits=paid)
+    weight = np.asarray(weight, np.int64)
+    nets, stakes = dict(nets), dict(stakes)
+    out = ChunkCounts(rounds=n_rounds, jackpot_hits=list(jackpot_hits))
     main_bets = [b for b in spec_for(rules).main_bets if b in nets]
     bets = list(nets)
     nets["main"] = sum(nets[b] for b in main_bets)
@@ -132,20 +101,59 @@ def counts_from_bins(
             int(np.sum(weight * (st > 0))), wagered, wagered + int(np.sum(weight * v)),
             int(np.sum(weight * st * st)), int(np.sum(weight * st * v)),
         )  # fmt: skip
-    for bet, codes_b in events.items():
-        names = lay.names[bet]
-        c = np.zeros(len(names), np.int64)
+    names = event_names(rules)
+    for bet, codes in events.items():
+        # events of rounds where the bet was not placed are not return-table rows
+        c = np.zeros(len(names[bet]), np.int64)
         placed = stakes[bet] > 0
-        np.add.at(c, codes_b[placed], weight[placed])
-        out.events[bet] = {names[i]: int(c[i]) for i in np.flatnonzero(c)}
-    out.decisions = spec_for(rules).decision_counts(
-        {p: a[codes] for p, a in lay.actions.items()}, weight
-    )
-    names = list(nets)
-    for i, a in enumerate(names):
-        for b in names[i:]:
+        np.add.at(c, codes[placed], weight[placed])
+        out.events[bet] = {names[bet][i]: int(c[i]) for i in np.flatnonzero(c)}
+    out.decisions = spec_for(rules).decision_counts(taken, weight)
+    keys = list(nets)
+    for i, a in enumerate(keys):
+        for b in keys[i:]:
             out.moments[(a, b)] = int(np.sum(weight * nets[a] * nets[b]))
-    return out, meter
+    return out
+
+
+def counts_from_bins(
+    rules, bins, royal_hits, first_round: int, n_rounds: int, meter: int
+) -> tuple[ChunkCounts, int]:
+    """Exact ChunkCounts of a chunk from its joint-outcome histogram and its Jackpot royals.
+
+    bins: (n_bins,) integer counts of the rounds that did not hit the Jackpot royal.
+    royal_hits: (k, 2) int (round offset within the chunk, joint code) of the rounds that did.
+    meter: the Jackpot meter before the chunk, in 1/BP money units. Returns (counts, meter
+    after), equal to the JAX runner's for the same rounds.
+    """
+    lay = bin_layout(rules)
+    bins = np.asarray(bins, np.int64).reshape(-1)
+    if bins.size != lay.n_bins:
+        raise ValueError(f"bins: got {bins.size} counts; {rules.game} needs {lay.n_bins}")
+    hits = np.asarray(royal_hits, np.int64).reshape(-1, 2)
+    hits = hits[np.argsort(hits[:, 0], kind="stable")]
+    if int(bins.sum()) + len(hits) != n_rounds:
+        raise ValueError(
+            f"bins: {int(bins.sum())} rounds counted plus {len(hits)} royal hits, "
+            f"but the chunk has {n_rounds} rounds"
+        )
+    # One row per non-empty code, then one per royal hit (weight 1, its own Jackpot net).
+    codes = np.concatenate([np.flatnonzero(bins), hits[:, 1]])
+    weight = np.concatenate([bins[bins != 0], np.ones(len(hits), np.int64)])
+    nets = {bet: v[codes] for bet, v in lay.nets().items()}
+    stakes = {bet: v[codes] for bet, v in lay.stakes.items()}
+    events = {bet: v[codes] for bet, v in lay.events.items()}
+    taken = {point: a[codes] for point, a in lay.actions.items()}
+    paid: list[tuple[int, int]] = []
+    if "jackpot" in nets and rules.jackpot is not None:
+        # the Jackpot stake is a constant of the config: every round contributes it
+        stake = int(rules.stakes["jackpot"])
+        meter, prizes = rules.jackpot.advance(meter, stake, n_rounds, hits[:, 0].tolist())
+        base = len(codes) - len(hits)
+        for k, (off, prize) in enumerate(zip(hits[:, 0].tolist(), prizes, strict=True)):
+            nets["jackpot"][base + k] = prize - stake
+            paid.append((first_round + off, prize))
+    return counts_from_rows(rules, nets, stakes, events, taken, weight, n_rounds, paid), meter
 
 
 def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]]:
@@ -157,8 +165,6 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
     histograms, so it costs a few dot products per batch; the last checkpoint must equal the
     chunk's wagers, which is checked.
     """
-    from gpusim.games import spec_for
-
     lay = bin_layout(rules)
     nets = lay.nets()
     prizes = dict(counts.jackpot_hits)

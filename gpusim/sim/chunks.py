@@ -10,8 +10,8 @@ arrays. :func:`chunk_runner` picks the JAX path or the CuPy kernels
 (:mod:`gpusim.sim.backends.cupy_backend`); both give the same counts for the same rounds.
 Nothing here touches the run folder: :mod:`gpusim.runs.driver` owns it.
 
-The Jackpot meter is kept in 1/10,000ths of the money unit (:data:`BP`); see the driver's
-docstring for its arithmetic.
+The Jackpot meter is kept in 1/BP money units (:data:`gpusim.rules.BP`); it moves only in
+:meth:`gpusim.rules.JackpotRules.advance`.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gpusim.games import spec_for
-from gpusim.sim.counts import ChunkCounts, histogram, merge_counts
+from gpusim.rules import BP
+from gpusim.sim.counts import merge_counts
 
 __all__ = [
     "BACKENDS",
-    "BP",
+    "BP",  # gpusim.rules.BP, the meter unit, for callers of the runner
     "CPU_BATCH",
     "DEFAULT_CHUNK",
     "ChunkRunner",
@@ -44,7 +44,6 @@ output buffers per call), so a chunk is computed in batches of at most this many
 IN_FLIGHT = 4
 """Batches a chunk runner dispatches ahead of the host: the host never waits for one batch
 before queueing the next, and memory stays bounded whatever the chunk size."""
-BP = 10_000  # meter sub-units per money unit
 
 
 def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, str | None]:
@@ -88,16 +87,6 @@ def _make_step(rules, strategy) -> Callable:
     return run
 
 
-def _decision_counts(rules, decisions: dict[str, np.ndarray]) -> dict[str, dict[str, int]]:
-    """{point: {action: count}} of the rounds' answers, counting a point where a round reached
-    it (the game's decision tree says where)."""
-    from gpusim.games.tree import taken
-
-    spec = spec_for(rules)
-    answers = {p: np.asarray(decisions[p]).astype(np.int32) for p in spec.decision_points}
-    return spec.decision_counts(taken(spec.decisions, answers))
-
-
 def _apply_jackpot(
     rules,
     first_round: int,
@@ -106,41 +95,40 @@ def _apply_jackpot(
     royal: np.ndarray,
     meter: int,
 ) -> tuple[np.ndarray, int, list[tuple[int, int]]]:
-    """Advance the meter over one chunk in round order; pay royal hits the meter.
+    """Pay one chunk's Jackpot royals from per-round arrays (:meth:`JackpotRules.advance`).
 
-    ``meter`` is in 1/10,000 money units. Returns (adjusted nets, meter after, [(round, paid)]).
+    nets_jp, stakes_jp, royal: (N,) per round. ``meter`` is in 1/BP money units. Returns
+    (nets with the royals paid, meter after, [(round, paid)]).
     """
-    jp = rules.jackpot
-    contrib = stakes_jp.astype(np.int64) * jp.contribution_bp  # per round, in 1/10,000 units
-    hits = np.flatnonzero(royal)
+    hits = np.flatnonzero(royal).tolist()
+    meter, prizes = rules.jackpot.advance(meter, stakes_jp, len(nets_jp), hits)
     nets = nets_jp.astype(np.int64)
-    paid_hits = []
-    start = 0
-    for i in hits:
-        meter += int(contrib[start : i + 1].sum())
-        prize = meter // BP
+    for i, prize in zip(hits, prizes, strict=True):
         nets[i] = prize - int(stakes_jp[i])
-        paid_hits.append((first_round + int(i), prize))
-        meter = jp.reset * BP
-        start = i + 1
-    meter += int(contrib[start:].sum())
-    return nets, meter, paid_hits
+    return nets, meter, [(first_round + i, prize) for i, prize in zip(hits, prizes, strict=True)]
 
 
 def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: int):
-    """Reference reduction of one settled chunk on the host (numpy); see gpusim.sim.device_reduce.
+    """Reference reduction of one settled chunk from its per-round arrays (numpy): one row per
+    round into :func:`gpusim.sim.bins.counts_from_rows`, without the joint code that the
+    device path (gpusim.sim.device_reduce) counts.
 
-    Returns (ChunkCounts, meter after the chunk).
+    decisions_j: the strategy's answers {point: (N,) int}; the game's decision tree says
+    which of them a round reached. Returns (ChunkCounts, meter after the chunk).
     """
     from gpusim.games import bets
+    from gpusim.games.tree import taken
+    from gpusim.sim.bins import counts_from_rows
 
-    decisions = {k: np.asarray(v) for k, v in decisions_j.items()}
+    spec = spec_for(rules)
+    answers = {p: np.asarray(decisions_j[p]).astype(np.int32) for p in spec.decision_points}
+    actions = {p: np.asarray(a, np.int64) for p, a in taken(spec.decisions, answers).items()}
     names = s.event_names
     # the config's bet order, not the settlement dict's (jit returns dicts with sorted keys)
     order = [b for b in bets(rules) if b in s.nets]
     nets = {b: np.asarray(s.nets[b]).astype(np.int64) for b in order}
     stakes = {b: np.asarray(s.stakes[b]).astype(np.int64) for b in order}
-    events = {b: np.asarray(s.events[b]) for b in order}
+    events = {b: np.asarray(s.events[b]).astype(np.int64) for b in order}
     hits: list[tuple[int, int]] = []
     if "jackpot" in nets and rules.jackpot is not None:
         royal_code = names["jackpot"].index("royal_flush")
@@ -148,32 +136,8 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
             rules, first_round, nets["jackpot"], stakes["jackpot"],
             (events["jackpot"] == royal_code) & (stakes["jackpot"] > 0), meter,
         )
-    out = ChunkCounts(rounds=n_rounds, jackpot_hits=hits)
-    main_bets = [b for b in spec_for(rules).main_bets if b in nets]
-    nets["main"] = sum(nets[b] for b in main_bets)
-    nets["total"] = sum(nets[b] for b in nets if b not in ("main",))
-    stakes["main"] = sum(stakes[b] for b in main_bets)
-    stakes["total"] = sum(stakes[b] for b in stakes if b not in ("main",))
-    for bet, v in nets.items():
-        vals, counts = histogram(v)
-        out.outcomes[bet] = dict(zip(vals.tolist(), counts.tolist(), strict=True))
-        st = stakes[bet]
-        wagered = int(st.sum())
-        out.wagers[bet] = (
-            int((st > 0).sum()), wagered, wagered + int(v.sum()), int(np.dot(st, st)),
-            int(np.dot(st, v)),
-        )
-    for bet, codes in events.items():
-        # events of rounds where the bet was not placed are not return-table rows
-        placed_codes = codes[stakes[bet] > 0]
-        c = np.bincount(placed_codes, minlength=len(names[bet]))
-        out.events[bet] = {names[bet][i]: int(c[i]) for i in np.flatnonzero(c)}
-    out.decisions = _decision_counts(rules, decisions)
-    bet_list = list(nets)
-    for i, a in enumerate(bet_list):
-        for b in bet_list[i:]:
-            out.moments[(a, b)] = int(np.dot(nets[a], nets[b]))
-    return out, meter
+    weight = np.ones(n_rounds, np.int64)
+    return counts_from_rows(rules, nets, stakes, events, actions, weight, n_rounds, hits), meter
 
 
 class ChunkRunner:

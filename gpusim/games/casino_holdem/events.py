@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
 from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "AA_BONUS_HANDS",
@@ -51,19 +51,7 @@ TREE = (
 """The decision tree: call (index 1) or fold (index 0), seeing the hole cards and the flop."""
 DECISIONS = tuple(p.name for p in TREE)
 
-AA_BONUS_HANDS = (
-    "high_card",
-    "pair_below_aces",
-    "pair_of_aces",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-)
+AA_BONUS_HANDS = ("high_card", "pair_below_aces", "pair_of_aces", *CATEGORY_KEYS[2:])
 """Five-card AA Bonus hands, low to high (pairs split at aces, as the paytable does)."""
 
 _ANTE_EVENTS = (

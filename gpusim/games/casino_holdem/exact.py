@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
 from gpusim.exact.cache import (
@@ -46,7 +47,6 @@ from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
 from gpusim.index import board_classes, permute_cards, set_index, subsets
-from gpusim.rules import CATEGORY_KEYS
 from gpusim.strategy.tables import stored_tables
 
 __all__ = [
@@ -251,19 +251,8 @@ _ANTE_LINE_OF_CLASS = (
     "straight_flush",
     "royal_flush",
 )
-_AA_LINES_BY_CLASS = (
-    None,
-    None,  # a pair below aces; pair of aces is class 10
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-    "pair_of_aces",
-)
+# high card and a pair below aces pay nothing; a pair of aces is class 10
+_AA_LINES_BY_CLASS = (None, None, *CATEGORY_KEYS[2:], "pair_of_aces")
 AA_HANDS = AA_BONUS_HANDS
 """The AA Bonus hands, low to high (the game's event order)."""
 """AA Bonus return-table rows (the game engine's event names), low to high."""

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES, HoldemBonusRules
 from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
-from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "BETS",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.exact.cache import (
     FORMAT,
     atomic_savez,
@@ -14,9 +15,6 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
-from gpusim.exact.solver import ExactSolver
-from gpusim.games import spec_for
 from gpusim.games.holdem_bonus.exact_counts import (
     CLASS_COMBOS,
     THB_TOTAL_DEALS,
@@ -28,7 +26,10 @@ from gpusim.games.holdem_bonus.exact_counts import (
     solve_river,
     turn_pass,
 )
-from gpusim.rules import CATEGORY_KEYS
+from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.solver import ExactSolver
+from gpusim.games import spec_for
+from gpusim.games.holdem_bonus.rules import JACKPOT_LINES
 from gpusim.strategy.tables import stored_tables
 
 __all__ = [
@@ -178,17 +179,10 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
         counts = river.class_hands.sum(axis=0)
     total = int(counts.sum())
     p_royal = Fraction(int(counts[9]), total)
-    lines = {
-        8: "straight_flush",
-        7: "four_of_a_kind",
-        6: "full_house",
-        5: "flush",
-        4: "straight",
-        3: "three_of_a_kind",
-    }
+    lines = {CATEGORY_KEYS.index(line): line for line in JACKPOT_LINES}
     fixed = Fraction(0)
     t = BetTable(placed=total)
-    contribution = Fraction(jp.contribution_bp, 10_000)
+    contribution = jp.contribution_rate
     royal_pay = Fraction(jp.reset, stake) + contribution / p_royal
     t.add("royal_flush", royal_pay - 1, int(counts[9]))
     paid = int(counts[9])
@@ -239,8 +233,6 @@ def five_card_class_counts() -> np.ndarray:
 
 
 def _ante_from(rules) -> int:
-    from gpusim.rules import CATEGORY_KEYS
-
     return CATEGORY_KEYS.index(rules.ante_pays_from)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.rules import (
-    CATEGORY_KEYS,
+    BP,
     INT32_MAX,
     ConfigReader,
     HashedRules,
@@ -160,8 +161,8 @@ def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> HoldemBonusRul
             "jackpot",
             "contribution_bp",
             0,
-            10_000,
-            "contribution_bp must be a whole number of basis points in 0..10000",
+            BP,
+            f"contribution_bp must be a whole number of basis points in 0..{BP}",
         )
         reset = r.integer(
             jp_t,

@@ -4,7 +4,7 @@ Each kernel deals, decides, evaluates and settles its rounds and counts each rou
 outcome code* (the events of all its bets in mixed radix, see ``kernels/settle_common.cuh``) in a
 shared-memory histogram, flushed to a global 64-bit histogram once per block. A Jackpot royal
 flush is not counted there: its net depends on the progressive meter, so the kernel lists its
-round and the host pays it in round order, exactly as the JAX runner (:mod:`gpusim.runs.driver`)
+round and the host pays it in round order, exactly as the JAX runner (:mod:`gpusim.sim.chunks`)
 does.
 
 :func:`counts_from_bins` turns that histogram into a :class:`~gpusim.sim.counts.ChunkCounts`
@@ -51,10 +51,9 @@ import numpy as np
 
 from gpusim.cuda import STDINT_PRELUDES, kernel_dir, kernel_source, one_line, unavailable_reason
 from gpusim.sim.backends import BackendError
-from gpusim.sim.bins import BP, BinLayout, bin_layout, counts_from_bins
+from gpusim.sim.bins import BinLayout, bin_layout, counts_from_bins
 
 __all__ = [
-    "BP",
     "BinLayout",
     "StrategySpec",
     "available",
@@ -71,8 +70,6 @@ __all__ = [
     "strategy_spec",
     "unavailable_reason",
 ]
-
-"""Jackpot meter sub-units per money unit (as in :mod:`gpusim.runs.driver`)."""
 
 
 # Strategy codes of kernels/strategy_common.cuh.
