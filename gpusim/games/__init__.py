@@ -24,6 +24,7 @@ from gpusim.rules import CATEGORY_KEYS
 
 __all__ = [
     "CATEGORY_KEYS",
+    "DEFAULT_CONFIG",
     "SPECS",
     "Decision",
     "GameSpec",
@@ -39,6 +40,9 @@ __all__ = [
 
 SPECS: dict[str, GameSpec] = {s.name: s for s in (casino_holdem.SPEC, holdem_bonus.SPEC)}
 """Every game, by name, in display order."""
+
+DEFAULT_CONFIG = "casino_holdem"
+"""The shipped config ``simulate`` plays when none is given (the first game's own config)."""
 
 
 def __getattr__(name: str):

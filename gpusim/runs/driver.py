@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import gpusim
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.interrupt import Interrupted
 from gpusim.runs.lock import RunLock
 from gpusim.runs.runfolder import RunFolder, RunFolderError
@@ -210,7 +212,7 @@ def chunk_tables(chunk: int, c: ChunkCounts,
         "decisions": decisions,
         "wagers": wagers,
         "moments": moments,
-        "jackpot": jackpot,
+        METER_SECTION: jackpot,
         "progress": progress,
     }
 
@@ -306,7 +308,8 @@ def run_simulation(
             folder.discard_unfinished()
             folder.manifest["status"] = "running"
         else:
-            meter0 = rules.jackpot.reset * BP if getattr(rules, "jackpot", None) else 0
+            jp = spec_for(rules).meter_rules(rules)
+            meter0 = jp.reset * BP if jp else 0
             folder = RunFolder.create(
                 path,
                 {
@@ -321,7 +324,7 @@ def run_simulation(
                     # from the reset value and `gpusim merge` settles its first royal
                     # (gpusim.runs.shards)
                     **({"jackpot_meter_provisional": True}
-                       if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
+                       if shard_ix and shard_ix[0] > 0 and jp
                        else {}),
                 },
                 force=force,

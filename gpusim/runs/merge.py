@@ -12,6 +12,8 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.lock import RunLock, refuse_if_locked
 from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import LOCK_FILE, RunFolder, RunFolderError
@@ -45,7 +47,7 @@ def read_chunk(folder: RunFolder, rec: dict) -> ChunkResult:
         c.wagers[row[1]] = tuple(row[2:])
     for _, a, b, v in part("moments").iter_rows():
         c.moments[(a, b)] = v
-    c.jackpot_hits = sorted((r, m) for _, r, m in part("jackpot").iter_rows())
+    c.jackpot_hits = sorted((r, m) for _, r, m in part(METER_SECTION).iter_rows())
     if "progress" in rec["files"]:
         steps: dict[int, dict] = {}
         for _, end, bet, w, r in part("progress").sort("round_end").iter_rows():
@@ -161,7 +163,7 @@ def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force
     from gpusim.runs.driver import chunk_tables
     from gpusim.runs.run import Run
 
-    jp = getattr(rules, "jackpot", None)
+    jp = spec_for(rules).meter_rules(rules)
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",
             "strategy", "seed", "rounds", "chunk_rounds")
     manifest = {k: like[k] for k in keys if k in like}

@@ -35,6 +35,7 @@ import time
 import uuid
 from pathlib import Path
 
+from gpusim.games import spec_for
 from gpusim.runs.driver import (
     BACKENDS,
     DEFAULT_CHUNK,
@@ -226,7 +227,7 @@ def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_give
     groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
     progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
 
-    jp = getattr(rules, "jackpot", None)
+    jp = spec_for(rules).meter_rules(rules)
     meter0 = jp.reset * BP if jp is not None else 0
     tracker = ray.remote(num_cpus=0)(_Tracker).remote()
     task = ray.remote(_run_shard).options(

@@ -7,6 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpusim.games import DEFAULT_CONFIG
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.driver import Progress, run_simulation
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.runs.runfolder import RunFolder
@@ -33,7 +35,7 @@ def _schemas() -> dict:
             "sum_stake_sq": i64, "sum_stake_net": i64,
         },
         "moments": {"chunk": i64, "bet_a": text, "bet_b": text, "sum_product": i64},
-        "jackpot": {"chunk": i64, "round": i64, "meter": i64},
+        METER_SECTION: {"chunk": i64, "round": i64, "meter": i64},
         "progress": {"chunk": i64, "round_end": i64, "bet": text, "wagered": i64,
                      "returned": i64},
     }
@@ -92,7 +94,7 @@ class Run:
         return self._scan("moments")
 
     def jackpot(self) -> pl.LazyFrame:
-        return self._scan("jackpot")
+        return self._scan(METER_SECTION)
 
     def progress(self) -> pl.LazyFrame:
         """Cumulative wagered/returned per bet within each chunk at its checkpoints
@@ -137,7 +139,7 @@ def open_run(path: str | Path) -> Run:
 
 
 def simulate(
-    config="casino_holdem",
+    config=DEFAULT_CONFIG,
     *,
     rounds: int | str,
     seed: int,

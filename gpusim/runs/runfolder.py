@@ -30,6 +30,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpusim.games.spec import METER_SECTION
+
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
@@ -39,7 +41,7 @@ MANIFEST = "manifest.json"
 LOCK_FILE = ".gpusim.lock"
 """The writer's lock file (:mod:`gpusim.runs.lock`); not part of the run's data."""
 FORMAT = "gpusim-run/1"
-PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", "jackpot", "progress")
+PART_TABLES = ("outcomes", "events", "decisions", "wagers", "moments", METER_SECTION, "progress")
 
 
 class RunFolderError(ValueError):

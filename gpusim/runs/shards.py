@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.games import spec_for
 from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
@@ -91,8 +92,9 @@ class JackpotSettler:
 
     def __init__(self, rules, strategy, seed: int):
         self.rules, self.strategy, self.seed = rules, strategy, seed
-        self.jp = getattr(rules, "jackpot", None)
-        self.active = self.jp is not None and int(rules.stakes["jackpot"]) > 0
+        spec = spec_for(rules)
+        self.jp = spec.meter_rules(rules)
+        self.active = spec.meter_active(rules)
         self.meter = self.jp.reset * BP if self.active else 0
         """The true meter after every round settled so far (1/10,000 money units)."""
 
@@ -106,7 +108,7 @@ class JackpotSettler:
                 f"{seg.meter_start} but the rounds before it leave {self.meter}"
             )
         start, offset = self.meter, self.meter - seg.meter_start
-        contrib = int(self.rules.stakes["jackpot"]) * self.jp.contribution_bp
+        contrib = int(self.rules.stakes[spec_for(self.rules).meter_bet]) * self.jp.contribution_bp
         settled = offset == 0
         for c in seg.chunks:
             if not settled:
@@ -145,8 +147,9 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     cards = np.asarray(deal(seed, r, 1, 9))
     s = settle(cards, strategy.decide(cards), rules)
     offered = list(bets(rules))
-    royal = event_names(rules)["jackpot"].index("royal_flush")
-    if int(np.asarray(s.events["jackpot"])[0]) != royal:
+    spec = spec_for(rules)
+    royal = event_names(rules)[spec.meter_bet].index(spec.meter_event)
+    if int(np.asarray(s.events[spec.meter_bet])[0]) != royal:
         raise ShardError(f"merge: round {r:,} of seed {seed} is not a Jackpot royal; the "
                          "shards do not belong to this config and seed")
     nets = {b: int(np.asarray(s.nets[b])[0]) for b in offered}
@@ -157,8 +160,6 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
 def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old_prize: int,
                     new_prize: int) -> None:
     """Swap round r's provisional Jackpot pay for the settled one in every table."""
-    from gpusim.games import spec_for
-
     i = [k for k, (rr, _) in enumerate(counts.jackpot_hits) if rr == r][0]
     counts.jackpot_hits[i] = (r, new_prize)
     if new_prize == old_prize:
@@ -168,7 +169,8 @@ def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old
     rows = []
     for prize in (old_prize, new_prize):
         v = dict(nets)
-        v["jackpot"] = prize - stakes["jackpot"]
+        meter = spec_for(rules).meter_bet
+        v[meter] = prize - stakes[meter]
         v["main"] = sum(v[b] for b in main)
         v["total"] = sum(v[b] for b in nets)
         rows.append(v)
