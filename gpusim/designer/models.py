@@ -3,7 +3,8 @@
 A game's spec lists the bets the designer searches (``GameSpec.designs``): a side bet's model is
 its integer counts per line (strategy-free); a main-game paytable's model is the per-situation
 counts of the game's cached enumeration, priced under the optimal strategy re-optimised per
-candidate. The builders below are the ones the shipped games name.
+candidate. A side bet's builder returns its hits per line; the builders below are ones that
+cannot yet live in their game's package (they use the exact layer).
 """
 
 from __future__ import annotations
@@ -18,32 +19,8 @@ from gpusim.games import bets as offered
 from gpusim.games import spec_for
 from gpusim.games.spec import DesignEntry, load
 
-__all__ = ["ante_main_model", "bet_kind", "current_paytable", "five_card_class_side_bet",
-           "hole_pair_side_bet", "main_model", "side_bet_model", "with_paytable"]
-
-
-def hole_pair_side_bet(rules, bet: str):
-    """A side bet paid on the player's and the dealer's hole cards (Texas Hold'em Bonus's
-    Bonus): every (player hole, dealer hole) pair, C(52,2) x C(50,2) deals, counted from the
-    starting-hand classes (numpy only: no JAX import, so a side-bet search starts at once;
-    ``tests/test_designer.py`` prices it through the exact module's ``bonus_table`` too)."""
-    from gpusim.cards import HAND_CLASSES, hand_class_index
-    from gpusim.designer.sidebet import SideBetModel
-    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
-
-    i, j = np.triu_indices(52, 1)
-    combos = np.bincount(hand_class_index(i, j), minlength=len(HAND_CLASSES))
-    per = 1225  # dealer hands per player hole
-    lines = tuple(current_paytable(rules, bet))
-    hits = {ln: per * sum(int(combos[HAND_CLASSES.index(c)]) for c in cls)
-            for ln, cls in BONUS_LINE_CLASSES.items()}
-    if "AA_vs_dealer_AA" in lines:
-        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
-        hits["AA_vs_dealer_AA"] = 6
-        hits["AA"] -= 6
-    n = np.array([hits[ln] for ln in lines], dtype=np.int64)
-    total = 1326 * per
-    return SideBetModel(lines, n, total - int(n.sum()), total)
+__all__ = ["aa_bonus_hits", "ante_main_model", "bet_kind", "current_paytable", "main_model",
+           "side_bet_model", "with_paytable"]
 
 
 @cache
@@ -70,18 +47,16 @@ def _five_card_aa_classes() -> tuple[int, ...]:
     return tuple(int(v) for v in counts)
 
 
-def five_card_class_side_bet(rules, bet: str):
-    """A side bet paid on the player's best five cards of hole + flop (Casino Hold'em's AA
-    Bonus), counted over every five-card hand."""
-    from gpusim.designer.sidebet import SideBetModel
+def aa_bonus_hits(rules, bet: str) -> tuple[dict[str, int], int]:
+    """({line: five-card hands it pays}, hands) of Casino Hold'em's AA Bonus (the player's best
+    five of hole + flop), over every five-card hand; lines in paytable order. It stays here
+    until the game's exact module, which classifies the hands, moves into its package."""
     from gpusim.rules import CATEGORY_KEYS
 
     by_class = _five_card_aa_classes()
     lines = tuple(current_paytable(rules, bet))
     cls = [10 if ln == "pair_of_aces" else CATEGORY_KEYS.index(ln) for ln in lines]
-    hits = np.array([by_class[c] for c in cls], dtype=np.int64)
-    total = sum(by_class)
-    return SideBetModel(lines, hits, total - int(hits.sum()), total)
+    return {ln: by_class[c] for ln, c in zip(lines, cls, strict=True)}, sum(by_class)
 
 
 def ante_main_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
@@ -118,7 +93,13 @@ def current_paytable(rules, bet: str) -> dict[str, int]:
 
 
 def side_bet_model(rules, bet: str):
-    return load(bet_kind(rules, bet).build)(rules, bet)
+    """The side bet's :class:`~gpusim.designer.sidebet.SideBetModel`, from its spec's
+    ``build(rules, bet) -> ({line: hits}, total)``."""
+    from gpusim.designer.sidebet import SideBetModel
+
+    hits, total = load(bet_kind(rules, bet).build)(rules, bet)
+    n = np.array(list(hits.values()), dtype=np.int64)
+    return SideBetModel(tuple(hits), n, total - int(n.sum()), total)
 
 
 def main_model(rules, bet: str, strategy: str, *, counts=None, progress: bool = False):

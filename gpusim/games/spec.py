@@ -137,10 +137,11 @@ class DesignEntry:
 
     ``kind``: ``"side"`` (integer hit counts per line, strategy-free) or ``"main"`` (the
     per-situation counts of the exact enumeration, priced under the optimal strategy
-    re-optimised per candidate); ``build``: import path of ``build(rules, bet)`` (side: a
-    ``SideBetModel``) or ``build(rules, bet, strategy, counts, progress, with_side_bet)`` (main:
-    a main-game model); ``strategies``: for a main search, {strategy: whether it counts the side
-    bet a fold forfeits}; ``note``: a line the design report prints.
+    re-optimised per candidate); ``build``: import path of ``build(rules, bet) -> ({line:
+    hits}, total)`` (side: the paytable's lines in order, integer counts) or ``build(rules, bet,
+    strategy, counts, progress, with_side_bet)`` (main: a main-game model); ``strategies``:
+    for a main search, {strategy: whether it counts the side bet a fold forfeits}; ``note``: a
+    line the design report prints.
     """
 
     kind: str

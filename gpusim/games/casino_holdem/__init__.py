@@ -109,7 +109,7 @@ SPEC = GameSpec(
     forfeited_by_fold=lambda rules: ("aa_bonus",) if rules.fold_forfeits_bonus else (),
     designs={
         "aa_bonus": DesignEntry(
-            "side", f"{_DESIGN}:five_card_class_side_bet",
+            "side", f"{_DESIGN}:aa_bonus_hits",
             note="AA Bonus RTP as settled on every hand (the exact report's "
                  "aa_bonus_always_settled); where a fold forfeits it, `gpusim exact` gives its "
                  "return under the strategy"),
