@@ -3,7 +3,8 @@
 A config names its game, its stakes, every paytable line and every variant flag; nothing is
 defaulted silently except what is documented below. :func:`load_config` accepts the name of a
 shipped config (``"casino_holdem"``, a file in ``configs/``) or a path to a TOML file and
-returns a :class:`CasinoHoldemRules` or :class:`HoldemBonusRules`.
+returns the game's rules (the frozen ``rules_type`` of its :class:`~gpusim.games.GameSpec`,
+which parses its part of the document with ``parse_rules``).
 
 Pays are whole numbers: ``X`` in a paytable means "pays X:1" (the bet is returned plus X times
 the bet), except the Jackpot's fixed prizes, which are "X for 1": the prize replaces the stake
@@ -54,19 +55,14 @@ import tomllib
 from pathlib import Path
 
 from gpusim.games import SPECS, spec_for
-from gpusim.games.casino_holdem.rules import AA_BONUS_LINES, ANTE_LINES, CasinoHoldemRules
-from gpusim.games.holdem_bonus.rules import (
-    ANTE_PAYS_FROM,
-    BONUS_LINE_CLASSES,
-    BONUS_LINES,
-    JACKPOT_CARDS,
-    JACKPOT_LINES,
-    HoldemBonusRules,
-)
+
+# gpusim.exact.holdem_bonus_pricing still reads this from here; it moves with the exact solvers
+from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 from gpusim.rules import (
     MAX_PAY,
     ConfigError,
     ConfigReader,
+    HashedRules,
     JackpotRules,
     Paytable,
     Qualifier,
@@ -75,18 +71,10 @@ from gpusim.rules import (
 )
 
 __all__ = [
-    "AA_BONUS_LINES",
-    "ANTE_LINES",
-    "ANTE_PAYS_FROM",
-    "BONUS_LINES",
     "BONUS_LINE_CLASSES",
     "GAMES",
-    "JACKPOT_CARDS",
-    "JACKPOT_LINES",
     "MAX_PAY",
-    "CasinoHoldemRules",
     "ConfigError",
-    "HoldemBonusRules",
     "JackpotRules",
     "Paytable",
     "Qualifier",
@@ -101,7 +89,8 @@ __all__ = [
 GAMES = tuple(SPECS)
 """The games a config may name (``game = ...``)."""
 
-Rules = CasinoHoldemRules | HoldemBonusRules
+Rules = HashedRules
+"""A game's rules: the frozen ``rules_type`` of its spec (``spec_for(rules).rules_type``)."""
 
 
 # --- finding configs ------------------------------------------------------------------------------
@@ -126,7 +115,7 @@ def shipped_configs() -> dict[str, Path]:
 def load_config(path_or_name: str | Path | Rules) -> Rules:
     """Load and validate a config: a shipped name (``"casino_holdem"``) or a TOML path.
 
-    A :class:`CasinoHoldemRules` / :class:`HoldemBonusRules` passes through unchanged.
+    A game's rules object passes through unchanged.
     Raises :class:`ConfigError` (one line) for anything not allowed.
     """
     if isinstance(path_or_name, tuple(s.rules_type for s in SPECS.values())):

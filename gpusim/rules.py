@@ -41,7 +41,6 @@ __all__ = [
     "read_paytable",
     "read_stakes",
     "rules_hash",
-    "start_meter",
 ]
 
 BP = 10_000
@@ -102,7 +101,8 @@ class Stakes:
 
     @property
     def ante(self) -> int:
-        return self["ante"]
+        """The base bet's stake: the first amount (:func:`read_stakes` puts it there)."""
+        return self.amounts[0][1]
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.amounts)
@@ -174,12 +174,6 @@ class JackpotRules:
             start = off + 1
         meter += placed(start, n_rounds) * self.contribution_bp
         return meter, prizes
-
-
-def start_meter(rules) -> int:
-    """The Jackpot meter before a run's first round (1/BP money units; 0 without a Jackpot)."""
-    jp = getattr(rules, "jackpot", None)
-    return jp.reset_meter if jp is not None else 0
 
 
 class HashedRules:
@@ -331,26 +325,29 @@ def read_paytable(
     return Paytable(tuple(out))
 
 
-def read_stakes(r: ConfigReader, doc: dict, side_bets: tuple[str, ...]) -> Stakes:
+def read_stakes(r: ConfigReader, doc: dict, base: str, side_bets: tuple[str, ...]) -> Stakes:
+    """``[stakes]``: the base bet's stake (required, >= 1; first in the result) and each side
+    bet's (0 or absent: not offered)."""
     table = r.table(doc, "", "stakes", required=True)
-    allowed = ("ante", *side_bets)
+    allowed = (base, *side_bets)
     r.keys(table, "stakes", allowed)
     what = "a stake must be a whole number of money units >= 0"
     amounts = {}
     for bet in allowed:
         if bet in table:
             amounts[bet] = r.integer(table, "stakes", bet, 0, INT32_MAX, what)
-    if "ante" not in amounts:
-        raise r.fail("stakes.ante", "missing; the ante stake is required (a whole number >= 1)")
-    if amounts["ante"] == 0:
+    if base not in amounts:
+        raise r.fail(f"stakes.{base}",
+                     f"missing; the {base} stake is required (a whole number >= 1)")
+    if amounts[base] == 0:
         for bet in side_bets:
             if amounts.get(bet, 0) > 0:
                 raise r.fail(
                     f"stakes.{bet}",
-                    f"value {amounts[bet]} is not allowed with stakes.ante = 0: "
-                    "a side bet needs an ante (set stakes.ante >= 1)",
+                    f"value {amounts[bet]} is not allowed with stakes.{base} = 0: "
+                    f"a side bet needs an {base} (set stakes.{base} >= 1)",
                 )
-        raise r.fail("stakes.ante", "value 0 is not allowed; the ante must be >= 1")
+        raise r.fail(f"stakes.{base}", f"value 0 is not allowed; the {base} must be >= 1")
     return Stakes(tuple((bet, amounts.get(bet, 0)) for bet in allowed))
 
 

@@ -10,13 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpusim.cards import CardError, parse_card, parse_cards
-from gpusim.config import (
-    CasinoHoldemRules,
-    ConfigError,
-    HoldemBonusRules,
-    load_config,
-    parse_config,
-)
+from gpusim.config import ConfigError, load_config, parse_config
+from gpusim.games import SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 BASES = [tomllib.loads((ROOT / "configs" / f"{n}.toml").read_text())
@@ -66,7 +61,7 @@ def _check(doc) -> None:
         msg = str(exc)
         assert msg and "\n" not in msg and msg.startswith("fuzz.toml"), msg
         return
-    assert isinstance(rules, CasinoHoldemRules | HoldemBonusRules)
+    assert isinstance(rules, tuple(s.rules_type for s in SPECS.values()))
     assert len(rules.config_hash) == 64
     assert rules.stakes.ante >= 1
 

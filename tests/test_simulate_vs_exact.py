@@ -36,8 +36,9 @@ import pytest
 from scipy.stats import chi2
 
 import gpusim
-from gpusim.config import BONUS_LINE_CLASSES, load_config
+from gpusim.config import load_config
 from gpusim.games import bets
+from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 Z999 = 3.2905267314919255

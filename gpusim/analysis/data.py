@@ -70,7 +70,8 @@ class RunData:
 
     @property
     def ante(self) -> int:
-        return int(self.stakes["ante"])
+        """The base bet's stake (the unit of the main game's and the whole round's figures)."""
+        return int(self.stakes[spec_for(self.rules).base_bet])
 
 
 def load_run_data(run) -> RunData:
@@ -91,17 +92,19 @@ def load_run_data(run) -> RunData:
     events: dict[str, dict[str, int]] = {}
     for b, e, c in ev.sort(["bet", "event"]).iter_rows():
         events.setdefault(b, {})[e] = int(c)
-    _fill_not_placed(events, not_placed_events(rules), bets, run.rounds_done)
+    _fill_not_placed(events, not_placed_events(rules), bets, run.rounds_done,
+                     spec_for(rules).base_bet)
     w = run.wagers().collect()
     wagers = {row["bet"]: {k: int(v) for k, v in row.items() if k != "bet"}
               for row in w.group_by("bet").agg(pl.exclude("chunk").sum()).iter_rows(named=True)}
     chunk_wagers = w.sort("chunk")
     meters = run.jackpot().collect().sort("round")["meter"].to_numpy().astype(np.int64)
-    ante = int(manifest["config"]["stakes"]["ante"])
-    multiples = spec_for(rules).stake_multiples
+    spec = spec_for(rules)
+    ante = int(manifest["config"]["stakes"][spec.base_bet])
+    multiples = spec.stake_multiples
     stakes = {b: (ante * multiples[b] if b in multiples else
                   int(manifest["config"]["stakes"].get(b, ante))) for b in bets}
-    stakes["ante"] = ante
+    stakes[spec.base_bet] = ante
     return RunData(
         path=str(run.path), manifest=manifest, rules=rules, summary=run.summary(),
         rounds=run.rounds_done, bets=bets, dists=dists, events=events, wagers=wagers,
@@ -132,11 +135,13 @@ def not_placed_events(rules) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _fill_not_placed(events: dict[str, dict[str, int]], not_placed, bets, rounds: int) -> None:
+def _fill_not_placed(events: dict[str, dict[str, int]], not_placed, bets, rounds: int,
+                     base: str) -> None:
     """Add the rounds in which an optional bet was not placed (the run records placed bets'
-    events only): ``fold`` after a fold (the Ante's ``fold`` count), ``check`` otherwise, so a
-    return table's probabilities are per round, as in the exact analysis."""
-    folds = events.get("ante", {}).get("fold", 0)
+    events only): ``fold`` after a fold (the ``fold`` count of ``base``, the base bet),
+    ``check`` otherwise, so a return table's probabilities are per round, as in the exact
+    analysis."""
+    folds = events.get(base, {}).get("fold", 0)
     for bet, kinds in not_placed.items():
         if bet not in bets:
             continue

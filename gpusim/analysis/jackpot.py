@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from gpusim.analysis.data import RunData, json_float
 from gpusim.analysis.returns import side_bet_exact
+from gpusim.games import spec_for
 from gpusim.stats import (
     break_even_meter,
     contribution_for_rtp,
@@ -27,15 +28,17 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None) -> dict | No
     None when the config has no Jackpot. The exact hit probability and fixed-prize return come
     from the published hand-category counts; the simulated ones from the run.
     """
-    if "jackpot" not in data.bets or data.rules.jackpot is None:
+    spec = spec_for(data.rules)
+    if not spec.meter_active(data.rules):
         return None
-    jr = data.rules.jackpot
-    stake = int(data.stakes["jackpot"])
-    placed = data.wagers.get("jackpot", {}).get("placed", 0)
-    ev = data.events.get("jackpot", {})
+    bet = spec.meter_bet
+    jr = spec.meter_rules(data.rules)
+    stake = int(data.stakes[bet])
+    placed = data.wagers.get(bet, {}).get("placed", 0)
+    ev = data.events.get(bet, {})
     hits = int(len(data.meters))
-    exact_p = side_bet_exact(data.rules)["jackpot"]
-    p_hit = exact_p["royal_flush"]
+    exact_p = side_bet_exact(data.rules)[bet]
+    p_hit = exact_p[spec.meter_event]
     prizes = jr.prizes.as_dict()
     fixed_exact = sum((exact_p[k] * v for k, v in prizes.items()), Fraction(0))
     fixed_sim = (Fraction(sum(ev.get(k, 0) * v for k, v in prizes.items()), placed)
@@ -61,7 +64,7 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None) -> dict | No
             p_hit, rate, reset, stake).items()},
         "meter_at_hit": None,
         "meters": [int(m) for m in data.meters[:10_000]],
-        "realised_rtp": data.summary["bets"].get("jackpot", {}).get("rtp"),
+        "realised_rtp": data.summary["bets"].get(bet, {}).get("rtp"),
         "rtp_by_meter": [{"meter": int(m), "rtp": float(jackpot_rtp(fixed_exact, p_hit, m, stake))}
                          for m in meters_for_rtp],
         "long_run_rtp_by_contribution": [

@@ -11,10 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from gpusim.analysis.data import AnalysisError, RunData, json_float, not_placed_events
-from gpusim.cards import class_combos
-from gpusim.games import bets as offered
-from gpusim.games import event_names, event_returns
-from gpusim.games.holdem_bonus import BONUS_HANDS
+from gpusim.games import event_names, event_returns, spec_for
 from gpusim.stats import compare_with_exact, return_table
 
 __all__ = [
@@ -24,20 +21,6 @@ __all__ = [
     "shipped_exact_report",
     "side_bet_exact",
 ]
-
-# Published category counts of the best five-card hand (royal flush split from straight flush):
-# over the 2,598,960 five-card hands and over the 133,784,560 seven-card hands.
-_FIVE_CARD = {
-    "high_card": 1302540, "pair": 1098240, "two_pair": 123552, "three_of_a_kind": 54912,
-    "straight": 10200, "flush": 5108, "full_house": 3744, "four_of_a_kind": 624,
-    "straight_flush": 36, "royal_flush": 4,
-}
-_SEVEN_CARD = {
-    "high_card": 23294460, "pair": 58627800, "two_pair": 31433400, "three_of_a_kind": 6461620,
-    "straight": 6180020, "flush": 4047644, "full_house": 3473184, "four_of_a_kind": 224848,
-    "straight_flush": 37260, "royal_flush": 4324,
-}
-
 
 def bet_pays(rules, bet: str, meters=None) -> tuple[dict[str, Fraction], dict[str, int]]:
     """({event: net pay per unit stake}, {event: stake in bet units}) of one bet of ``rules``.
@@ -50,11 +33,11 @@ def bet_pays(rules, bet: str, meters=None) -> tuple[dict[str, Fraction], dict[st
     pays: dict[str, Fraction] = {}
     for e, r in zip(names, rets, strict=True):
         if r is None:  # Jackpot royal: the meter
-            stake = rules.stakes["jackpot"]
+            stake = rules.stakes[bet]
             if meters is not None and len(meters):
                 r = Fraction(int(np.sum(meters, dtype=np.int64)), len(meters) * stake)
             else:
-                r = Fraction(rules.jackpot.reset, stake)
+                r = Fraction(spec_for(rules).meter_rules(rules).reset, stake)
         pays[e] = Fraction(r) - 1
     off = not_placed_events(rules).get(bet, ())
     stakes = {e: (0 if e in off else 1) for e in names}
@@ -73,26 +56,7 @@ def _exact_cached(rules, strategy: str) -> bool:
 
 def side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
     """Exact event probabilities of the side bets that no decision touches (combinatorics)."""
-    out: dict[str, dict[str, Fraction]] = {}
-    b = offered(rules)
-    if "bonus" in b:
-        # player hole (1326) x dealer hole (C(50,2) = 1225); a dealer AA behind a player AA is
-        # the one pair of the two remaining aces
-        p = {}
-        for hand in BONUS_HANDS:
-            if hand == "AA_vs_AA":
-                p[hand] = Fraction(6, 1326 * 1225)
-            elif hand == "AA":
-                p[hand] = Fraction(6 * 1224, 1326 * 1225)
-            elif hand != "other":
-                p[hand] = Fraction(class_combos(hand), 1326)
-        p["other"] = 1 - sum(p.values(), Fraction(0))
-        out["bonus"] = p
-    if "jackpot" in b:
-        table = _FIVE_CARD if rules.jackpot.cards == "hole_and_flop" else _SEVEN_CARD
-        tot = sum(table.values())
-        out["jackpot"] = {k: Fraction(v, tot) for k, v in table.items()}
-    return out
+    return spec_for(rules).side_bet_exact(rules)
 
 
 def shipped_exact_report(rules, strategy: str) -> dict | None:
@@ -185,7 +149,7 @@ def return_tables(data: RunData, exact: dict | None = None) -> dict[str, dict]:
             for row, c in zip(rows, cmp.events, strict=True):
                 row["exact_probability"] = json_float(c.exact_probability)
                 row["z"] = json_float(c.z)
-            meter_bet = bet == "jackpot"
+            meter_bet = bet == spec_for(data.rules).meter_bet
             entry["exact"] = {
                 "source": exact["source"].get(bet),
                 # the Jackpot's exact RTP depends on the meter, so only its events compare

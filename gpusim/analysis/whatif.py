@@ -52,7 +52,7 @@ def _with_pays(data: RunData, changes: dict[tuple[str, str], int]):
 def _strategy_note(data: RunData, bet: str) -> str | None:
     strat = data.manifest.get("strategy", "")
     main = bet in spec_for(data.rules).main_bets
-    forfeits = bet == "aa_bonus" and getattr(data.rules, "fold_forfeits_bonus", False)
+    forfeits = bet in spec_for(data.rules).forfeited_by_fold(data.rules)
     if not (main or forfeits):
         return None
     cfg = data.rules.name
@@ -99,11 +99,8 @@ def whatif_figures(data: RunData, settings: list[str]) -> dict:
 
 
 def _paytable(rules, bet: str) -> dict[str, int]:
-    """{line: pay} of a bet's paytable: ``rules.<bet>_paytable``, except the Jackpot's fixed
-    prizes, which sit with the rest of its rules (meter, reset, contribution)."""
-    if bet == "jackpot":
-        return rules.jackpot.prizes.as_dict()
-    return getattr(rules, f"{bet}_paytable").as_dict()
+    """{line: pay} of a bet's paytable, as the game's spec reads it from the rules."""
+    return spec_for(rules).paytable(rules, bet)
 
 
 def solve_line(data: RunData, line: str, target_rtp) -> dict:

@@ -15,12 +15,13 @@ from gpusim.cli.common import (
     open_intact_run,
     warn_unfinished,
 )
+from gpusim.games import DEFAULT_CONFIG
 
 __all__ = ["DEFAULT_SIM_CONFIG", "app"]
 
 app = typer.Typer()
 
-DEFAULT_SIM_CONFIG = "casino_holdem"
+DEFAULT_SIM_CONFIG = DEFAULT_CONFIG
 
 
 class _OptionalRayValue(TyperCommand):

@@ -1,15 +1,15 @@
 """Which paytables the designer searches, and the exact counts each is priced from.
 
-One entry per (game, bet): a side bet's model is its integer counts per line (strategy-free); a
-main-game paytable's model is the per-situation counts of the game's cached enumeration, priced
-under the optimal strategy re-optimised per candidate. A new game adds its entries here.
+A game's spec lists the bets the designer searches (``GameSpec.designs``): a side bet's model is
+its integer counts per line (strategy-free); a main-game paytable's model is the per-situation
+counts of the game's cached enumeration, priced under the optimal strategy re-optimised per
+candidate. A side bet's builder returns its hits per line; the builders below are ones that
+cannot yet live in their game's package (they use the exact layer).
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -17,44 +17,10 @@ import numpy as np
 from gpusim.designer.space import DesignError
 from gpusim.games import bets as offered
 from gpusim.games import spec_for
+from gpusim.games.spec import DesignEntry, load
 
-__all__ = ["BetKind", "bet_kind", "current_paytable", "main_model", "side_bet_model",
-           "with_paytable"]
-
-
-@dataclass(frozen=True)
-class BetKind:
-    """How one bet is searched: ``side`` (counts per line) or ``main`` (re-optimised strategy,
-    with its strategies and whether each counts the side bet a fold forfeits)."""
-
-    kind: str
-    build: Callable
-    strategies: dict[str, bool] | None = None
-    note: str | None = None
-
-
-def _thb_bonus(rules):
-    """Texas Hold'em Bonus's Bonus: every (player hole, dealer hole) pair, C(52,2) x C(50,2)
-    deals, counted from the starting-hand classes (numpy only: no JAX import, so a side-bet
-    search starts at once; ``tests/test_designer.py`` prices it through the exact module's
-    ``bonus_table`` too)."""
-    from gpusim.cards import HAND_CLASSES, hand_class_index
-    from gpusim.designer.sidebet import SideBetModel
-    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
-
-    i, j = np.triu_indices(52, 1)
-    combos = np.bincount(hand_class_index(i, j), minlength=len(HAND_CLASSES))
-    per = 1225  # dealer hands per player hole
-    lines = tuple(current_paytable(rules, "bonus"))
-    hits = {ln: per * sum(int(combos[HAND_CLASSES.index(c)]) for c in cls)
-            for ln, cls in BONUS_LINE_CLASSES.items()}
-    if "AA_vs_dealer_AA" in lines:
-        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
-        hits["AA_vs_dealer_AA"] = 6
-        hits["AA"] -= 6
-    n = np.array([hits[ln] for ln in lines], dtype=np.int64)
-    total = 1326 * per
-    return SideBetModel(lines, n, total - int(n.sum()), total)
+__all__ = ["aa_bonus_hits", "ante_main_model", "bet_kind", "current_paytable", "main_model",
+           "side_bet_model", "with_paytable"]
 
 
 @cache
@@ -81,66 +47,64 @@ def _five_card_aa_classes() -> tuple[int, ...]:
     return tuple(int(v) for v in counts)
 
 
-def _ch_aa_bonus(rules):
+def aa_bonus_hits(rules, bet: str) -> tuple[dict[str, int], int]:
+    """({line: five-card hands it pays}, hands) of Casino Hold'em's AA Bonus (the player's best
+    five of hole + flop), over every five-card hand; lines in paytable order. It stays here
+    until the game's exact module, which classifies the hands, moves into its package."""
     from gpusim.cards import CATEGORY_KEYS
-    from gpusim.designer.sidebet import SideBetModel
 
     by_class = _five_card_aa_classes()
-    lines = tuple(current_paytable(rules, "aa_bonus"))
+    lines = tuple(current_paytable(rules, bet))
     cls = [10 if ln == "pair_of_aces" else CATEGORY_KEYS.index(ln) for ln in lines]
-    hits = np.array([by_class[c] for c in cls], dtype=np.int64)
-    total = sum(by_class)
-    return SideBetModel(lines, hits, total - int(hits.sum()), total)
+    return {ln: by_class[c] for ln, c in zip(lines, cls, strict=True)}, sum(by_class)
 
 
-def _ch_ante(rules, strategy: str, counts=None, progress: bool = False):
+def ante_main_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
+                    with_side_bet: bool = True):
+    """Casino Hold'em's Ante paytable priced under the optimal call re-optimised per candidate
+    (``with_side_bet``: the call counts the side bet a fold forfeits)."""
     from gpusim.designer.maingame import AnteModel
 
     if counts is None:
         counts = spec_for(rules).solver().counts(rules, progress=progress)
-    lines = tuple(current_paytable(rules, "ante"))
-    return AnteModel.from_counts(counts, rules, lines,
-                                 with_side_bet=_KINDS["casino_holdem", "ante"].strategies[strategy])
+    lines = tuple(current_paytable(rules, bet))
+    return AnteModel.from_counts(counts, rules, lines, with_side_bet=with_side_bet)
 
 
-_KINDS: dict[tuple[str, str], BetKind] = {
-    ("holdem_bonus", "bonus"): BetKind("side", _thb_bonus),
-    ("casino_holdem", "aa_bonus"): BetKind(
-        "side", _ch_aa_bonus,
-        note="AA Bonus RTP as settled on every hand (the exact report's aa_bonus_always_settled); "
-             "where a fold forfeits it, `gpusim exact` gives its return under the strategy"),
-    ("casino_holdem", "ante"): BetKind("main", _ch_ante,
-                                       strategies={"optimal": True, "optimal-main": False}),
-}
-
-
-def bet_kind(rules, bet: str) -> BetKind:
+def bet_kind(rules, bet: str) -> DesignEntry:
     """The bet's search, or the one-line error naming the bets the designer searches."""
-    game = spec_for(rules).name
-    allowed = [b for b in offered(rules) if (game, b) in _KINDS]
+    spec = spec_for(rules)
+    allowed = [b for b in offered(rules) if b in spec.designs]
     if bet not in allowed:
         why = ""
-        if bet in offered(rules) and bet not in spec_for(rules).paytables:
-            why = f" ({bet} has no paytable in {game})"
-        elif bet == "jackpot":
-            why = " (the Jackpot's royal flush pays a meter, not a fixed pay)"
+        if bet in offered(rules) and bet not in spec.paytables:
+            why = f" ({bet} has no paytable in {spec.name})"
+        elif bet in spec.design_refusals:
+            why = f" ({spec.design_refusals[bet]})"
         raise DesignError(f"--bet: got {bet!r}{why}; bets the designer searches in "
                           f"{rules.name}: {', '.join(allowed) or 'none'}")
-    return _KINDS[game, bet]
+    return spec.designs[bet]
 
 
 def current_paytable(rules, bet: str) -> dict[str, int]:
     """{line: pay} of the bet's paytable in the game's line order (best hand first)."""
-    table = getattr(rules, f"{bet}_paytable").as_dict()
+    table = spec_for(rules).paytable(rules, bet)
     return {ln: table[ln] for ln in spec_for(rules).paytables[bet] if ln in table}
 
 
 def side_bet_model(rules, bet: str):
-    return bet_kind(rules, bet).build(rules)
+    """The side bet's :class:`~gpusim.designer.sidebet.SideBetModel`, from its spec's
+    ``build(rules, bet) -> ({line: hits}, total)``."""
+    from gpusim.designer.sidebet import SideBetModel
+
+    hits, total = load(bet_kind(rules, bet).build)(rules, bet)
+    n = np.array(list(hits.values()), dtype=np.int64)
+    return SideBetModel(tuple(hits), n, total - int(n.sum()), total)
 
 
 def main_model(rules, bet: str, strategy: str, *, counts=None, progress: bool = False):
-    return bet_kind(rules, bet).build(rules, strategy, counts, progress)
+    kind = bet_kind(rules, bet)
+    return load(kind.build)(rules, bet, strategy, counts, progress, kind.strategies[strategy])
 
 
 def with_paytable(rules, bet: str, pays: dict[str, int], name: str | None = None):

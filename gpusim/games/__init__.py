@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from gpusim.games.spec import Action, DecisionPoint, GameSpec, StrategyEntry
 
 __all__ = [
+    "DEFAULT_CONFIG",
     "ENTRY_POINT_GROUP",
     "SPECS",
     "Action",
@@ -112,6 +113,9 @@ class _Specs(Mapping):
 
 SPECS: Mapping[str, GameSpec] = _Specs()
 """Every game, by name: the built-in ones in display order, then the plugins by name."""
+
+DEFAULT_CONFIG = "casino_holdem"
+"""The shipped config ``simulate`` plays when none is given (the first game's own config)."""
 
 
 def __getattr__(name: str):

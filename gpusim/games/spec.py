@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gpusim.games.tree import Action, DecisionPoint, check_tree, count_taken
 
 __all__ = [
+    "METER_SECTION",
     "Action",
     "DecisionPoint",
+    "DesignEntry",
     "GameSpec",
     "JointCode",
     "KernelSpec",
@@ -30,6 +32,12 @@ __all__ = [
     "lazy_attributes",
     "load",
 ]
+
+
+METER_SECTION = "jackpot"
+"""The name every game's progressive meter goes by in the formats: the run folder's table of
+meter hits (``gpusim-run/1``), the report's section and the exact report's key. It is a format
+name, fixed whatever a game calls the bet that carries its meter (:attr:`GameSpec.meter_bet`)."""
 
 
 def load(path: str) -> Any:
@@ -114,6 +122,25 @@ class KernelSpec:
 
 
 @dataclass(frozen=True)
+class DesignEntry:
+    """How ``gpusim design`` searches one bet's paytable.
+
+    ``kind``: ``"side"`` (integer hit counts per line, strategy-free) or ``"main"`` (the
+    per-situation counts of the exact enumeration, priced under the optimal strategy
+    re-optimised per candidate); ``build``: import path of ``build(rules, bet) -> ({line:
+    hits}, total)`` (side: the paytable's lines in order, integer counts) or ``build(rules, bet,
+    strategy, counts, progress, with_side_bet)`` (main: a main-game model); ``strategies``:
+    for a main search, {strategy: whether it counts the side bet a fold forfeits}; ``note``: a
+    line the design report prints.
+    """
+
+    kind: str
+    build: str
+    strategies: Mapping[str, bool] | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything game-specific, in one place (see the module docstring).
 
@@ -134,6 +161,20 @@ class GameSpec:
       jackpot_meter=None) -> Settlement`` (JAX; loaded on first use, so that reading a spec or
       a config never imports JAX);
     - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
+
+    What the layers above ask instead of naming a bet:
+
+    - ``labels``: {bet: display label} (a bet not listed shows its name);
+    - ``meter_bet``: the bet whose event ``meter_event`` pays a progressive meter, or None;
+      ``meter_rules(rules)``: the config's meter (:class:`~gpusim.rules.JackpotRules`) or None,
+      set even where the bet is not staked (a config may keep its meter's table);
+    - ``paytable(rules, bet) -> {line: pay}``: a bet's paytable as the config writes it;
+    - ``forfeited_by_fold(rules) -> tuple[str, ...]``: side bets a fold forfeits under these
+      rules (a what-if on them is not strategy-free);
+    - ``side_bet_exact(rules) -> {bet: {event: Fraction}}``: exact event probabilities of the
+      offered side bets that no decision touches (combinatorics, no enumeration);
+    - ``designs``: {bet: :class:`DesignEntry`}, the paytables ``gpusim design`` searches;
+      ``design_refusals``: {bet: why the designer does not search it}.
     """
 
     name: str
@@ -156,6 +197,35 @@ class GameSpec:
     event_returns: Callable[[Any], dict]
     settle: str
     parse_rules: Callable[..., Any]
+    paytable: Callable[[Any, str], dict]
+    labels: Mapping[str, str] = field(default_factory=dict)
+    meter_bet: str | None = None
+    meter_event: str | None = None
+    meter_rules: Callable[[Any], Any] = lambda rules: None
+    forfeited_by_fold: Callable[[Any], tuple[str, ...]] = lambda rules: ()
+    side_bet_exact: Callable[[Any], dict] = lambda rules: {}
+    designs: Mapping[str, DesignEntry] = field(default_factory=dict)
+    design_refusals: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def base_bet(self) -> str:
+        """The bet whose stake is the unit (multiple 1): per-unit figures of the main game and
+        the whole round are per this bet's stake."""
+        return self.main_bets[0]
+
+    def meter_active(self, rules) -> bool:
+        """Whether the config offers the meter bet and has a meter: rounds then pay and feed
+        it."""
+        return (self.meter_bet is not None and self.meter_bet in self.offered_bets(rules)
+                and self.meter_rules(rules) is not None)
+
+    def start_meter(self, rules) -> int:
+        """The meter before a run's first round (1/BP money units; 0 without a meter)."""
+        jp = self.meter_rules(rules)
+        return jp.reset_meter if jp is not None else 0
+
+    def label(self, bet: str) -> str:
+        return self.labels.get(bet, bet)
 
     def __post_init__(self) -> None:
         check_tree(self.decisions)

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from gpusim import analysis as A
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 
 __all__ = ["SESSION_QUANTILES", "build_report", "build_report_detail", "write_data"]
 
@@ -82,12 +84,12 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
         "ruin_curve": _curve_entry(curve, risk["ruin"]),
         "sessions": sessions,
         "net_distributions": {b: _dist_entry(data, b) for b in _plotted_bets(data)},
-        "jackpot": A.jackpot_figures(data),
+        METER_SECTION: A.jackpot_figures(data),
         "live": None,
     }
-    if report["jackpot"]:
+    if report[METER_SECTION]:
         # the meters of the hits are summarised (quantiles); a sample is enough for a histogram
-        report["jackpot"]["meters"] = report["jackpot"]["meters"][:2000]
+        report[METER_SECTION]["meters"] = report[METER_SECTION]["meters"][:2000]
     if live_seats is not None:
         report["live"] = A.live_figures(data, live_seats, rounds_per_day,
                                         A.parse_stake_dist(stake_dist), bet=bet)
@@ -95,24 +97,24 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
 
 
 def _plotted_bets(data) -> list[str]:
-    return [b for b in ("main", *[x for x in data.bets if x in _SIDE_BETS], "total")
+    side = spec_for(data.rules).side_bets
+    return [b for b in ("main", *[x for x in data.bets if x in side], "total")
             if b in data.dists]
-
-
-_SIDE_BETS = ("bonus", "jackpot", "aa_bonus")
 
 
 def _fixed_top(data, bet: str) -> int | None:
     """The largest win a round of ``bet`` can bring without a Jackpot royal (money units);
     None when the bet cannot include one (then its distribution has no meter tail)."""
-    if "jackpot" not in data.bets or bet not in ("jackpot", "total"):
+    spec = spec_for(data.rules)
+    meter = spec.meter_bet
+    if meter not in data.bets or bet not in (meter, "total"):
         return None
     tops = {}
     for b in data.bets:
         pays, stakes = A.bet_pays(data.rules, b, None)
-        fixed = [p for e, p in pays.items() if not (b == "jackpot" and e == "royal_flush")]
+        fixed = [p for e, p in pays.items() if not (b == meter and e == spec.meter_event)]
         tops[b] = max(0, int(max(fixed) * data.stakes[b]))
-    return tops["jackpot"] if bet == "jackpot" else sum(tops.values())
+    return tops[meter] if bet == meter else sum(tops.values())
 
 
 def _dist_entry(data, bet: str) -> dict:

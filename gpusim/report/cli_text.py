@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
+from gpusim.games.spec import METER_SECTION
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct
 
 __all__ = [
@@ -240,8 +241,8 @@ def exact_text(report: dict) -> str:
                 f"  return={e['return']:+.6f}"
             )
         lines.append("")
-    if "jackpot" in report:
-        j = report["jackpot"]
+    if METER_SECTION in report:
+        j = report[METER_SECTION]
         lines.append(
             f"jackpot: fixed prizes {100 * j['fixed_prize_rtp']:.4f} %, P(royal) "
             f"{j['p_royal']:.3e}, RTP = fixed + P(royal) x meter / stake; at the reset meter "

@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 import json
 
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.report import plots
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
 from gpusim.runs.jsonsafe import json_safe
@@ -293,6 +295,7 @@ def render_html(rep: dict) -> str:
     """The self-contained HTML text of a report dict from :func:`gpusim.report.build_report`."""
     rep = json_safe(rep)
     run = rep["run"]
+    labels = spec_for(run["game"]).labels
     title = f"gpusim report: {run['config']} ({run['strategy']}), {run['rounds']:,} rounds"
     body = [f"<h1>{_e(title)}</h1>",
             f"<p>Game {_e(run['game'])}, seed {_e(run['seed'])}, config hash "
@@ -300,19 +303,22 @@ def render_html(rep: dict) -> str:
             f"{_e(rep['gpusim_version'])}, generated {_e(rep['generated'])}.</p>"]
     body += [f'<p class="warn">warning: {_e(w)}</p>' for w in rep["warnings"]]
     body += ["<h2>Summary</h2>", _summary(rep),
-             _img(plots.convergence_png(rep["convergence"]), "RTP convergence")]
+             _img(plots.convergence_png(rep["convergence"], labels), "RTP convergence")]
     body += ["<h2>Net result per round and hit frequency</h2>",
-             _img(plots.net_outcomes_png(rep["net_distributions"]), "net result per round"),
-             _hit(rep), _img(plots.hit_frequency_png(rep["hit_frequency"]), "hit frequency")]
+             _img(plots.net_outcomes_png(rep["net_distributions"], labels),
+                  "net result per round"),
+             _hit(rep), _img(plots.hit_frequency_png(rep["hit_frequency"], labels),
+                             "hit frequency")]
     body += ["<h2>Return tables</h2>", _return_tables(rep)]
     body += ["<h2>Volatility</h2>", _volatility(rep)]
     body += ["<h2>Sessions</h2>", _sessions(rep),
-             _img(plots.sessions_png(rep["sessions"]), "session distribution")]
+             _img(plots.sessions_png(rep["sessions"], labels), "session distribution")]
     body += ["<h2>Risk of ruin</h2>", _risk(rep),
-             _img(plots.ruin_png(rep["ruin_curve"], rep["risk"]["ruin"]), "risk of ruin")]
-    if rep.get("jackpot"):
-        body += ["<h2>Progressive jackpot</h2>", _jackpot(rep["jackpot"]),
-                 _img(plots.jackpot_png(rep["jackpot"]), "jackpot RTP by meter")]
+             _img(plots.ruin_png(rep["ruin_curve"], rep["risk"]["ruin"], labels),
+                  "risk of ruin")]
+    if rep.get(METER_SECTION):
+        body += ["<h2>Progressive jackpot</h2>", _jackpot(rep[METER_SECTION]),
+                 _img(plots.jackpot_png(rep[METER_SECTION]), "jackpot RTP by meter")]
     if rep.get("live"):
         body += ["<h2>Live-table exposure</h2>", _live(rep["live"])]
     blob = json.dumps(rep, separators=(",", ":")).replace("</", "<\\/")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gpusim.games.spec import METER_SECTION
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
 from gpusim.runs.jsonsafe import json_safe
 
@@ -78,7 +79,7 @@ def render_markdown(rep: dict) -> str:
     rows += [[f"bankroll for {b['target']:.0%} risk", fmt_int(b["bankroll"])]
              for b in ru["bankroll_for_risk"]]
     out.append(_table(["figure", "value"], rows))
-    jp = rep.get("jackpot")
+    jp = rep.get(METER_SECTION)
     if jp:
         out.append("## Progressive jackpot\n")
         out.append(_table(["figure", "value"], [

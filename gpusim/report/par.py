@@ -22,6 +22,8 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.stats import Z90, Z95
 
 __all__ = ["exact_par_tables", "report_par_tables", "write_par"]
@@ -103,9 +105,10 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
         bet_rows.append((bet, rtp, None, m["hit_frequency"], None, m["sd"], m["vi90"],
                          m["vi95"]))
     bets = _bets_frame(bet_rows).drop(["rtp_simulated", "hit_frequency_simulated"])
-    if "jackpot" in rep:
-        j = rep["jackpot"]
-        sheets["jackpot"]["jackpot_meter"] = pl.DataFrame(
+    if METER_SECTION in rep:
+        j = rep[METER_SECTION]
+        meter = spec_for(rep["game"]).meter_bet
+        sheets[meter][f"{_tname(meter)}_meter"] = pl.DataFrame(
             [(r["meter"], r["rtp"]) for r in j["rtp_at_meter"]],
             schema={"meter": pl.Int64, "rtp": pl.Float64}, orient="row")
         summary = pl.concat([summary, pl.DataFrame(

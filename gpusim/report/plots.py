@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import io
 import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -39,16 +40,19 @@ def _png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _label(bet: str) -> str:
-    return {"main": "main game", "total": "whole round", "aa_bonus": "AA Bonus",
-            "bonus": "Bonus", "jackpot": "Jackpot"}.get(bet, bet)
+_ROUND_LABELS = {"main": "main game", "total": "whole round"}
+
+
+def _label(bet: str, labels: Mapping[str, str] | None) -> str:
+    """A bet's display label: ``labels`` (the game's, ``GameSpec.labels``) or its name."""
+    return {**_ROUND_LABELS, **(labels or {})}.get(bet, bet)
 
 
 def _fmt_p(p: float) -> str:
     return "0" if not p else (f"{p:.2%}" if p >= 1e-3 else f"{p:.2e}")
 
 
-def net_outcomes_png(dists: dict) -> str:
+def net_outcomes_png(dists: dict, labels: Mapping[str, str] | None = None) -> str:
     """One panel per bet (main game, each side bet, whole round): probability of each net result
     per round, log scale; wide ranges on a symlog axis; a Jackpot meter tail as a note."""
     plt = _plt()
@@ -73,7 +77,8 @@ def net_outcomes_png(dists: dict) -> str:
             ax.bar(v, p, width=0.7, color=colors)
         ax.set_yscale("log")
         ax.set_ylim(max(min(p.min() if p.size else 1e-9, 1.0) / 3, 1e-12), 1.5)
-        ax.set_title(f"{_label(bet)}: win {_fmt_p(d['p_win'])}, push {_fmt_p(d['p_push'])}",
+        ax.set_title(f"{_label(bet, labels)}: win {_fmt_p(d['p_win'])}, "
+                     f"push {_fmt_p(d['p_push'])}",
                      fontsize=9)
         ax.tick_params(labelsize=7)
         ax.grid(axis="y", alpha=0.3)
@@ -110,7 +115,7 @@ def _rounds_label(x, _=None) -> str:
     return f"{x:g}"
 
 
-def hit_frequency_png(hf: dict) -> str:
+def hit_frequency_png(hf: dict, labels: Mapping[str, str] | None = None) -> str:
     """Hit frequency (P(the bet wins) when placed) per bet, simulated bar and exact mark."""
     plt = _plt()
     bets = list(hf)
@@ -125,7 +130,7 @@ def hit_frequency_png(hf: dict) -> str:
         ax.plot([e for _, e in ex], [i for i, _ in ex], "k|", ms=14, mew=2, label="exact")
     for i, s in enumerate(sim):
         ax.text(s, i, f" {s:.2%}", va="center", fontsize=7)
-    ax.set_yticks(y, [_label(b) for b in bets], fontsize=8)
+    ax.set_yticks(y, [_label(b, labels) for b in bets], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, min(1.0, max(sim.max() * 1.25, 0.05)))
     ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{x:.0%}"))
@@ -135,7 +140,7 @@ def hit_frequency_png(hf: dict) -> str:
     return _png(fig)
 
 
-def convergence_png(conv: dict) -> str:
+def convergence_png(conv: dict, labels: Mapping[str, str] | None = None) -> str:
     """Cumulative RTP at each checkpoint with the exact (or final) RTP and its 95 % CI funnel."""
     plt = _plt()
     n = np.asarray(conv["rounds"], dtype=np.float64)
@@ -165,14 +170,14 @@ def convergence_png(conv: dict) -> str:
             ax.set_ylim(c - span, c + span)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{100 * x:.2f} %"))
     ax.set_xlabel("rounds played", fontsize=8)
-    ax.set_ylabel(f"RTP ({_label(conv['bet'])}, total bet)", fontsize=8)
+    ax.set_ylabel(f"RTP ({_label(conv['bet'], labels)}, total bet)", fontsize=8)
     ax.set_title("RTP convergence", fontsize=10)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=7, loc="upper right")
     return _png(fig)
 
 
-def sessions_png(sessions: dict) -> str:
+def sessions_png(sessions: dict, labels: Mapping[str, str] | None = None) -> str:
     """Session result after N rounds, one panel per bet (main game, whole round): histogram of
     the exact distribution's body, 5th/50th/95th percentiles, the Jackpot tail as a note."""
     plt = _plt()
@@ -191,7 +196,8 @@ def sessions_png(sessions: dict) -> str:
                 ax.axvline(s["percentiles"][k], ls=style, lw=1, color="tab:orange")
         ax.axvline(0, lw=1, color="black")
         ax.set_ylim(0, p.max() * 1.35 if p.size else 1)  # room for the note
-        ax.set_title(f"{_label(bet)}: P(ahead) {s['p_ahead']:.1%}, mean {s['mean']:,.0f}",
+        ax.set_title(f"{_label(bet, labels)}: P(ahead) {s['p_ahead']:.1%}, "
+                     f"mean {s['mean']:,.0f}",
                      fontsize=9)
         ax.tick_params(labelsize=7)
         ax.set_xlabel(f"result after {s['rounds']:,} rounds (money units)", fontsize=8)
@@ -209,7 +215,7 @@ def sessions_png(sessions: dict) -> str:
     return _png(fig)
 
 
-def ruin_png(curve: dict, ruin: dict) -> str:
+def ruin_png(curve: dict, ruin: dict, labels: Mapping[str, str] | None = None) -> str:
     """Risk of ruin within N rounds against the starting bankroll (log scale), with the
     bankroll each target risk needs."""
     plt = _plt()
@@ -229,7 +235,8 @@ def ruin_png(curve: dict, ruin: dict) -> str:
     ax.set_yscale("log")
     ax.set_ylim(max(r.min() / 2, 1e-7), 1.3)
     ax.set_xlim(0, b.max() if b.size else 1)
-    ax.set_xlabel(f"starting bankroll (money units; bet: {_label(ruin['bet'])})", fontsize=8)
+    ax.set_xlabel(f"starting bankroll (money units; bet: {_label(ruin['bet'], labels)})",
+                  fontsize=8)
     ax.set_ylabel(f"P(ruin within {ruin['rounds']:,} rounds)", fontsize=8)
     ax.set_title("Risk of ruin against bankroll", fontsize=10)
     ax.grid(alpha=0.3, which="both")

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import gpusim
-from gpusim.rules import start_meter
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.interrupt import Interrupted
 from gpusim.runs.lock import RunLock
 from gpusim.runs.runfolder import PART_TABLES, RunFolder, RunFolderError, part_schema
@@ -167,7 +168,7 @@ def chunk_tables(chunk: int, c: ChunkCounts,
         "decisions": [(chunk, p, a, n) for p, d in c.decisions.items() for a, n in d.items()],
         "wagers": [(chunk, bet, *w) for bet, w in c.wagers.items()],
         "moments": [(chunk, a, b, v) for (a, b), v in c.moments.items()],
-        "jackpot": [(chunk, r, m) for r, m in c.jackpot_hits],
+        METER_SECTION: [(chunk, r, m) for r, m in c.jackpot_hits],
         "progress": [(chunk, end, bet, w, r) for end, d in steps for bet, (w, r) in d.items()],
     }
     return {table: pl.DataFrame(rows[table], schema=part_schema(table), orient="row")
@@ -267,7 +268,7 @@ def run_simulation(
             folder.discard_unfinished()
             folder.manifest["status"] = "running"
         else:
-            meter0 = start_meter(rules)
+            meter0 = spec_for(rules).start_meter(rules)
             folder = RunFolder.create(
                 path,
                 {
@@ -282,7 +283,7 @@ def run_simulation(
                     # from the reset value and `gpusim merge` settles its first royal
                     # (gpusim.runs.shards)
                     **({"jackpot_meter_provisional": True}
-                       if shard_ix and shard_ix[0] > 0 and getattr(rules, "jackpot", None)
+                       if shard_ix and shard_ix[0] > 0 and jp
                        else {}),
                 },
                 force=force,

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.rules import start_meter
+from gpusim.games import spec_for
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.lock import RunLock, refuse_if_locked
 from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import LOCK_FILE, RunFolder, RunFolderError
@@ -46,7 +47,7 @@ def read_chunk(folder: RunFolder, rec: dict) -> ChunkResult:
         c.wagers[row[1]] = tuple(row[2:])
     for _, a, b, v in part("moments").iter_rows():
         c.moments[(a, b)] = v
-    c.jackpot_hits = sorted((r, m) for _, r, m in part("jackpot").iter_rows())
+    c.jackpot_hits = sorted((r, m) for _, r, m in part(METER_SECTION).iter_rows())
     if "progress" in rec["files"]:
         steps: dict[int, dict] = {}
         for _, end, bet, w, r in part("progress").sort("round_end").iter_rows():
@@ -171,7 +172,7 @@ def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force
         "n_chunks": len(chunks),
         "chunk_plan": {"first_round": 0, "chunk_rounds": like.get("chunk_rounds"),
                        "chunks": "as merged: each source's chunks in round order"},
-        "jackpot_meter_start_bp": start_meter(rules),
+        "jackpot_meter_start_bp": spec_for(rules).start_meter(rules),
         **extra,
     })
     folder = RunFolder.create(path, manifest, force=force)

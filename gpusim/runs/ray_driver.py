@@ -35,7 +35,7 @@ import time
 import uuid
 from pathlib import Path
 
-from gpusim.rules import start_meter
+from gpusim.games import spec_for
 from gpusim.runs.driver import (
     BACKENDS,
     DEFAULT_CHUNK,
@@ -231,7 +231,7 @@ def _run(ray, box, path, rules, strat, strategy_name, seed, n_rounds, chunk_give
     groups = [[(k, *plan[k]) for k in range(cut[i], cut[i + 1])] for i in range(n_shards)]
     progress.note(f"ray: {n_shards} shards on {gpus} GPU(s) / {cpus} CPU(s)")
 
-    meter0 = start_meter(rules)
+    meter0 = spec_for(rules).start_meter(rules)
     tracker = ray.remote(num_cpus=0)(_Tracker).remote()
     task = ray.remote(_run_shard).options(
         num_gpus=1 if gpus else 0, num_cpus=0 if gpus else 1, max_retries=MAX_RETRIES,

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gpusim.games import DEFAULT_CONFIG
+from gpusim.games.spec import METER_SECTION
 from gpusim.runs.driver import Progress, run_simulation
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.runs.runfolder import RunFolder
@@ -69,7 +71,7 @@ class Run:
         return self._scan("moments")
 
     def jackpot(self) -> pl.LazyFrame:
-        return self._scan("jackpot")
+        return self._scan(METER_SECTION)
 
     def progress(self) -> pl.LazyFrame:
         """Cumulative wagered/returned per bet within each chunk at its checkpoints
@@ -114,7 +116,7 @@ def open_run(path: str | Path) -> Run:
 
 
 def simulate(
-    config="casino_holdem",
+    config=DEFAULT_CONFIG,
     *,
     rounds: int | str,
     seed: int,

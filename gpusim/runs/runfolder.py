@@ -35,6 +35,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gpusim.games.spec import METER_SECTION
+
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
@@ -52,7 +54,7 @@ PART_SCHEMAS: dict[str, dict[str, str]] = {
     "wagers": {"chunk": "int64", "bet": "string", "placed": "int64", "wagered": "int64",
                "returned": "int64", "sum_stake_sq": "int64", "sum_stake_net": "int64"},
     "moments": {"chunk": "int64", "bet_a": "string", "bet_b": "string", "sum_product": "int64"},
-    "jackpot": {"chunk": "int64", "round": "int64", "meter": "int64"},
+    METER_SECTION: {"chunk": "int64", "round": "int64", "meter": "int64"},
     "progress": {"chunk": "int64", "round_end": "int64", "bet": "string", "wagered": "int64",
                  "returned": "int64"},
 }

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.rules import start_meter
+from gpusim.games import spec_for
 from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
@@ -90,9 +90,10 @@ class JackpotSettler:
 
     def __init__(self, rules, strategy, seed: int):
         self.rules, self.strategy, self.seed = rules, strategy, seed
-        self.jp = getattr(rules, "jackpot", None)
-        self.active = self.jp is not None and int(rules.stakes["jackpot"]) > 0
-        self.meter = start_meter(rules) if self.active else 0
+        spec = spec_for(rules)
+        self.jp = spec.meter_rules(rules)
+        self.active = spec.meter_active(rules)
+        self.meter = spec.start_meter(rules) if self.active else 0
         """The true meter after every round settled so far (1/BP money units)."""
 
     def settle(self, seg: Segment) -> list[ChunkResult]:
@@ -105,7 +106,7 @@ class JackpotSettler:
                 f"{seg.meter_start} but the rounds before it leave {self.meter}"
             )
         start, offset = self.meter, self.meter - seg.meter_start
-        stake = int(self.rules.stakes["jackpot"])
+        stake = int(self.rules.stakes[spec_for(self.rules).meter_bet])
 
         def first_prize(meter: int, r: int) -> int:  # the royal at round r, the segment's first
             off = r - seg.first_round
@@ -148,8 +149,9 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     cards = np.asarray(deal(seed, r, 1, 9))
     s = settle(cards, strategy.decide(cards), rules)
     offered = list(bets(rules))
-    royal = event_names(rules)["jackpot"].index("royal_flush")
-    if int(np.asarray(s.events["jackpot"])[0]) != royal:
+    spec = spec_for(rules)
+    royal = event_names(rules)[spec.meter_bet].index(spec.meter_event)
+    if int(np.asarray(s.events[spec.meter_bet])[0]) != royal:
         raise ShardError(f"merge: round {r:,} of seed {seed} is not a Jackpot royal; the "
                          "shards do not belong to this config and seed")
     nets = {b: int(np.asarray(s.nets[b])[0]) for b in offered}
@@ -160,8 +162,6 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
 def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old_prize: int,
                     new_prize: int) -> None:
     """Swap round r's provisional Jackpot pay for the settled one in every table."""
-    from gpusim.games import spec_for
-
     i = [k for k, (rr, _) in enumerate(counts.jackpot_hits) if rr == r][0]
     counts.jackpot_hits[i] = (r, new_prize)
     if new_prize == old_prize:
@@ -171,7 +171,8 @@ def _resettle_round(counts: ChunkCounts, rules, strategy, seed: int, r: int, old
     rows = []
     for prize in (old_prize, new_prize):
         v = dict(nets)
-        v["jackpot"] = prize - stakes["jackpot"]
+        meter = spec_for(rules).meter_bet
+        v[meter] = prize - stakes[meter]
         v["main"] = sum(v[b] for b in main)
         v["total"] = sum(v[b] for b in nets)
         rows.append(v)

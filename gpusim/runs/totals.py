@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
+from gpusim.games import spec_for
 from gpusim.stats import Z95
 
 __all__ = ["compute_summary"]
@@ -50,7 +51,7 @@ def compute_summary(
 
     chunks = {r["chunk"]: r for r in manifest.get("chunks_done", [])}
     rounds = sum(r["n_rounds"] for r in chunks.values())
-    ante = int(manifest["config"]["stakes"]["ante"])
+    ante = int(manifest["config"]["stakes"][spec_for(manifest["game"]).base_bet])
 
     dist = outcomes.group_by(["bet", "net"]).agg(pl.col("count").sum()).sort(["bet", "net"])
     # exact Python integers: squared nets times counts can pass 2^63 on long runs

@@ -116,7 +116,7 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
     decisions_j: the strategy's answers {point: (N,) int}; the game's decision tree says
     which of them a round reached. Returns (ChunkCounts, meter after the chunk).
     """
-    from gpusim.games import bets
+    from gpusim.games import bets, spec_for
     from gpusim.games.tree import taken
     from gpusim.sim.bins import counts_from_rows
 

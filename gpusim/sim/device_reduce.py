@@ -42,10 +42,12 @@ class JointReducer:
         self.rules = rules
         self.bets = list(bets)
         self.n_bins = bin_layout(rules).n_bins
-        self.has_jackpot = "jackpot" in self.bets and getattr(rules, "jackpot", None) is not None
-        self._encode = spec_for(rules).joint.encode
+        spec = spec_for(rules)
+        self._meter = spec.meter_bet
+        self.has_jackpot = self._meter in self.bets and spec.meter_rules(rules) is not None
+        self._encode = spec.joint.encode
         names = event_names(rules)
-        self._royal = names["jackpot"].index("royal_flush") if self.has_jackpot else -1
+        self._royal = (names[self._meter].index(spec.meter_event) if self.has_jackpot else -1)
         self._fn = None
 
     def _code(self, settlement):
@@ -66,8 +68,8 @@ class JointReducer:
         if not self.has_jackpot:
             code = jnp.where(valid, code, n_bins)
             return {"bins": jnp.bincount(code, length=n_bins + 1)[:n_bins]}
-        royal = (settlement.events["jackpot"] == self._royal) & (
-            settlement.stakes["jackpot"] > 0
+        royal = (settlement.events[self._meter] == self._royal) & (
+            settlement.stakes[self._meter] > 0
         ) & valid
         skip = royal | ~valid
         bins = jnp.bincount(jnp.where(skip, n_bins, code), length=n_bins + 1)[:n_bins]

@@ -23,6 +23,7 @@ from gpusim.games.casino_holdem.rules import (
     parse_rules,
 )
 from gpusim.games.spec import (
+    DesignEntry,
     GameSpec,
     JointCode,
     KernelSpec,
@@ -44,6 +45,13 @@ __all__ = [
 ]
 
 _BASIC = "gpusim.strategy.basic"
+_DESIGN = "gpusim.designer.models"
+
+
+def paytable(rules: CasinoHoldemRules, bet: str) -> dict[str, int]:
+    """{line: pay} of a bet's paytable."""
+    return getattr(rules, f"{bet}_paytable").as_dict()
+
 
 SPEC = GameSpec(
     name="casino_holdem",
@@ -96,6 +104,18 @@ SPEC = GameSpec(
     event_returns=event_returns,
     settle="gpusim.games.casino_holdem.settlement:settle",
     parse_rules=parse_rules,
+    paytable=paytable,
+    labels={"aa_bonus": "AA Bonus"},
+    forfeited_by_fold=lambda rules: ("aa_bonus",) if rules.fold_forfeits_bonus else (),
+    designs={
+        "aa_bonus": DesignEntry(
+            "side", f"{_DESIGN}:aa_bonus_hits",
+            note="AA Bonus RTP as settled on every hand (the exact report's "
+                 "aa_bonus_always_settled); where a fold forfeits it, `gpusim exact` gives its "
+                 "return under the strategy"),
+        "ante": DesignEntry("main", f"{_DESIGN}:ante_main_model",
+                            strategies={"optimal": True, "optimal-main": False}),
+    },
 )
 
 

@@ -87,7 +87,7 @@ def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> CasinoHoldemRu
         doc, "", ("game", "name", "description", "default_strategy", "stakes", "rules", "paytables")
     )
     common = common_fields(r, doc, default_name)
-    stakes = read_stakes(r, doc, ("aa_bonus",))
+    stakes = read_stakes(r, doc, "ante", ("aa_bonus",))
     rules_t = r.table(doc, "", "rules", required=True)
     r.keys(rules_t, "rules", ("fold_forfeits_bonus", "dealer_qualifier"))
     forfeits = r.boolean(rules_t, "rules", "fold_forfeits_bonus")

@@ -23,7 +23,9 @@ from gpusim.games.holdem_bonus.rules import (
     HoldemBonusRules,
     parse_rules,
 )
+from gpusim.games.holdem_bonus.side_exact import side_bet_exact
 from gpusim.games.spec import (
+    DesignEntry,
     GameSpec,
     JointCode,
     KernelSpec,
@@ -45,6 +47,15 @@ __all__ = [
 ]
 
 _BASIC = "gpusim.strategy.basic"
+
+
+def paytable(rules: HoldemBonusRules, bet: str) -> dict[str, int]:
+    """{line: pay} of a bet's paytable; the Jackpot's fixed prizes sit with the rest of its
+    rules (meter, reset, contribution)."""
+    if bet == "jackpot":
+        return rules.jackpot.prizes.as_dict()
+    return getattr(rules, f"{bet}_paytable").as_dict()
+
 
 SPEC = GameSpec(
     name="holdem_bonus",
@@ -108,6 +119,14 @@ SPEC = GameSpec(
     event_returns=event_returns,
     settle="gpusim.games.holdem_bonus.settlement:settle",
     parse_rules=parse_rules,
+    paytable=paytable,
+    labels={"bonus": "Bonus", "jackpot": "Jackpot"},
+    meter_bet="jackpot",
+    meter_event="royal_flush",
+    meter_rules=lambda rules: rules.jackpot,
+    side_bet_exact=side_bet_exact,
+    designs={"bonus": DesignEntry("side", "gpusim.games.holdem_bonus.design:bonus_hits")},
+    design_refusals={"jackpot": "the Jackpot's royal flush pays a meter, not a fixed pay"},
 )
 
 

@@ -15,6 +15,9 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
+from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.solver import ExactSolver
+from gpusim.games import spec_for
 from gpusim.games.holdem_bonus.exact_counts import (
     CLASS_COMBOS,
     THB_TOTAL_DEALS,
@@ -26,9 +29,6 @@ from gpusim.games.holdem_bonus.exact_counts import (
     solve_river,
     turn_pass,
 )
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
-from gpusim.exact.solver import ExactSolver
-from gpusim.games import spec_for
 from gpusim.games.holdem_bonus.rules import JACKPOT_LINES
 from gpusim.strategy.tables import stored_tables
 

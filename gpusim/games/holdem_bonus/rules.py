@@ -127,7 +127,7 @@ def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> HoldemBonusRul
         ),
     )
     common = common_fields(r, doc, default_name)
-    stakes = read_stakes(r, doc, ("bonus", "jackpot"))
+    stakes = read_stakes(r, doc, "ante", ("bonus", "jackpot"))
     rules_t = r.table(doc, "", "rules", required=True)
     r.keys(rules_t, "rules", ("ante_pays_from",))
     pays_from = r.string(rules_t, "rules", "ante_pays_from", allowed=ANTE_PAYS_FROM)

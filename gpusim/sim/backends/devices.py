@@ -115,9 +115,10 @@ def _toolchain(compile_kernels: bool) -> dict:
     elif out["headers"] is None:
         out["reason"] = "the CUDA runtime headers are not installed (pip install 'gpusim[cuda13]')"
     elif compile_kernels:
+        from gpusim.games import SPECS
         from gpusim.sim.backends.cupy_backend import STRAT_TABLE, kernel_source
 
-        for game in ("casino_holdem", "holdem_bonus"):
+        for game in (s.kernel.source for s in SPECS.values() if s.kernel is not None):
             res = cuda.nvrtc_compile(
                 cuda.HEADER_PROBE + kernel_source(game),
                 ["-std=c++17", "-arch=compute_90", f"-I{out['headers']}",
