@@ -40,8 +40,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.sim.backends import cupy_backend as cb
-    from gpusim.strategy import StrategyError, get_strategy
+    from gpusim.strategy import StrategyError
 
     reason = cb.unavailable_reason()
     if reason:

@@ -73,9 +73,9 @@ class Case:
         from gpusim.config import load_config
         from gpusim.games import bets
         from gpusim.games.casino_holdem import qualifier_threshold
+        from gpusim.games.registry import get_strategy
         from gpusim.rules import start_meter
         from gpusim.sim.backends.cupy_backend import strategy_spec
-        from gpusim.strategy import get_strategy
 
         self.config, self.strategy = config, strategy
         self.rules = load_config(config)
@@ -219,8 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
+    from gpusim.games.registry import strategy_names
     from gpusim.runs.driver import SimulationError, parse_rounds
-    from gpusim.strategy import StrategyError, strategy_names
+    from gpusim.strategy import StrategyError
 
     try:
         whole = parse_rounds(args.whole_rounds or ("2e7" if args.quick else "1e8"),

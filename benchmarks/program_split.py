@@ -28,9 +28,9 @@ import numpy as np
 from gpusim.config import load_config
 from gpusim.deal import deal_rounds
 from gpusim.games import settle
+from gpusim.games.registry import get_strategy
 from gpusim.sim.chunks import ChunkRunner
 from gpusim.sim.device_reduce import SettledBets
-from gpusim.strategy import get_strategy
 
 BATCH = 1 << 18
 

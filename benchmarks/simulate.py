@@ -28,9 +28,9 @@ def _gpusim_rates(config: str, strategies: list[str], rounds: int, repeats: int)
     """Median rounds/s of each strategy; the strategies take turns within each repeat, so a
     change in the machine's speed touches them alike."""
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.rules import start_meter
     from gpusim.sim.chunks import ChunkRunner
-    from gpusim.strategy import get_strategy
 
     rules = load_config(config)
     meter = start_meter(rules)
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from gpusim.config import load_config
-    from gpusim.strategy import strategy_names
+    from gpusim.games.registry import strategy_names
 
     rows = []
     for config in args.configs.split(","):

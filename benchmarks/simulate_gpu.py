@@ -79,8 +79,8 @@ def _rate(run, rounds: int, chunk: int) -> tuple[float, float]:
 
 def check(out: dict) -> bool:
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.sim.backends import cupy_backend as cb
-    from gpusim.strategy import get_strategy
 
     ok = True
     for config, strategy, seed, first, n in CHECKS:
@@ -108,8 +108,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.sim.backends import cupy_backend as cb
-    from gpusim.strategy import StrategyError, get_strategy
+    from gpusim.strategy import StrategyError
 
     if not cb.available():
         print(f"cupy backend unusable: {cb.unavailable_reason()}", file=sys.stderr)

@@ -37,7 +37,7 @@ _LAZY = {
     "ConfigError": "gpusim.config",
     "load_config": "gpusim.config",
     "settle": "gpusim.games",
-    "get_strategy": "gpusim.strategy",
+    "get_strategy": "gpusim.games.registry",
     "Run": "gpusim.runs.run",
     "open_run": "gpusim.runs.run",
     "simulate": "gpusim.runs.run",

@@ -55,9 +55,6 @@ import tomllib
 from pathlib import Path
 
 from gpusim.games import SPECS, spec_for
-
-# gpusim.exact.holdem_bonus_pricing still reads this from here; it moves with the exact solvers
-from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 from gpusim.rules import (
     MAX_PAY,
     ConfigError,
@@ -71,7 +68,6 @@ from gpusim.rules import (
 )
 
 __all__ = [
-    "BONUS_LINE_CLASSES",
     "GAMES",
     "MAX_PAY",
     "ConfigError",

@@ -14,7 +14,7 @@ import pytest
 
 from gpusim.games import SPECS, spec_for
 from gpusim.games.spec import load
-from gpusim.games.tree import check_tree
+from gpusim.strategy.tree import check_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "gpusim"

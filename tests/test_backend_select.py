@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 from gpusim import cuda
 from gpusim.cli import app
 from gpusim.config import load_config
+from gpusim.games.registry import get_strategy
 from gpusim.sim.backends import BackendError
 from gpusim.sim.backends import cupy_backend as cb
 from gpusim.sim.backends.select import choose_backend
-from gpusim.strategy import get_strategy
 
 FAKES = Path(__file__).parent / "fakes"
 CH = load_config("casino_holdem")

@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import gpusim.strategy as registry
+import gpusim.games.registry as registry
 from gpusim.cli import app
 from gpusim.config import shipped_configs
 from gpusim.deal import deal

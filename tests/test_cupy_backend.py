@@ -17,9 +17,10 @@ from dataclasses import replace
 import pytest
 
 from gpusim.config import load_config
+from gpusim.games.registry import get_strategy
 from gpusim.sim.backends import cupy_backend as cb
 from gpusim.sim.counts import merge_counts
-from gpusim.strategy import StrategyError, get_strategy
+from gpusim.strategy import StrategyError
 
 pytestmark = [
     pytest.mark.gpu,

@@ -1,4 +1,4 @@
-"""The decision tree (gpusim.games.tree) on a toy three-point tree shaped like Ultimate Texas
+"""The decision tree (gpusim.strategy.tree) on a toy three-point tree shaped like Ultimate Texas
 Hold'em's: pre-flop Play 4x / 3x / check, then after a check Play 2x / check, then Play 1x /
 fold. Reach, legal actions, stakes per way through the tree and the decisions table."""
 
@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from gpusim.games.tree import (
+from gpusim.strategy.tree import (
     Action,
     DecisionPoint,
     action_paths,

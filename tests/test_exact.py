@@ -21,6 +21,7 @@ from gpusim.games.casino_holdem.exact import (
     qualifier_rank,
     solve_counts,
 )
+from gpusim.games.casino_holdem.strategies import CasinoHoldemTables
 from gpusim.games.holdem_bonus.exact_counts import (
     RIVER_OUTCOMES,
     TURN_OUTCOMES,
@@ -29,7 +30,6 @@ from gpusim.games.holdem_bonus.exact_counts import (
     turn_counts,
 )
 from gpusim.index import board_classes, hole_index, permute_cards
-from gpusim.strategy.optimal import CasinoHoldemTables
 
 
 def _completions(seen: np.ndarray, n_board: int) -> np.ndarray:

@@ -10,7 +10,7 @@ import pytest
 from gpusim.config import load_config
 from gpusim.exact.cache import file_sha256
 from gpusim.games import settle
-from gpusim.strategy import get_strategy
+from gpusim.games.registry import get_strategy
 from gpusim.strategy.tables import TABLE_DIR
 
 

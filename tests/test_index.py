@@ -139,7 +139,7 @@ def test_table_strategies_colex_matches_set_index(k):
     whatever order the cards come in (every order of k distinct cards, and random sets)."""
     import jax.numpy as jnp
 
-    from gpusim.strategy.optimal import _BINOM, _colex
+    from gpusim.strategy.table_strategy import _BINOM, _colex
 
     orders = np.array(list(permutations(range(k))))
     rng = np.random.default_rng(k)

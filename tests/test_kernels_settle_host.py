@@ -32,8 +32,9 @@ from gpusim.games import bets, settle
 from gpusim.games.casino_holdem import event_returns as ch_returns
 from gpusim.games.casino_holdem import qualifier_threshold
 from gpusim.games.holdem_bonus import event_returns as thb_returns
+from gpusim.games.registry import get_strategy
 from gpusim.sim.backends import cupy_backend as cb
-from gpusim.strategy import StrategyError, get_strategy
+from gpusim.strategy import StrategyError
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -393,7 +394,7 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
     )  # fmt: skip
     got = np.fromfile(work / "dout.bin", np.uint8).reshape(n, 3).astype(bool)
     from gpusim.games import spec_for
-    from gpusim.games.tree import taken
+    from gpusim.strategy.tree import taken
 
     # the kernel reports a bet placed: the action index 1 at a point the round reached
     want = taken(spec_for(rules).decisions,
@@ -411,8 +412,8 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
 def test_unsupported_strategy_is_a_one_line_error():
     # the per-round counting form of seed 000's rule (the registered name serves its tables)
     # has no kernel form
+    from gpusim.games.holdem_bonus.strategies import thb_win_over_half
     from gpusim.strategy import RuleStrategy
-    from gpusim.strategy.basic import thb_win_over_half
 
     strat = RuleStrategy("win-over-half-per-round", "holdem_bonus", thb_win_over_half)
     with pytest.raises(StrategyError) as exc:

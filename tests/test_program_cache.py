@@ -14,10 +14,11 @@ import pytest
 
 from gpusim import compile_cache
 from gpusim.config import load_config
+from gpusim.games.registry import get_strategy
 from gpusim.sim import program
 from gpusim.sim.chunks import ChunkRunner
 from gpusim.sim.program import BatchProgram, strategy_fingerprint
-from gpusim.strategy import RuleStrategy, get_strategy
+from gpusim.strategy import RuleStrategy
 
 BATCH = 4096
 ARGS = (np.uint32(7), np.uint32(0), np.uint32(123_456), np.uint32(0), np.int32(4000))
@@ -110,7 +111,7 @@ def test_the_key_changes_with_everything_the_program_is_made_of(setup):
     # a PointRules with a caller's own function at one point is never cached either
     from gpusim.strategy import PointRules
 
-    mixed = PointRules(rules.game, {**basic.fn.fns, "river": lambda seen: seen[:, 0] > 0})
+    mixed = PointRules(basic.fn.points, {**basic.fn.fns, "river": lambda seen: seen[:, 0] > 0})
     assert strategy_fingerprint(RuleStrategy("mixed", rules.game, mixed)) is None
     assert program._cache_key(rules, basic, BATCH) not in (None, key)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gpusim.config import load_config
+from gpusim.games.registry import get_strategy
 from gpusim.sim.chunks import ChunkRunner
-from gpusim.strategy import get_strategy
 
 
 @pytest.mark.parametrize("config", ["holdem_bonus", "casino_holdem"])

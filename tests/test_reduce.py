@@ -9,8 +9,8 @@ import pytest
 
 from gpusim.config import load_config
 from gpusim.deal import deal
+from gpusim.games.registry import get_strategy
 from gpusim.sim.chunks import BP, ChunkRunner, reduce_host
-from gpusim.strategy import get_strategy
 
 
 def _both(config: str, strategy: str, seed: int, first: int, n: int, meter: int):

@@ -8,26 +8,15 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import gpusim.strategy as registry
+import gpusim.games.registry as registry
+import gpusim.strategy
 from gpusim.cards import class_members, format_card, hand_class, parse_cards
 from gpusim.config import load_config
 from gpusim.games import spec_for
-from gpusim.strategy import (
-    PointRules,
-    RuleStrategy,
-    StrategyError,
-    get_strategy,
-    register_strategy,
-    resolve_strategy,
-    strategy_names,
-)
-from gpusim.strategy.basic import (
-    ch_basic,
-    ch_side_bet_optimal,
-    thb_basic,
-    thb_preflop_play,
-    thb_win_over_half,
-)
+from gpusim.games.casino_holdem.strategies import ch_basic, ch_side_bet_optimal
+from gpusim.games.holdem_bonus.strategies import thb_basic, thb_preflop_play, thb_win_over_half
+from gpusim.games.registry import get_strategy, register_strategy, resolve_strategy, strategy_names
+from gpusim.strategy import PointRules, RuleStrategy, StrategyError
 from gpusim.strategy.equity import showdown_counts
 
 CH = load_config("casino_holdem")
@@ -51,7 +40,7 @@ def test_registry_lists_rule_strategies():
     assert {"always-play", "basic", "win-over-half"} <= set(strategy_names("holdem_bonus"))
     s = get_strategy("basic", CH)
     assert (s.name, s.game) == ("basic", "casino_holdem")
-    assert isinstance(s, registry.Strategy)
+    assert isinstance(s, gpusim.strategy.Strategy)
 
 
 def test_unknown_strategy_is_one_line_error():
@@ -139,7 +128,7 @@ def test_rule_functions_are_handed_only_their_points_columns(rules):
 
     points = spec_for(rules).decision_points
     cards = _deal(np.random.default_rng(5), 7)
-    out = PointRules(rules.game, {p: spy(p) for p in points})(cards)
+    out = PointRules(spec_for(rules).decisions, {p: spy(p) for p in points})(cards)
     for p in points:
         assert (handed[p] == cards[:, list(SEEN[p])]).all(), p
         assert out[p].dtype == np.int8 and (out[p] == 0).all()
@@ -151,7 +140,7 @@ def test_decisions_ignore_unseen_cards(rules, name, n):
     strategy = get_strategy(name, rules)
     cards = _deal(rng, n)
     base = {k: np.asarray(v) for k, v in strategy.decide(cards).items()}
-    assert set(base) == set(registry.DECISIONS[rules.game])
+    assert set(base) == set(spec_for(rules).decision_points)
     points = {p.name: p for p in spec_for(rules).decisions}
     for key, decision in base.items():
         assert ((decision >= 0) & (decision < len(points[key].actions))).all(), key
@@ -233,7 +222,7 @@ def test_thb_win_over_half_extremes():
     d = thb_win_over_half(_round("7c 2d | Ah Ad As Kc 3h"))
     assert not bool(np.asarray(d["turn"])[0]) and not bool(np.asarray(d["river"])[0])
     # 2-3 offsuit folds preflop: the later points are not reached, so no bets at all.
-    from gpusim.games.tree import placed_multiples
+    from gpusim.strategy.tree import placed_multiples
 
     d = thb_win_over_half(_round("3c 2d | Ah Ad As Kc 3h"))
     assert int(np.asarray(d["flop"])[0]) == 0
@@ -302,7 +291,7 @@ def test_win_over_half_tables_equal_per_round_counting():
 
     rules = load_config("holdem_bonus_classic")
     cards = np.asarray(deal(77, 0, 120, 9))
-    from gpusim.games.tree import taken
+    from gpusim.strategy.tree import taken
 
     tree = spec_for(rules).decisions
     as_np = lambda d: {k: np.asarray(v).astype(np.int32) for k, v in d.items()}  # noqa: E731
@@ -315,7 +304,7 @@ def test_win_over_half_tables_equal_per_round_counting():
 def _thb_basic_by_features(cards):
     """The Texas Hold'em Bonus basic rule list written on the generic _features, as it was
     first implemented: the reference for the bit-mask version."""
-    from gpusim.strategy.basic import _features
+    from gpusim.strategy.features import features as _features
 
     c = jnp.asarray(cards, jnp.int32)
     flop = np.asarray(thb_preflop_play(c))

@@ -117,7 +117,7 @@ def not_placed_events(rules) -> dict[str, tuple[str, ...]]:
     from the game's decision tree, ``fold`` on a way through it that folds without placing the
     bet, else the name of the action taken instead at the point that offers it (Hold'em Bonus:
     the Turn bet after a ``check``, or after a flop ``fold``)."""
-    from gpusim.games.tree import action_paths
+    from gpusim.strategy.tree import action_paths
 
     points = spec_for(rules).decisions
     placeable = dict.fromkeys(b for p in points for a in p.actions for b in a.stakes)

@@ -49,7 +49,8 @@ def exact_cmd(
 
     Optimal strategy, return table of every bet, house edge, SD."""
     check_log_every(log_every)
-    from gpusim.strategy import StrategyError, strategy_names
+    from gpusim.games.registry import strategy_names
+    from gpusim.strategy import StrategyError
 
     rules = load_rules(config)
     name = strategy or rules.default_strategy

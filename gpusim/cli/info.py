@@ -89,7 +89,7 @@ def games_cmd(
         return
     from gpusim.config import GAMES, load_config, shipped_configs
     from gpusim.games import bets, spec_for
-    from gpusim.strategy import strategy_description, strategy_names
+    from gpusim.games.registry import strategy_description, strategy_names
 
     configs = {name: load_config(path) for name, path in shipped_configs().items()}
     info = {
@@ -151,8 +151,9 @@ def play_cmd(
     if jackpot_meter is not None and not 0 <= jackpot_meter < 2**31:
         fail(f"--jackpot-meter: got {jackpot_meter}; must be a whole number 0 .. 2147483647")
     from gpusim.games.play import play_records
+    from gpusim.games.registry import resolve_strategy
     from gpusim.runs.exact import prepare_strategy
-    from gpusim.strategy import StrategyError, resolve_strategy
+    from gpusim.strategy import StrategyError
 
     try:
         prepare_strategy(strategy, rules)

@@ -22,7 +22,7 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS, format_card
 from gpusim.games import settle, spec_for
-from gpusim.games.tree import taken
+from gpusim.strategy.tree import taken
 
 __all__ = ["play_records", "round_records"]
 

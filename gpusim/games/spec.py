@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpusim.games.tree import Action, DecisionPoint, check_tree, count_taken
+from gpusim.strategy.tree import Action, DecisionPoint, check_tree, count_taken
 
 __all__ = [
     "METER_SECTION",
@@ -109,6 +109,9 @@ class KernelSpec:
     ``tables``: the names of the strategy tables it takes, in order (kernels/strategy_common.cuh).
     ``fallback_blocks_per_sm``: resident blocks per SM when the driver's occupancy query is
     unavailable (from ptxas' register count at 256 threads on a 64K-register SM).
+    ``rule_strategies``: {import path of a rule strategy's ``PointRules``: the kernel's
+    strategy code for it} (``STRAT_*`` of :mod:`gpusim.sim.backends.cupy_backend`), the rule
+    lists the kernel computes itself.
     """
 
     source: str
@@ -116,6 +119,7 @@ class KernelSpec:
     tables: tuple[str, ...]
     royal_buffer: bool
     fallback_blocks_per_sm: int
+    rule_strategies: Mapping[str, int] = field(default_factory=dict)
 
     def head_args(self, rules) -> tuple:
         return tuple(load(self.head)(rules))
@@ -149,7 +153,7 @@ class GameSpec:
     (per ante), ``side_bets``, ``decisions`` (the tree, root first), ``paytables`` ({bet:
     the lines a what-if may edit}), ``strategies``, ``table_strategies`` (the names of the
     decision-table sets the exact solver writes), ``table_strategy_class`` (import path of the
-    :class:`~gpusim.strategy.optimal.TableStrategy` subclass that reads them),
+    :class:`~gpusim.strategy.table_strategy.TableStrategy` subclass that reads them),
     ``exact_solver`` (import path of the game's ``ExactSolver``), ``kernel`` and ``joint``.
 
     Behaviour is given as pure functions of the game's rules (frozen dataclasses):
@@ -190,7 +194,7 @@ class GameSpec:
     table_strategies: tuple[str, ...]
     table_strategy_class: str
     exact_solver: str | None
-    kernel: KernelSpec
+    kernel: KernelSpec | None
     joint: JointCode
     offered_bets: Callable[[Any], tuple[str, ...]]
     event_names: Callable[[Any], dict]
@@ -257,5 +261,5 @@ class GameSpec:
     def decision_counts(self, taken: Mapping[str, Any], weight=None) -> dict:
         """``{point: {action: count}}`` from ``taken`` ({point: (n,) int action index, -1 where
         not reached}) and an optional per-row ``weight`` (see
-        :func:`gpusim.games.tree.count_taken`)."""
+        :func:`gpusim.strategy.tree.count_taken`)."""
         return count_taken(self.decisions, taken, weight)

@@ -212,8 +212,8 @@ def run_simulation(
     """
     from gpusim.compile_cache import enable as enable_compile_cache
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.runs.exact import prepare_strategy
-    from gpusim.strategy import get_strategy
 
     progress = progress or Progress()
     rules = load_config(config)
@@ -283,7 +283,7 @@ def run_simulation(
                     # from the reset value and `gpusim merge` settles its first royal
                     # (gpusim.runs.shards)
                     **({"jackpot_meter_provisional": True}
-                       if shard_ix and shard_ix[0] > 0 and jp
+                       if shard_ix and shard_ix[0] > 0 and spec_for(rules).meter_rules(rules)
                        else {}),
                 },
                 force=force,

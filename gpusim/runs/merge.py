@@ -129,8 +129,8 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
 
 
 def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> Path:
+    from gpusim.games.registry import get_strategy
     from gpusim.runs.exact import prepare_strategy
-    from gpusim.strategy import get_strategy
 
     m0 = folders[0].manifest
     try:

@@ -62,9 +62,9 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
     import ray
 
+    from gpusim.games.registry import get_strategy
     from gpusim.runs.exact import prepare_strategy
     from gpusim.sim.chunks import chunk_runner, resolve_backend
-    from gpusim.strategy import get_strategy
 
     ray.get(tracker.start.remote(shard, os.getpid()))
     backend_name, device, _ = resolve_backend(backend)
@@ -177,10 +177,10 @@ def simulate_ray(
     anything leaves no folder behind.
     """
     from gpusim.config import load_config
+    from gpusim.games.registry import get_strategy
     from gpusim.runs.exact import prepare_strategy
     from gpusim.runs.run import Run
     from gpusim.runs.runfolder import RunFolder
-    from gpusim.strategy import get_strategy
 
     progress = progress or Progress()
     rules = load_config(config)

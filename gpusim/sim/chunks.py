@@ -117,8 +117,8 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
     which of them a round reached. Returns (ChunkCounts, meter after the chunk).
     """
     from gpusim.games import bets, spec_for
-    from gpusim.games.tree import taken
     from gpusim.sim.bins import counts_from_rows
+    from gpusim.strategy.tree import taken
 
     spec = spec_for(rules)
     answers = {p: np.asarray(decisions_j[p]).astype(np.int32) for p in spec.decision_points}

@@ -44,7 +44,7 @@ __all__ = [
     "settle",
 ]
 
-_BASIC = "gpusim.strategy.basic"
+_RULES = "gpusim.games.casino_holdem.strategies"
 _DESIGN = "gpusim.designer.models"
 
 
@@ -64,10 +64,10 @@ SPEC = GameSpec(
     decisions=TREE,
     paytables={"ante": ANTE_LINES, "aa_bonus": AA_BONUS_LINES},
     strategies=(
-        StrategyEntry("always-play", f"{_BASIC}:ch_always_play", "call every hand"),
+        StrategyEntry("always-play", f"{_RULES}:ch_always_play", "call every hand"),
         StrategyEntry(
             "basic",
-            f"{_BASIC}:ch_basic",
+            f"{_RULES}:ch_basic",
             "call with a pair using a hole card, 4-flush, 4-straight, or a ten or higher in the "
             "hole",
         ),
@@ -82,12 +82,12 @@ SPEC = GameSpec(
         ),
         StrategyEntry(
             "side-bet-optimal",
-            f"{_BASIC}:ch_side_bet_optimal",
+            f"{_RULES}:ch_side_bet_optimal",
             "call on every AA Bonus win (pair of aces or better after the flop), else basic",
         ),
     ),
     table_strategies=("optimal", "optimal-main"),
-    table_strategy_class="gpusim.strategy.optimal:CasinoHoldemTables",
+    table_strategy_class=f"{_RULES}:CasinoHoldemTables",
     exact_solver="gpusim.games.casino_holdem.exact:SOLVER",
     kernel=KernelSpec(
         source="casino_holdem",
@@ -95,6 +95,8 @@ SPEC = GameSpec(
         tables=("call", "raw3_class", "raw3_perm", "new_suit"),
         royal_buffer=False,
         fallback_blocks_per_sm=6,
+        rule_strategies={f"{_RULES}:ch_always_play": 0, f"{_RULES}:ch_basic": 1,
+                         f"{_RULES}:ch_side_bet_optimal": 2},
     ),
     joint=JointCode(
         encoder="gpusim.games.casino_holdem.settlement:joint_code", decode=joint_decode

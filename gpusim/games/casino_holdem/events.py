@@ -24,7 +24,7 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
-from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
+from gpusim.strategy.tree import Action, DecisionPoint, placed_multiples, taken
 
 __all__ = [
     "AA_BONUS_HANDS",

@@ -446,7 +446,7 @@ def strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.
     registered strategy's decide() applied to every (flop class, hole) representative."""
     if strategy in spec_for(rules).table_strategies:
         return stored_or_solved(rules, backend)[f"call/{strategy}"]
-    from gpusim.strategy import get_strategy
+    from gpusim.games.registry import get_strategy
 
     strat = get_strategy(strategy, rules)
     flops = counts.flops

@@ -35,8 +35,8 @@ from gpusim.games.casino_holdem.events import (
     event_returns,
 )
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
-from gpusim.games.tree import placed_multiples
 from gpusim.rules import Qualifier
+from gpusim.strategy.tree import placed_multiples
 
 __all__ = ["joint_code", "qualifier_threshold", "settle"]
 

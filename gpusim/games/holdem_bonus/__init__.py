@@ -46,7 +46,7 @@ __all__ = [
     "settle",
 ]
 
-_BASIC = "gpusim.strategy.basic"
+_RULES = "gpusim.games.holdem_bonus.strategies"
 
 
 def paytable(rules: HoldemBonusRules, bet: str) -> dict[str, int]:
@@ -73,11 +73,11 @@ SPEC = GameSpec(
     decisions=TREE,
     paytables={"bonus": BONUS_LINES, "jackpot": JACKPOT_LINES},
     strategies=(
-        StrategyEntry("always-play", f"{_BASIC}:thb_always_play",
+        StrategyEntry("always-play", f"{_RULES}:thb_always_play",
                       "bet the Flop, Turn and River every hand"),
         StrategyEntry(
             "basic",
-            f"{_BASIC}:thb_basic",
+            f"{_RULES}:thb_basic",
             "fold 23o-27o; Turn/River bets on made hands and draws that use a hole card",
         ),
         StrategyEntry(
@@ -86,7 +86,7 @@ SPEC = GameSpec(
             "exact: Turn/River bet iff P(win) > P(lose); flop bet iff its EV beats folding",
         ),
         # Seed 000's rule text at simulation scale: its exact tables give the same decisions as
-        # the per-round counting rule list (gpusim.strategy.basic.thb_win_over_half, which the
+        # the per-round counting rule list (.strategies.thb_win_over_half, which the
         # tests compare round by round), so the name serves the tables.
         StrategyEntry(
             "win-over-half",
@@ -101,7 +101,7 @@ SPEC = GameSpec(
         ),
     ),
     table_strategies=("optimal", "win-over-half-ev"),
-    table_strategy_class="gpusim.strategy.optimal:HoldemBonusTables",
+    table_strategy_class=f"{_RULES}:HoldemBonusTables",
     exact_solver="gpusim.games.holdem_bonus.exact:SOLVER",
     kernel=KernelSpec(
         source="holdem_bonus",
@@ -110,6 +110,7 @@ SPEC = GameSpec(
                 "raw4_perm", "new_suit"),
         royal_buffer=True,
         fallback_blocks_per_sm=4,
+        rule_strategies={f"{_RULES}:thb_always_play": 0, f"{_RULES}:thb_basic": 1},
     ),
     joint=JointCode(
         encoder="gpusim.games.holdem_bonus.settlement:joint_code", decode=joint_decode

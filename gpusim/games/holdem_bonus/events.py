@@ -28,7 +28,7 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES, HoldemBonusRules
-from gpusim.games.tree import Action, DecisionPoint, placed_multiples, taken
+from gpusim.strategy.tree import Action, DecisionPoint, placed_multiples, taken
 
 __all__ = [
     "BETS",

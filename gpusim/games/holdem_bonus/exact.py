@@ -300,9 +300,9 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
         t = stored_or_solved(rules, backend)
         return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
     from gpusim.cards import HAND_CLASSES, class_members
-    from gpusim.games.tree import taken
+    from gpusim.games.registry import get_strategy
     from gpusim.index import board_classes, subsets
-    from gpusim.strategy import get_strategy
+    from gpusim.strategy.tree import taken
 
     strat = get_strategy(strategy, rules)
     reps = np.array([class_members(c)[0] for c in HAND_CLASSES], dtype=np.int32)

@@ -35,7 +35,7 @@ from gpusim.games.holdem_bonus.events import (
     event_returns,
 )
 from gpusim.games.holdem_bonus.rules import HoldemBonusRules
-from gpusim.games.tree import placed_multiples
+from gpusim.strategy.tree import placed_multiples
 
 __all__ = ["joint_code", "settle"]
 

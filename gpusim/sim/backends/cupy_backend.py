@@ -35,7 +35,7 @@ the rounds per launch and retries, down to ``MIN_LAUNCH_ROUNDS``, then fails in 
 (:class:`~gpusim.sim.backends.BackendError`).
 
 Strategies: ``always-play``, ``basic``, ``side-bet-optimal`` (rule lists, coded in
-``kernels/strategy_*.cuh``) and the table strategies of :mod:`gpusim.strategy.optimal` (their
+``kernels/strategy_*.cuh``) and the table strategies of :mod:`gpusim.strategy.table_strategy` (their
 tables are uploaded as device arrays and indexed exactly as the Python lookup does). Anything
 else (the per-round exact ``win-over-half``, user strategies) raises a one-line error.
 """
@@ -108,21 +108,21 @@ class StrategySpec:
 
 def strategy_spec(rules, strategy) -> StrategySpec:
     """The kernel form of ``strategy`` for ``rules``; a one-line StrategyError if it has none."""
+    from gpusim.games import spec_for
+    from gpusim.games.spec import load
     from gpusim.strategy import StrategyError
-    from gpusim.strategy import basic as b
 
     name = getattr(strategy, "name", repr(strategy))
     if getattr(strategy, "game", rules.game) != rules.game:
         raise StrategyError(
             f"strategy {name!r} is for {strategy.game}, but the config's game is {rules.game}"
         )
-    rule_codes = {
-        b.ch_always_play: STRAT_ALWAYS,
-        b.ch_basic: STRAT_BASIC,
-        b.ch_side_bet_optimal: STRAT_SIDE_BET,
-        b.thb_always_play: STRAT_ALWAYS,
-        b.thb_basic: STRAT_BASIC,
-    }
+    kernel = spec_for(rules).kernel
+    if kernel is None:
+        raise StrategyError(f"game {rules.game!r} has no CUDA kernel; use --backend jax-cpu or "
+                            "jax-gpu")
+    # the rule lists the game's kernel computes itself (kernels/strategy_<game>.cuh)
+    rule_codes = {load(path): code for path, code in kernel.rule_strategies.items()}
     fn = getattr(strategy, "fn", None)
     if fn is not None and fn in rule_codes:
         return StrategySpec(name, rule_codes[fn], {})
@@ -131,13 +131,13 @@ def strategy_spec(rules, strategy) -> StrategySpec:
         return StrategySpec(name, STRAT_TABLE, tables)
     raise StrategyError(
         f"strategy {name!r} is not supported by the cupy backend (it has no kernel form); "
-        "supported: always-play, basic, side-bet-optimal and the table strategies "
-        "(optimal, optimal-main, win-over-half-ev); use --backend jax-cpu or jax-gpu for it"
+        "supported: its rule lists with a kernel form and its table strategies; "
+        "use --backend jax-cpu or jax-gpu for it"
     )
 
 
 def _table_arrays(rules, strategy) -> dict | None:
-    from gpusim.strategy.optimal import TableStrategy
+    from gpusim.strategy.table_strategy import TableStrategy
 
     if not isinstance(strategy, TableStrategy):
         return None

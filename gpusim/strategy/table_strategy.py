@@ -1,7 +1,5 @@
-"""Table-driven strategies from the exact analysis: ``optimal``, ``optimal-main`` (Casino
-Hold'em) and ``optimal``, ``win-over-half-ev`` (Texas Hold'em Bonus: seed 000's rule text read
-literally, Turn/River bets iff exact P(win) > 1/2 and the flop bet iff its EV under those
-rules beats folding).
+"""Table-driven strategies from the exact analysis: :class:`TableStrategy`, the base of every
+game's table strategy (``GameSpec.table_strategy_class``), and the lookups they share.
 
 Lookups are pure array arithmetic on the dealt cards (no per-round Python):
 the flop (or the flop plus the turn) gives its colex index, a raw-board table gives its suit
@@ -9,9 +7,10 @@ class and the suit permutation into the class's canonical suits, the hole cards 
 by that permutation, and one bit is read from the packed table at
 ``class * 1326 + hole index``. See :mod:`gpusim.index` and :mod:`gpusim.strategy.tables`.
 
-The tables are shipped for the shipped configs; for another config they are solved on first
-use (minutes; cached in the user's cache directory).
+The tables are shipped for the shipped configs; for another config they are read from the
+user's cache once ``gpusim exact`` (or a run, :mod:`gpusim.runs.exact`) has solved them.
 """
+
 
 from __future__ import annotations
 
@@ -24,10 +23,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.games.tree import decide_points
 from gpusim.index import PERMUTATIONS, board_classes
+from gpusim.strategy.tree import decide_points
 
-__all__ = ["CasinoHoldemTables", "HoldemBonusTables", "TableStrategy", "table_strategy"]
+__all__ = ["TableStrategy", "board_bit"]
 
 _BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(52)], dtype=np.int32)
 _NEW_SUIT = PERMUTATIONS.astype(np.int32).ravel()  # [perm * 4 + old suit] -> new suit
@@ -66,41 +65,16 @@ def _bit(packed, idx):
 
 
 # One jitted lookup per decision point, each given only its point's columns (hole cards
-# first, then the board seen so far): see gpusim.games.tree.decide_points.
+# first, then the board seen so far): see gpusim.strategy.tree.decide_points.
 
 
-def _board_bit(seen, t, table: str):
+def board_bit(seen, t, table: str):
     """The bit of packed ``t[table]`` at (class of the board ``seen[:, 2:]``, the hole cards
     ``seen[:, :2]`` in the class's suits); a k-card board reads ``raw{k}_class/_perm``."""
     k = seen.shape[1] - 2
     bid = _colex(seen[:, 2:], t["binom"])
     hole = _hole_in_class(seen[:, 0:2], t[f"raw{k}_perm"][bid], t["new_suit"])
     return _bit(t[table], t[f"raw{k}_class"][bid] * 1326 + hole)
-
-
-@jax.jit
-def _ch_call(seen, t):
-    return _board_bit(seen, t, "call")
-
-
-@jax.jit
-def _thb_flop(seen, t):
-    r, s = seen[:, 0:2] >> 2, seen[:, 0:2] & 3
-    hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
-    suited = s[:, 0] == s[:, 1]
-    row = jnp.where(suited, 12 - hi, 12 - lo)
-    col = jnp.where(suited, 12 - lo, 12 - hi)
-    return t["preflop"][t["grid"][row * 13 + col]]
-
-
-@jax.jit
-def _thb_turn(seen, t):
-    return _board_bit(seen, t, "turn")
-
-
-@jax.jit
-def _thb_river(seen, t):
-    return _board_bit(seen, t, "river")
 
 
 @dataclass(frozen=True)
@@ -159,75 +133,15 @@ class TableStrategy:
     def _kernel_game_tables(self) -> dict[str, np.ndarray]:
         raise NotImplementedError
 
+    points: ClassVar[tuple] = ()
+    """The game's decision tree (per subclass)."""
     _point_fns: ClassVar[dict] = {}
     """{point: fn(seen (N, len(sees)) int32, device tables) -> (N,) bool} (per subclass)."""
 
     def decide(self, cards) -> dict:
-        from gpusim.games import spec_for
-
         t = self._device_tables
         fns = {p: partial(fn, t=t) for p, fn in self._point_fns.items()}
-        return decide_points(spec_for(self.game).decisions, fns, jnp.asarray(cards, jnp.int32))
-
-
-@dataclass(frozen=True)
-class CasinoHoldemTables(TableStrategy):
-    """Casino Hold'em: ``{"call"}`` from ``call`` (packed bits by flop class and hole)."""
-
-    @staticmethod
-    def pack(name: str, tables: dict) -> dict:
-        return {"call": np.packbits(tables[f"call/{name}"].ravel())}
-
-    def _game_tables(self) -> dict:
-        return {"call": jnp.asarray(self.tables["call"])}
-
-    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
-        return {"call": np.ascontiguousarray(self.tables["call"], np.uint8)}
-
-    _point_fns = {"call": _ch_call}
-
-
-@dataclass(frozen=True)
-class HoldemBonusTables(TableStrategy):
-    """Texas Hold'em Bonus: ``{"flop", "turn", "river"}`` from ``preflop`` (169 bool),
-    ``turn`` (packed, by flop class) and ``river`` (packed, by 4-card board class)."""
-
-    @staticmethod
-    def pack(name: str, tables: dict) -> dict:
-        return {
-            "preflop": tables[f"preflop/{name}"].astype(bool),
-            "turn": np.packbits(tables[f"turn/{name}"].ravel()),
-            "river": np.packbits(tables[f"river/{name}"].ravel()),
-        }
-
-    def _game_tables(self) -> dict:
-        from gpusim.cards import CLASS_GRID
-
-        b4 = board_classes(4)
-        return {
-            "raw4_class": jnp.asarray(b4.raw_class, jnp.int32),
-            "raw4_perm": jnp.asarray(b4.raw_perm, jnp.int32),
-            "grid": jnp.asarray(np.asarray(CLASS_GRID, np.int32).ravel()),
-            "preflop": jnp.asarray(self.tables["preflop"], bool),
-            "turn": jnp.asarray(self.tables["turn"]),
-            "river": jnp.asarray(self.tables["river"]),
-        }
-
-    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
-        from gpusim.cards import CLASS_GRID
-
-        b4 = board_classes(4)
-        t = self.tables
-        return {
-            "preflop": np.ascontiguousarray(np.asarray(t["preflop"]).astype(np.uint8)),
-            "grid": np.ascontiguousarray(np.asarray(CLASS_GRID).ravel(), np.int32),
-            "turn": np.ascontiguousarray(t["turn"], np.uint8),
-            "river": np.ascontiguousarray(t["river"], np.uint8),
-            "raw4_class": np.ascontiguousarray(b4.raw_class, np.int32),
-            "raw4_perm": np.ascontiguousarray(b4.raw_perm, np.int8),
-        }
-
-    _point_fns = {"flop": _thb_flop, "turn": _thb_turn, "river": _thb_river}
+        return decide_points(self.points, fns, jnp.asarray(cards, jnp.int32))
 
 
 def _decision_tables(rules) -> dict:
@@ -241,11 +155,3 @@ def _decision_tables(rules) -> dict:
             f"run `gpusim exact {rules.name}` to solve them"
         )
     return tables
-
-
-def table_strategy(name: str, rules) -> TableStrategy:
-    """Load (or solve) the tables of a table strategy for ``rules``."""
-    from gpusim.games import spec_for
-    from gpusim.games.spec import load
-
-    return load(spec_for(rules).table_strategy_class).load(name, rules)
