@@ -167,12 +167,12 @@ class JackpotRules:
             return int(stakes) * (b - a) if cum is None else int(cum[b] - cum[a])
 
         prizes, start = [], 0
-        for off in royals:
+        for off in map(int, royals):  # Python ints: exact however large the meter grows
             meter += placed(start, off + 1) * self.contribution_bp
             prizes.append(meter // BP)
             meter = self.reset_meter
             start = off + 1
-        meter += placed(start, n_rounds) * self.contribution_bp
+        meter += placed(start, int(n_rounds)) * self.contribution_bp
         return meter, prizes
 
 

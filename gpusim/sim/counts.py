@@ -1,4 +1,6 @@
-"""Reduce one chunk of settled rounds to exact integer counts.
+"""One chunk's exact integer counts (:class:`ChunkCounts`) and their sum over chunks.
+
+The one reduction that fills them from settled rounds is :func:`gpusim.sim.bins.counts_from_rows`.
 
 Everything a run stores is a sufficient statistic made of integers: per bet the distribution of
 the net result (net -> count), the return-table events, the decisions, what was wagered and
