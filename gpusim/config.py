@@ -93,10 +93,13 @@ Rules = HashedRules
 
 
 def config_dirs() -> list[Path]:
-    """Folders searched for shipped configs: ``gpusim/configs`` (an installed wheel) and the
-    source checkout's top-level ``configs/``."""
+    """Folders searched for shipped configs: ``gpusim/configs`` (an installed wheel), the
+    source checkout's top-level ``configs/``, then each plugin game's own (its spec's
+    ``config_dir``)."""
     here = Path(__file__).resolve().parent
-    return [d for d in (here / "configs", here.parent / "configs") if d.is_dir()]
+    dirs = [here / "configs", here.parent / "configs"]
+    dirs += [s.config_dir for s in SPECS.values() if s.config_dir is not None]
+    return [d for d in dirs if d.is_dir()]
 
 
 def shipped_configs() -> dict[str, Path]:

@@ -3,7 +3,7 @@
 One record per round (the JSON Lines format of ``gpusim play --json``, docs/play-jsonl.md)::
 
     {"round": 7, "player": ["As", "Kd"], "dealer": ["7c", "7d"],
-     "board": ["Qh", "Jh", "Tc", "2s", "9d"],
+     "board": ["Qh", "Jh", "Tc", "2s", "9d"],          # the game's card_layout, by name
      "decisions": {"call": "call"},
      "player_category": "straight", "dealer_category": "pair",
      "bets": {"ante": {"stake": 1, "net": 1, "event": "win:straight"}, ...},
@@ -35,9 +35,9 @@ compilation per process however many rounds are shown)."""
 def round_records(
     cards, rules, strategy, *, first_round: int = 0, jackpot_meter=None
 ) -> list[dict[str, Any]]:
-    """Records of already-dealt rounds. cards: (N, 9) int32; round numbers count from
-    ``first_round``."""
-    c = np.asarray(cards, dtype=np.int32).reshape(-1, 9)
+    """Records of already-dealt rounds. cards: (N, C) int32, C the game's cards per round;
+    round numbers count from ``first_round``."""
+    c = np.asarray(cards, dtype=np.int32).reshape(-1, spec_for(rules).cards_per_round)
     out: list[dict[str, Any]] = []
     for lo in range(0, len(c), CHUNK):
         part = c[lo : lo + CHUNK]
@@ -72,9 +72,8 @@ def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str
         out.append(
             {
                 "round": first_round + i,
-                "player": [format_card(x) for x in c[i, 0:2]],
-                "dealer": [format_card(x) for x in c[i, 2:4]],
-                "board": [format_card(x) for x in c[i, 4:9]],
+                **{group: [format_card(x) for x in c[i, list(cols)]]
+                   for group, cols in spec.card_layout.items()},
                 "decisions": {p.name: p.actions[took[p.name][i]].name for p in spec.decisions
                               if took[p.name][i] >= 0},
                 "player_category": CATEGORY_KEYS[int(pcat[i])],
@@ -97,7 +96,7 @@ def play_records(
     for lo in range(first_round, stop, CHUNK):
         # Deal whole chunks (one compiled shape) unless that would pass the last round index.
         k = CHUNK if lo + CHUNK <= MAX_ROUND else min(CHUNK, stop - lo)
-        parts.append(np.asarray(deal(seed, lo, k, 9)))
+        parts.append(np.asarray(deal(seed, lo, k, spec_for(rules).cards_per_round)))
     cards = np.concatenate(parts)[:n_rounds]
     return round_records(
         cards, rules, strategy, first_round=first_round, jackpot_meter=jackpot_meter

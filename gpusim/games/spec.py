@@ -16,11 +16,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gpusim.strategy.tree import Action, DecisionPoint, check_tree, count_taken
 
 __all__ = [
+    "HOLDEM_LAYOUT",
     "METER_SECTION",
     "Action",
     "DecisionPoint",
@@ -33,6 +35,10 @@ __all__ = [
     "load",
 ]
 
+
+HOLDEM_LAYOUT: Mapping[str, tuple[int, ...]] = {
+    "player": (0, 1), "dealer": (2, 3), "board": (4, 5, 6, 7, 8)}
+"""The card columns of a hold'em round: two hole cards each, then flop, turn and river."""
 
 METER_SECTION = "jackpot"
 """The name every game's progressive meter goes by in the formats: the run folder's table of
@@ -186,15 +192,10 @@ class GameSpec:
     rules_type: type
     bets: tuple[str, ...]
     main_bets: tuple[str, ...]
-    stake_multiples: Mapping[str, int]
     side_bets: tuple[str, ...]
     decisions: tuple[DecisionPoint, ...]
     paytables: Mapping[str, tuple[str, ...]]
     strategies: tuple[StrategyEntry, ...]
-    table_strategies: tuple[str, ...]
-    table_strategy_class: str
-    exact_solver: str | None
-    kernel: KernelSpec | None
     joint: JointCode
     offered_bets: Callable[[Any], tuple[str, ...]]
     event_names: Callable[[Any], dict]
@@ -202,6 +203,12 @@ class GameSpec:
     settle: str
     parse_rules: Callable[..., Any]
     paytable: Callable[[Any, str], dict]
+    table_strategies: tuple[str, ...] = ()
+    table_strategy_class: str | None = None
+    exact_solver: str | None = None
+    kernel: KernelSpec | None = None
+    card_layout: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: HOLDEM_LAYOUT)
+    config_dir: Path | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
     meter_bet: str | None = None
     meter_event: str | None = None
@@ -210,6 +217,22 @@ class GameSpec:
     side_bet_exact: Callable[[Any], dict] = lambda rules: {}
     designs: Mapping[str, DesignEntry] = field(default_factory=dict)
     design_refusals: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def cards_per_round(self) -> int:
+        """Cards dealt per round: the columns of ``(N, C)`` card arrays (``card_layout``)."""
+        return 1 + max(c for cols in self.card_layout.values() for c in cols)
+
+    @property
+    def stake_multiples(self) -> dict[str, int]:
+        """{main bet: the largest multiple of the base bet's stake it can carry} (the base bet
+        1; the others from the decision tree's actions)."""
+        out = {self.base_bet: 1}
+        for point in self.decisions:
+            for action in point.actions:
+                for bet, k in action.stakes.items():
+                    out[bet] = max(out.get(bet, 0), k)
+        return out
 
     @property
     def base_bet(self) -> str:
@@ -232,7 +255,7 @@ class GameSpec:
         return self.labels.get(bet, bet)
 
     def __post_init__(self) -> None:
-        check_tree(self.decisions)
+        check_tree(self.decisions, self.cards_per_round)
 
     @property
     def decision_points(self) -> tuple[str, ...]:

@@ -90,11 +90,10 @@ def play_record_text(rec: Mapping, decisions) -> str:
     """A few lines for one dealt round (``gpusim play --json``'s record); ``decisions``: the
     game spec's decision points, whose action words name the choices. A single decision is
     shown by its word alone; points the round did not reach (after a fold) are absent."""
-    board = rec["board"]
-    lines = [
-        f"round {rec['round']}: player {' '.join(rec['player'])}  dealer {' '.join(rec['dealer'])}"
-        f"  board {' '.join(board[:3])} {board[3]} {board[4]}"
-    ]
+    # the card groups (the game's card_layout) come first in a record, after its round number
+    keys = list(rec)
+    groups = keys[keys.index("round") + 1 : keys.index("decisions")]
+    lines = [f"round {rec['round']}: " + "  ".join(f"{g} {' '.join(rec[g])}" for g in groups)]
     decided = []
     for d in decisions:
         word = rec["decisions"].get(d.name)

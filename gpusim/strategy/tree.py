@@ -72,10 +72,10 @@ class DecisionPoint:
         return tuple(a.name for a in self.actions)
 
 
-def check_tree(points: Sequence[DecisionPoint]) -> None:
+def check_tree(points: Sequence[DecisionPoint], n_cards: int = 9) -> None:
     """ValueError (one line) unless ``points`` is a decision tree: unique names, two or more
     distinct actions per point, every ``next`` a later point, every point after the root
-    reached by some action, and ``sees`` within the 9 card columns."""
+    reached by some action, and ``sees`` within the ``n_cards`` card columns of a round."""
     names = [p.name for p in points]
     if not points or len(set(names)) != len(names):
         raise ValueError(f"decisions: point names {names} must be one or more, all different")
@@ -85,9 +85,9 @@ def check_tree(points: Sequence[DecisionPoint]) -> None:
         if len(acts) < 2 or len(set(acts)) != len(acts):
             raise ValueError(f"decisions: point {p.name!r} has actions {list(acts)}; it needs "
                              "two or more, all different")
-        if not p.sees or any(not 0 <= c < 9 for c in p.sees):
+        if not p.sees or any(not 0 <= c < n_cards for c in p.sees):
             raise ValueError(f"decisions: point {p.name!r} sees columns {p.sees}; allowed: "
-                             "one or more of 0..8")
+                             f"one or more of 0..{n_cards - 1}")
         for a in p.actions:
             if a.next is not None and a.next not in names[i + 1 :]:
                 raise ValueError(f"decisions: action {p.name}/{a.name} leads to {a.next!r}; "

@@ -59,7 +59,6 @@ SPEC = GameSpec(
     rules_type=CasinoHoldemRules,
     bets=BETS,
     main_bets=("ante", "call"),
-    stake_multiples={"ante": 1, "call": CasinoHoldemRules.CALL_MULTIPLE},
     side_bets=("aa_bonus",),
     decisions=TREE,
     paytables={"ante": ANTE_LINES, "aa_bonus": AA_BONUS_LINES},

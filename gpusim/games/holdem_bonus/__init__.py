@@ -63,12 +63,6 @@ SPEC = GameSpec(
     rules_type=HoldemBonusRules,
     bets=BETS,
     main_bets=("ante", "flop", "turn", "river"),
-    stake_multiples={
-        "ante": 1,
-        "flop": HoldemBonusRules.FLOP_MULTIPLE,
-        "turn": HoldemBonusRules.TURN_MULTIPLE,
-        "river": HoldemBonusRules.RIVER_MULTIPLE,
-    },
     side_bets=("bonus", "jackpot"),
     decisions=TREE,
     paytables={"bonus": BONUS_LINES, "jackpot": JACKPOT_LINES},
