@@ -50,7 +50,8 @@ def test_exact_contract_catches_an_upward_import(tmp_path):
     shutil.copytree(PACKAGE, tmp_path / "gpusim", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     boards = tmp_path / "gpusim" / "exact" / "boards.py"
-    boards.write_text(boards.read_text() + "\n\ndef _upward():\n    import gpusim.exact.fives  # noqa\n")
+    upward = "\n\ndef _upward():\n    import gpusim.exact.fives  # noqa\n"
+    boards.write_text(boards.read_text() + upward)
     res = _lint_imports(tmp_path)
     assert res.returncode != 0
     assert "gpusim.exact.boards is not allowed to import gpusim.exact.fives" in res.stdout
