@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gpusim.evaluate import CATEGORY_NAMES, evaluate, evaluate_np
+from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,
     Settlement,
@@ -31,7 +32,6 @@ from gpusim.games.casino_holdem.events import (
     N_CATEGORIES,
     bets,
     event_names,
-    event_returns,
 )
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
 from gpusim.rules import Qualifier
@@ -77,12 +77,16 @@ def qualifier_threshold(qualifier: Qualifier) -> int:
     return int(rank[ok].min())
 
 
-def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) -> Settlement:
+def settle(
+    cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None, payout=None
+) -> Settlement:
     """Settle N rounds of Casino Hold'em.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
     decisions: ``{"call": (N,) bool}``; False is a fold.
     ``jackpot_meter`` is accepted for a uniform signature and ignored (no Jackpot here).
+    payout: the pays and stakes (:func:`gpusim.games.payout`), default those of ``rules``;
+    compiled once per ``rules.structure()``, they are arguments.
     Returns a :class:`~gpusim.games.base.Settlement` over :func:`bets` (rules).
     """
     del jackpot_meter
@@ -90,12 +94,15 @@ def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) ->
         raise ValueError(
             f"decisions: keys {sorted(decisions)} are not allowed; casino_holdem needs {{'call'}}"
         )
-    out = _settle(jnp.asarray(cards, jnp.int32), jnp.asarray(decisions["call"], bool), rules)
+    pay = payout_of(rules) if payout is None else payout
+    out = _settle(jnp.asarray(cards, jnp.int32), jnp.asarray(decisions["call"], bool), pay,
+                  rules.structure())  # fmt: skip
     return in_bet_order(out, bets(rules))
 
 
 @partial(jax.jit, static_argnames=("rules",))
-def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Settlement:
+def _settle(cards: jax.Array, call: jax.Array, pay, rules: CasinoHoldemRules) -> Settlement:
+    # rules: the structure only (blank pays and stakes); every number comes from ``pay``
     pr, dr = seven_card_ranks(cards)
     pcat, dcat = category10(pr), category10(dr)
     qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))
@@ -119,9 +126,10 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
         ~call, i32(0), jnp.where(~qualified, i32(1), jnp.where(win, 2, jnp.where(tie, 3, 4)))
     ).astype(i32)
 
-    returns = event_returns(rules)
-    ante_stake = jnp.full(call.shape, rules.stakes.ante, i32)
-    call_stake = jnp.where(call, i32(rules.stakes.ante * rules.CALL_MULTIPLE), i32(0))
+    returns = pay["returns"]
+    ante = pay["stakes"]["ante"]
+    ante_stake = jnp.full(call.shape, ante, i32)
+    call_stake = jnp.where(call, ante * rules.CALL_MULTIPLE, 0).astype(i32)
     stakes = {"ante": ante_stake, "call": call_stake}
     events = {"ante": ante_ev.astype(i32), "call": call_ev}
 
@@ -132,7 +140,7 @@ def _settle(cards: jax.Array, call: jax.Array, rules: CasinoHoldemRules) -> Sett
         # AA_BONUS_HANDS splits "pair" at aces, shifting every higher category up by one.
         hand = jnp.where(c5 >= 2, c5 + 1, jnp.where(c5 == 1, jnp.where(aces >= 2, 2, 1), 0))
         events["aa_bonus"] = jnp.where(call, hand, N_AA_HANDS + hand).astype(i32)
-        stakes["aa_bonus"] = jnp.full(call.shape, rules.stakes["aa_bonus"], i32)
+        stakes["aa_bonus"] = jnp.full(call.shape, pay["stakes"]["aa_bonus"], i32)
 
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet]) for bet in stakes}
     return Settlement(

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from gpusim.evaluate import evaluate
+from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,
     Settlement,
@@ -31,13 +32,14 @@ from gpusim.games.holdem_bonus.events import (
     N_CATEGORIES,
     bets,
     event_names,
-    event_returns,
 )
 from gpusim.games.holdem_bonus.rules import HoldemBonusRules
 
 __all__ = ["joint_code", "settle"]
 
-def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> Settlement:
+def settle(
+    cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None, payout=None
+) -> Settlement:
     """Settle N rounds of Texas Hold'em Bonus Poker.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
@@ -46,6 +48,8 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
     jackpot_meter: the meter (integer money units; scalar or (N,)) a royal flush wins; default
     ``rules.jackpot.reset``. The caller evolves the meter between rounds (contributions and
     resets): a royal hit is ``events["jackpot"] == JACKPOT_ROYAL``.
+    payout: the pays and stakes (:func:`gpusim.games.payout`), default those of ``rules``;
+    compiled once per ``rules.structure()``, they are arguments.
     """
     if set(decisions) != set(DECISIONS):
         raise ValueError(
@@ -55,7 +59,9 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
     if jackpot_meter is None:
         jackpot_meter = rules.jackpot.reset if rules.jackpot is not None else 0
     dec = tuple(jnp.asarray(decisions[k], bool) for k in DECISIONS)
-    out = _settle(jnp.asarray(cards, jnp.int32), dec, jnp.asarray(jackpot_meter, jnp.int32), rules)
+    pay = payout_of(rules) if payout is None else payout
+    out = _settle(jnp.asarray(cards, jnp.int32), dec, jnp.asarray(jackpot_meter, jnp.int32), pay,
+                  rules.structure())  # fmt: skip
     return in_bet_order(out, bets(rules))
 
 
@@ -89,7 +95,8 @@ def _bonus_event(cards: jax.Array) -> jax.Array:
 
 
 @partial(jax.jit, static_argnames=("rules",))
-def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
+def _settle(cards, dec, meter, pay, rules: HoldemBonusRules) -> Settlement:
+    # rules: the structure only (blank pays and stakes); every number comes from ``pay``
     flop_d, turn_d, river_d = dec
     turn_d, river_d = turn_d & flop_d, river_d & flop_d
     pr, dr = seven_card_ranks(cards)
@@ -101,7 +108,7 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
         shown = jnp.where(win, offset, jnp.where(tie, offset + 1, offset + 2)).astype(i32)
         return shown, jnp.where(placed, shown, i32(0))
 
-    ante = rules.stakes.ante
+    ante = pay["stakes"]["ante"]
     n = flop_d.shape
     _, flop_ev = street(flop_d, 1)
     showdown, _ = street(flop_d, 2)
@@ -113,15 +120,15 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
 
     stakes = {
         "ante": jnp.full(n, ante, i32),
-        "flop": jnp.where(flop_d, i32(ante * rules.FLOP_MULTIPLE), i32(0)),
-        "turn": jnp.where(turn_d, i32(ante * rules.TURN_MULTIPLE), i32(0)),
-        "river": jnp.where(river_d, i32(ante * rules.RIVER_MULTIPLE), i32(0)),
+        "flop": jnp.where(flop_d, ante * rules.FLOP_MULTIPLE, 0).astype(i32),
+        "turn": jnp.where(turn_d, ante * rules.TURN_MULTIPLE, 0).astype(i32),
+        "river": jnp.where(river_d, ante * rules.RIVER_MULTIPLE, 0).astype(i32),
     }
     events = {"ante": ante_ev, "flop": flop_ev, "turn": turn_ev, "river": river_ev}
-    returns = event_returns(rules)
+    returns = pay["returns"]
     offered = bets(rules)
     if "bonus" in offered:
-        stakes["bonus"] = jnp.full(n, rules.stakes["bonus"], i32)
+        stakes["bonus"] = jnp.full(n, pay["stakes"]["bonus"], i32)
         events["bonus"] = _bonus_event(cards)
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet]) for bet in stakes}
 
@@ -130,12 +137,11 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
             jp_cat = category10(evaluate(cards[:, list(FIRST5)]))
         else:
             jp_cat = pcat
-        stake = jnp.full(n, rules.stakes["jackpot"], i32)
-        fixed = tuple(0 if r is None else r for r in returns["jackpot"])
+        stake = jnp.full(n, pay["stakes"]["jackpot"], i32)
         nets["jackpot"] = jnp.where(
             jp_cat == JACKPOT_ROYAL,
             jnp.broadcast_to(meter, n) - stake,
-            net_from_returns(stake, fixed, jp_cat),
+            net_from_returns(stake, returns["jackpot"], jp_cat),  # the royal's 0 is not used
         )
         stakes["jackpot"] = stake
         events["jackpot"] = jp_cat
