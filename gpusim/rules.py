@@ -34,6 +34,7 @@ __all__ = [
     "Paytable",
     "Qualifier",
     "Stakes",
+    "blank_paytable",
     "check_int32",
     "common_dict",
     "common_fields",
@@ -107,6 +108,11 @@ class Stakes:
     def as_dict(self) -> dict[str, int]:
         return dict(self.amounts)
 
+    def placed(self) -> Stakes:
+        """Which bets are staked, each at 1: what a compiled settlement is made of (the
+        amounts reach it as arguments, :func:`gpusim.games.payout`)."""
+        return Stakes(tuple((bet, 1) for bet, amount in self.amounts if amount > 0))
+
 
 @dataclass(frozen=True)
 class Qualifier:
@@ -177,12 +183,31 @@ class JackpotRules:
 
 
 class HashedRules:
-    """Base of every game's frozen rules dataclass: its :attr:`config_hash`."""
+    """Base of every game's frozen rules dataclass: its :attr:`config_hash`, and its
+    :meth:`structure`, the part a compiled batch program is made of."""
 
     @property
     def config_hash(self) -> str:
         """sha256 of the rules that change a result (:func:`rules_hash`)."""
         return rules_hash(self)
+
+    def structure(self):
+        """The same rules with every number a compiled settlement takes as an argument (pays,
+        stake amounts; :func:`gpusim.games.payout`) set to a fixed blank, and the names and
+        notes emptied: which bets are offered, the qualifier and the flags that change what is
+        computed stay. Two configs with equal structures share one compiled program; a game
+        that does not override this shares nothing."""
+        return self
+
+    @property
+    def structure_hash(self) -> str:
+        """sha256 of :meth:`structure` (:func:`rules_hash`): the compile caches' key."""
+        return rules_hash(self.structure())
+
+
+def blank_paytable(lines: tuple[str, ...]) -> Paytable:
+    """Every line of a paytable at pay 0: a structure's paytable (:meth:`HashedRules.structure`)."""
+    return Paytable(tuple((line, 0) for line in lines))
 
 
 def common_dict(rules) -> dict[str, Any]:

@@ -43,7 +43,10 @@ def setup():
 
 
 def _build(setup, folder):
+    """A build as a fresh process would do it: what this process holds in memory is dropped,
+    so the disk is read (these tests are about the disk)."""
     rules, strat, reducer, _ = setup
+    program._memory.clear()
     return BatchProgram.build(rules, strat, reducer, BATCH, cache_dir=folder)
 
 

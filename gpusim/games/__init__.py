@@ -9,9 +9,12 @@ a name). The functions below ask the spec, so a caller never branches on the gam
     event_names(rules) -> {bet: tuple[str, ...]}
     event_returns(rules) -> {bet: tuple[int | None, ...]}   # returned per unit staked
 
-``settle`` is jitted with the rules as a static argument (rules are frozen and hashable), so
-it can sit in a simulation hot loop or inside a caller's own ``jax.jit``. Event meanings are
-documented in :mod:`gpusim.games.casino_holdem.settlement` and
+``settle`` is jitted with the rules' structure (``rules.structure()``: which bets, the
+qualifier, the flags; frozen and hashable) as a static argument and the rules' numbers
+(:func:`payout`: every pay and stake) as array arguments, so configs that differ only in their
+paytables or stakes share one compiled program, and it can sit in a simulation hot loop or
+inside a caller's own ``jax.jit`` (pass ``payout=`` to make the numbers traced there too).
+Event meanings are documented in :mod:`gpusim.games.casino_holdem.settlement` and
 :mod:`gpusim.games.holdem_bonus.settlement`; what a new game must provide is in
 docs/architecture.md.
 """
@@ -21,6 +24,8 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Iterator, Mapping
+
+import numpy as np
 
 from gpusim.games.spec import Action, DecisionPoint, GameSpec, StrategyEntry
 
@@ -37,6 +42,7 @@ __all__ = [
     "decision_names",
     "event_names",
     "event_returns",
+    "payout",
     "settle",
     "spec_for",
 ]
@@ -162,6 +168,29 @@ def event_returns(rules) -> dict[str, tuple[int | None, ...]]:
     return spec_for(rules).event_returns(rules)
 
 
-def settle(cards, decisions, rules, *, jackpot_meter=None):
-    """Settle N rounds; see the game modules for shapes, events and the jackpot meter."""
-    return spec_for(rules).settle_rounds(cards, decisions, rules, jackpot_meter=jackpot_meter)
+def payout(rules) -> dict[str, dict[str, np.ndarray]]:
+    """The numbers of a config that a compiled settlement takes as arguments.
+
+    ``{"returns": {bet: (E,) int32}, "stakes": {bet: () int32}}``: every offered bet's return
+    per unit staked by event (:func:`event_returns`, the Jackpot royal's meter entry as 0), and
+    the stake of every offered bet placed before the deal (the others are fixed multiples of the
+    Ante, part of the structure). The tree's shape depends only on ``rules.structure()``.
+    """
+    offered = bets(rules)
+    placed = rules.stakes.as_dict()
+    returns = event_returns(rules)
+    return {
+        "returns": {b: np.array([r or 0 for r in returns[b]], np.int32) for b in offered},
+        "stakes": {b: np.array(placed[b], np.int32) for b in offered if b in placed},
+    }
+
+
+def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None):
+    """Settle N rounds; see the game modules for shapes, events and the jackpot meter.
+
+    ``payout``: the numbers to settle with (:func:`payout`'s tree, arrays or tracers); default
+    ``payout(rules)``. With it, ``rules`` gives only its structure.
+    """
+    return spec_for(rules).settle_rounds(
+        cards, decisions, rules, jackpot_meter=jackpot_meter, payout=payout
+    )

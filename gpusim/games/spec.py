@@ -168,8 +168,9 @@ class GameSpec:
     - ``event_names(rules) -> {bet: tuple[str, ...]}`` and ``event_returns(rules) -> {bet:
       tuple[int | None, ...]}``: the return tables;
     - ``settle``: the import path of ``settle(cards (N, 9) int32, decisions, rules, *,
-      jackpot_meter=None) -> Settlement`` (JAX; loaded on first use, so that reading a spec or
-      a config never imports JAX);
+      jackpot_meter=None, payout=None) -> Settlement`` (JAX; loaded on first use, so that
+      reading a spec or a config never imports JAX), compiled on ``rules.structure()`` with
+      the numbers of :func:`gpusim.games.payout` as arguments;
     - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
 
     What the layers above ask instead of naming a bet:
@@ -269,9 +270,10 @@ class GameSpec:
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.strategies)
 
-    def settle_rounds(self, cards, decisions, rules, *, jackpot_meter=None):
+    def settle_rounds(self, cards, decisions, rules, *, jackpot_meter=None, payout=None):
         """Settle N rounds with the game's ``settle`` (see the class docstring)."""
-        return load(self.settle)(cards, decisions, rules, jackpot_meter=jackpot_meter)
+        return load(self.settle)(cards, decisions, rules, jackpot_meter=jackpot_meter,
+                                 payout=payout)
 
     def strategy(self, name: str) -> StrategyEntry | None:
         return next((s for s in self.strategies if s.name == name), None)

@@ -59,30 +59,33 @@ def resolve_backend(backend: str, rules=None, strategy=None) -> tuple[str, str, 
 
 
 def _make_step(rules, strategy) -> Callable:
-    """jit-compiled (cards (N,9)) -> (decisions, settlement) for this config and strategy."""
+    """jit-compiled (cards (N,9)) -> (decisions, settlement) for this config and strategy; the
+    pays and stakes are arguments (:func:`gpusim.games.payout`), only the structure is traced."""
     import jax
 
-    from gpusim.games import settle
+    from gpusim.games import payout, settle
     from gpusim.sim.program import untraceable_errors
 
-    def step(cards):
+    structure = rules.structure()
+    pay = jax.device_put(payout(rules))
+
+    def step(cards, pay):
         decisions = strategy.decide(cards)
-        return decisions, settle(cards, decisions, rules)
+        return decisions, settle(cards, decisions, structure, payout=pay)
 
     fused = jax.jit(step)
-    settle_jit = jax.jit(lambda cards, decisions: settle(cards, decisions, rules))
     state = {"fused": True}
 
     def run(cards):
         if state["fused"]:
             try:
-                return fused(cards)
+                return fused(cards, pay)
             except untraceable_errors():
                 # a strategy that computes on the host (exact per-round counting) cannot be
-                # traced; run it eagerly and keep the settlement compiled
+                # traced; run it eagerly and keep the settlement compiled (once per structure)
                 state["fused"] = False
         decisions = strategy.decide(cards)
-        return decisions, settle_jit(cards, decisions)
+        return decisions, settle(cards, decisions, structure, payout=pay)
 
     return run
 

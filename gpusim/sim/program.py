@@ -19,11 +19,17 @@ loads the executable without tracing anything. The key is the sha256 of:
 - the CPU's feature flags: an executable built for one instruction set must not load on a
   machine without it (a cache folder on a cluster's shared home directory is common);
 - the sha256 of every ``.py`` file of the installed gpusim package (any code change misses);
-- the rules' ``config_hash``, the strategy's :func:`strategy_fingerprint`, the batch size, and
-  whether 64-bit mode is on.
+- the rules' ``structure_hash`` (not their ``config_hash``), the strategy's
+  :func:`strategy_fingerprint`, the batch size, and whether 64-bit mode is on.
 
-It is used on the CPU platform only; a GPU process keeps JAX's cache (a GPU executable holds
-a device assignment, and that path has not been run on a GPU yet). A strategy without a
+Paytables are numbers, not code: the settle program takes the config's pays and stakes
+(:func:`gpusim.games.payout`) as arguments beside the round indices, so configs that differ
+only in them (a paytable sweep, a what-if) share one key and one executable. Within a process
+the executables are also kept in memory by key (:data:`BUILDS` counts how each build was had),
+so the second such config neither compiles nor reads the disk.
+
+The disk is used on the CPU platform only; a GPU process keeps JAX's cache (a GPU executable
+holds a device assignment, and that path has not been run on a GPU yet). A strategy without a
 fingerprint (a caller's own Python function) is traced in every process, as before.
 
 File: ``<compile cache>/programs/<key>-<part>.xla``: one JSON header line (format, the
@@ -37,6 +43,7 @@ file runs code from it (as JAX's own cache does): the folder must be writable by
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import json
@@ -51,6 +58,7 @@ import numpy as np
 from gpusim.sim.device_reduce import SettledBets
 
 __all__ = [
+    "BUILDS",
     "FORMAT",
     "BatchProgram",
     "program_cache_dir",
@@ -59,6 +67,11 @@ __all__ = [
 ]
 
 FORMAT = "gpusim-batch-program-1"
+BUILDS: collections.Counter = collections.Counter()
+"""How many batch programs this process has had, by :attr:`BatchProgram.origin`: ``compiled``,
+``unsaved`` and ``jit`` were XLA compiles; ``disk`` and ``memory`` were not."""
+_MEMORY_SIZE = 16
+_memory: dict[tuple, tuple] = {}  # (key, folder) -> (settle, reduce), the newest _MEMORY_SIZE
 
 def strategy_fingerprint(strategy) -> str | None:
     """What a compiled batch of ``strategy`` depends on, as text; None when that is unknown.
@@ -126,59 +139,83 @@ class BatchProgram:
     (low, high), and the int32 number of leading rounds that count (the rest of a short last
     batch is dealt and masked). Returns the device reduction dict of
     :meth:`gpusim.sim.device_reduce.JointReducer.reduce`, as device arrays not yet waited for.
+    The config's pays and stakes (:attr:`payout`, bound at build) go to the executable as
+    arguments with every call: the executable itself is the same for every paytable.
 
     Build with :meth:`build`, which returns None for a strategy that cannot be traced.
-    ``origin`` says how the programs were had: ``"disk"``; ``"compiled"`` and saved;
-    ``"unsaved"``, compiled but not saved because the saved copy would not have run; or
-    ``"jit"``, not cacheable (compiled through JAX's own cache only).
+    ``origin`` says how the programs were had: ``"memory"``, built earlier in this process for
+    rules of the same structure; ``"disk"``; ``"compiled"`` and saved; ``"unsaved"``, compiled
+    but not saved because the saved copy would not have run; or ``"jit"``, not saved on disk
+    (compiled through JAX's own cache only).
     """
 
-    def __init__(self, settle_fn, reduce_fn, origin: str):
+    def __init__(self, settle_fn, reduce_fn, origin: str, payout):
         self._settle = settle_fn
         self._reduce = reduce_fn
         self.origin = origin
+        self.payout = payout
 
     def __call__(self, key0, key1, first_lo, first_hi, n_valid):
-        return self._reduce(self._settle(key0, key1, first_lo, first_hi), n_valid)
+        return self._reduce(self._settle(key0, key1, first_lo, first_hi, self.payout), n_valid)
 
     @classmethod
     def build(cls, rules, strategy, reducer, batch: int, *, cache_dir: Path | None = None,
               use_cache: bool = True) -> BatchProgram | None:  # fmt: skip
-        """The programs for ``batch`` rounds; loaded from disk when matching ones are there.
+        """The programs for ``batch`` rounds; kept from an earlier build in this process or
+        loaded from disk when matching ones are there.
 
         ``cache_dir`` overrides :func:`program_cache_dir`; ``use_cache=False`` never reads or
-        writes the disk.
+        writes the disk or the memory (a fresh trace and compile).
         """
         import jax
 
+        from gpusim.games import payout
+
+        pay = jax.device_put(payout(rules))
         key = _cache_key(rules, strategy, batch) if use_cache else None
         folder = cache_dir if cache_dir is not None else program_cache_dir()
+        held = None if key is None else (key, str(folder))
+        if held in _memory:
+            return _keep(cls(*_memory[held], "memory", pay), held)
         paths = None
-        if key is not None and folder is not None:
+        if key is not None and folder is not None and jax.default_backend() == "cpu":
             paths = [folder / f"{key}-{part}.xla" for part in ("settle", "reduce")]
             loaded = [_deserialize(_read(p)) for p in paths]
-            if None not in loaded and _runs(*loaded):
-                return cls(*loaded, "disk")
+            if None not in loaded and _runs(*loaded, pay):
+                return _keep(cls(*loaded, "disk", pay), held)
         word = jax.ShapeDtypeStruct((), np.uint32)
+        pay_shape = jax.tree_util.tree_map(lambda a: jax.ShapeDtypeStruct(a.shape, a.dtype), pay)
         settle_jit = jax.jit(_settle_function(rules, strategy, batch))
         reduce_jit = jax.jit(lambda part, n_valid: reducer.reduce(SettledBets(**part), n_valid))
         with _outside_jax_cache(paths is not None or not use_cache):
             try:
-                lowered = settle_jit.lower(word, word, word, word)
+                lowered = settle_jit.lower(word, word, word, word, pay_shape)
             except untraceable_errors():
                 return None
             n_valid = jax.ShapeDtypeStruct((), np.int32)
             compiled = [lowered.compile(), reduce_jit.lower(lowered.out_info, n_valid).compile()]
         if paths is None:
-            return cls(*compiled, "jit")
+            return _keep(cls(*compiled, "jit", pay), held)
         # save only copies that are proven to load and run
         blobs = [_serialize(c) for c in compiled]
         copies = [_deserialize(b) for b in blobs]
-        if None in copies or not _runs(*copies):
-            return cls(*compiled, "unsaved")
+        if None in copies or not _runs(*copies, pay):
+            return _keep(cls(*compiled, "unsaved", pay), held)
         for path, blob in zip(paths, blobs, strict=True):
             _write(path, blob)
-        return cls(*compiled, "compiled")
+        return _keep(cls(*compiled, "compiled", pay), held)
+
+
+def _keep(program: BatchProgram, held: tuple | None) -> BatchProgram:
+    """Count the build and hold its executables in memory under ``held`` (the newest
+    :data:`_MEMORY_SIZE` builds)."""
+    BUILDS[program.origin] += 1
+    if held is not None:
+        _memory.pop(held, None)
+        _memory[held] = (program._settle, program._reduce)
+        while len(_memory) > _MEMORY_SIZE:
+            del _memory[next(iter(_memory))]
+    return program
 
 
 @contextlib.contextmanager
@@ -202,13 +239,13 @@ def _outside_jax_cache(outside: bool):
         jax.config.update(name, before)
 
 
-def _runs(settle_fn, reduce_fn) -> bool:
+def _runs(settle_fn, reduce_fn, pay) -> bool:
     """Whether executables run: one fully masked batch (milliseconds), False on any error."""
     import jax
 
     zero = np.uint32(0)
     try:
-        jax.block_until_ready(reduce_fn(settle_fn(zero, zero, zero, zero), np.int32(0)))
+        jax.block_until_ready(reduce_fn(settle_fn(zero, zero, zero, zero, pay), np.int32(0)))
     except Exception:  # noqa: BLE001 -- a copy that does not run is only a cache miss
         return False
     return True
@@ -229,12 +266,15 @@ def _settle_function(rules, strategy, batch: int):
     from gpusim.deal import deal_rounds
     from gpusim.games import settle
 
-    def run(key0, key1, first_lo, first_hi):
+    # only the structure is traced in; the pays and stakes are the argument ``pay``
+    structure = rules.structure()
+
+    def run(key0, key1, first_lo, first_hi, pay):
         # the same round indices as gpusim.deal.deal: 64-bit index = hi * 2**32 + lo
         lo = first_lo + jnp.arange(batch, dtype=jnp.uint32)
         hi = first_hi + (lo < first_lo).astype(jnp.uint32)
         cards = deal_rounds(key0, key1, lo, hi, 9)
-        s = settle(cards, strategy.decide(cards), rules)
+        s = settle(cards, strategy.decide(cards), structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
         return {"events": s.events, "stakes": s.stakes}
 
@@ -246,13 +286,13 @@ def _cache_key(rules, strategy, batch: int) -> str | None:
     import jaxlib
 
     fingerprint = strategy_fingerprint(strategy)
-    if fingerprint is None or jax.default_backend() != "cpu":
+    if fingerprint is None:
         return None
     device = jax.devices()[0]
     parts = [
         FORMAT, jax.__version__, jaxlib.version.__version__, device.platform,
         getattr(device.client, "platform_version", ""), device.device_kind, _cpu_flags(),
-        _source_digest(), rules.config_hash, fingerprint, str(batch),
+        _source_digest(), rules.structure_hash, fingerprint, str(batch),
         str(bool(jax.config.jax_enable_x64)),
     ]  # fmt: skip
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpusim.cards import RANKS
@@ -13,6 +13,7 @@ from gpusim.rules import (
     Paytable,
     Qualifier,
     Stakes,
+    blank_paytable,
     check_int32,
     common_dict,
     common_fields,
@@ -62,6 +63,23 @@ class CasinoHoldemRules(HashedRules):
     game: str = "casino_holdem"
 
     CALL_MULTIPLE = 2
+
+    def structure(self) -> CasinoHoldemRules:
+        """What the settlement is made of (:meth:`gpusim.rules.HashedRules.structure`): the
+        offered bets and the dealer's qualifier. ``fold_forfeits_bonus`` only changes the AA
+        Bonus's return table (its ``fold:`` rows), so it is a number here, like the pays."""
+        aa = self.aa_bonus_paytable
+        return replace(
+            self,
+            name="",
+            stakes=self.stakes.placed(),
+            ante_paytable=blank_paytable(ANTE_LINES),
+            aa_bonus_paytable=None if aa is None else blank_paytable(AA_BONUS_LINES),
+            fold_forfeits_bonus=False,
+            default_strategy="",
+            description="",
+            source="",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gpusim.evaluate import CATEGORY_NAMES, evaluate, evaluate_np
+from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,
     Settlement,
@@ -32,7 +33,6 @@ from gpusim.games.casino_holdem.events import (
     TREE,
     bets,
     event_names,
-    event_returns,
 )
 from gpusim.games.casino_holdem.rules import CasinoHoldemRules
 from gpusim.rules import Qualifier
@@ -79,13 +79,17 @@ def qualifier_threshold(qualifier: Qualifier) -> int:
     return int(rank[ok].min())
 
 
-def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) -> Settlement:
+def settle(
+    cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None, payout=None
+) -> Settlement:
     """Settle N rounds of Casino Hold'em.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
     decisions: ``{"call": (N,) int}``, the action index at the :data:`TREE` point (1 call,
     0 fold; a bool array reads the same).
     ``jackpot_meter`` is accepted for a uniform signature and ignored (no Jackpot here).
+    payout: the pays and stakes (:func:`gpusim.games.payout`), default those of ``rules``;
+    compiled once per ``rules.structure()``, they are arguments.
     Returns a :class:`~gpusim.games.base.Settlement` over :func:`bets` (rules).
     """
     del jackpot_meter
@@ -95,12 +99,16 @@ def settle(cards, decisions, rules: CasinoHoldemRules, *, jackpot_meter=None) ->
         )
     actions = {p: jnp.asarray(a).astype(jnp.int32) for p, a in decisions.items()}
     call_multiple = placed_multiples(TREE, actions)["call"]
-    out = _settle(jnp.asarray(cards, jnp.int32), call_multiple, rules)
+    pay = payout_of(rules) if payout is None else payout
+    out = _settle(jnp.asarray(cards, jnp.int32), call_multiple, pay, rules.structure())
     return in_bet_order(out, bets(rules))
 
 
 @partial(jax.jit, static_argnames=("rules",))
-def _settle(cards: jax.Array, call_multiple: jax.Array, rules: CasinoHoldemRules) -> Settlement:
+def _settle(
+    cards: jax.Array, call_multiple: jax.Array, pay, rules: CasinoHoldemRules
+) -> Settlement:
+    # rules: the structure only (blank pays and stakes); every number comes from ``pay``
     call = call_multiple > 0
     pr, dr = seven_card_ranks(cards)
     pcat, dcat = category10(pr), category10(dr)
@@ -125,9 +133,10 @@ def _settle(cards: jax.Array, call_multiple: jax.Array, rules: CasinoHoldemRules
         ~call, i32(0), jnp.where(~qualified, i32(1), jnp.where(win, 2, jnp.where(tie, 3, 4)))
     ).astype(i32)
 
-    returns = event_returns(rules)
-    ante_stake = jnp.full(call.shape, rules.stakes.ante, i32)
-    call_stake = (call_multiple * rules.stakes.ante).astype(i32)
+    returns = pay["returns"]
+    ante = pay["stakes"]["ante"]
+    ante_stake = jnp.full(call.shape, ante, i32)
+    call_stake = (call_multiple * ante).astype(i32)
     stakes = {"ante": ante_stake, "call": call_stake}
     events = {"ante": ante_ev.astype(i32), "call": call_ev}
 
@@ -138,7 +147,7 @@ def _settle(cards: jax.Array, call_multiple: jax.Array, rules: CasinoHoldemRules
         # AA_BONUS_HANDS splits "pair" at aces, shifting every higher category up by one.
         hand = jnp.where(c5 >= 2, c5 + 1, jnp.where(c5 == 1, jnp.where(aces >= 2, 2, 1), 0))
         events["aa_bonus"] = jnp.where(call, hand, N_AA_HANDS + hand).astype(i32)
-        stakes["aa_bonus"] = jnp.full(call.shape, rules.stakes["aa_bonus"], i32)
+        stakes["aa_bonus"] = jnp.full(call.shape, pay["stakes"]["aa_bonus"], i32)
 
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet]) for bet in stakes}
     return Settlement(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpusim.cards import CATEGORY_KEYS
@@ -14,6 +14,7 @@ from gpusim.rules import (
     JackpotRules,
     Paytable,
     Stakes,
+    blank_paytable,
     check_int32,
     common_dict,
     common_fields,
@@ -86,6 +87,24 @@ class HoldemBonusRules(HashedRules):
     FLOP_MULTIPLE = 2
     TURN_MULTIPLE = 1
     RIVER_MULTIPLE = 1
+
+    def structure(self) -> HoldemBonusRules:
+        """What the settlement is made of (:meth:`gpusim.rules.HashedRules.structure`): the
+        offered bets and the Jackpot hand's cards. ``ante_pays_from`` only changes the Ante's
+        return table, so it is a number here, like the pays."""
+        jp = self.jackpot
+        return replace(
+            self,
+            name="",
+            stakes=self.stakes.placed(),
+            ante_pays_from=ANTE_PAYS_FROM[0],
+            bonus_paytable=None if self.bonus_paytable is None else blank_paytable(BONUS_LINES),
+            jackpot=None if jp is None else JackpotRules(blank_paytable(JACKPOT_LINES), 0, 0,
+                                                         jp.cards),
+            default_strategy="",
+            description="",
+            source="",
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able dict of the resolved rules (for run manifests)."""

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from gpusim.evaluate import evaluate
+from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,
     Settlement,
@@ -32,14 +33,15 @@ from gpusim.games.holdem_bonus.events import (
     TREE,
     bets,
     event_names,
-    event_returns,
 )
 from gpusim.games.holdem_bonus.rules import HoldemBonusRules
 from gpusim.strategy.tree import placed_multiples
 
 __all__ = ["joint_code", "settle"]
 
-def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> Settlement:
+def settle(
+    cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None, payout=None
+) -> Settlement:
     """Settle N rounds of Texas Hold'em Bonus Poker.
 
     cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
@@ -49,6 +51,8 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
     jackpot_meter: the meter (integer money units; scalar or (N,)) a royal flush wins; default
     ``rules.jackpot.reset``. The caller evolves the meter between rounds (contributions and
     resets): a royal hit is ``events["jackpot"] == JACKPOT_ROYAL``.
+    payout: the pays and stakes (:func:`gpusim.games.payout`), default those of ``rules``;
+    compiled once per ``rules.structure()``, they are arguments.
     """
     if set(decisions) != set(DECISIONS):
         raise ValueError(
@@ -60,7 +64,9 @@ def settle(cards, decisions, rules: HoldemBonusRules, *, jackpot_meter=None) -> 
     actions = {p: jnp.asarray(a).astype(jnp.int32) for p, a in decisions.items()}
     multiples = placed_multiples(TREE, actions)
     dec = tuple(multiples[k] for k in DECISIONS)  # each point places its own bet
-    out = _settle(jnp.asarray(cards, jnp.int32), dec, jnp.asarray(jackpot_meter, jnp.int32), rules)
+    pay = payout_of(rules) if payout is None else payout
+    out = _settle(jnp.asarray(cards, jnp.int32), dec, jnp.asarray(jackpot_meter, jnp.int32), pay,
+                  rules.structure())  # fmt: skip
     return in_bet_order(out, bets(rules))
 
 
@@ -94,7 +100,8 @@ def _bonus_event(cards: jax.Array) -> jax.Array:
 
 
 @partial(jax.jit, static_argnames=("rules",))
-def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
+def _settle(cards, dec, meter, pay, rules: HoldemBonusRules) -> Settlement:
+    # rules: the structure only (blank pays and stakes); every number comes from ``pay``
     flop_m, turn_m, river_m = dec
     flop_d, turn_d, river_d = flop_m > 0, turn_m > 0, river_m > 0
     pr, dr = seven_card_ranks(cards)
@@ -106,7 +113,7 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
         shown = jnp.where(win, offset, jnp.where(tie, offset + 1, offset + 2)).astype(i32)
         return shown, jnp.where(placed, shown, i32(0))
 
-    ante = rules.stakes.ante
+    ante = pay["stakes"]["ante"]
     n = flop_d.shape
     _, flop_ev = street(flop_d, 1)
     showdown, _ = street(flop_d, 2)
@@ -123,10 +130,10 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
         "river": (river_m * ante).astype(i32),
     }
     events = {"ante": ante_ev, "flop": flop_ev, "turn": turn_ev, "river": river_ev}
-    returns = event_returns(rules)
+    returns = pay["returns"]
     offered = bets(rules)
     if "bonus" in offered:
-        stakes["bonus"] = jnp.full(n, rules.stakes["bonus"], i32)
+        stakes["bonus"] = jnp.full(n, pay["stakes"]["bonus"], i32)
         events["bonus"] = _bonus_event(cards)
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet]) for bet in stakes}
 
@@ -135,12 +142,11 @@ def _settle(cards, dec, meter, rules: HoldemBonusRules) -> Settlement:
             jp_cat = category10(evaluate(cards[:, list(FIRST5)]))
         else:
             jp_cat = pcat
-        stake = jnp.full(n, rules.stakes["jackpot"], i32)
-        fixed = tuple(0 if r is None else r for r in returns["jackpot"])
+        stake = jnp.full(n, pay["stakes"]["jackpot"], i32)
         nets["jackpot"] = jnp.where(
             jp_cat == JACKPOT_ROYAL,
             jnp.broadcast_to(meter, n) - stake,
-            net_from_returns(stake, fixed, jp_cat),
+            net_from_returns(stake, returns["jackpot"], jp_cat),  # the royal's 0 is not used
         )
         stakes["jackpot"] = stake
         events["jackpot"] = jp_cat
