@@ -146,7 +146,7 @@ def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     from gpusim.deal import deal
     from gpusim.games import bets, event_names, settle
 
-    cards = np.asarray(deal(seed, r, 1, 9))
+    cards = np.asarray(deal(seed, r, 1, spec_for(rules).cards_per_round))
     s = settle(cards, strategy.decide(cards), rules)
     offered = list(bets(rules))
     spec = spec_for(rules)

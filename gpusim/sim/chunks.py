@@ -301,8 +301,9 @@ class ChunkRunner:
 
     def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
         from gpusim.deal import deal
+        from gpusim.games import spec_for
 
-        cards = deal(seed, first_round, n_rounds, 9)
+        cards = deal(seed, first_round, n_rounds, spec_for(self.rules).cards_per_round)
         decisions, s = self.step(cards)
         if self.device_reduce:
             res = self.reducer.device(decisions, s)

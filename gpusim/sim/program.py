@@ -264,16 +264,17 @@ def _settle_function(rules, strategy, batch: int):
     import jax.numpy as jnp
 
     from gpusim.deal import deal_rounds
-    from gpusim.games import settle
+    from gpusim.games import settle, spec_for
 
     # only the structure is traced in; the pays and stakes are the argument ``pay``
     structure = rules.structure()
+    n_cards = spec_for(rules).cards_per_round
 
     def run(key0, key1, first_lo, first_hi, pay):
         # the same round indices as gpusim.deal.deal: 64-bit index = hi * 2**32 + lo
         lo = first_lo + jnp.arange(batch, dtype=jnp.uint32)
         hi = first_hi + (lo < first_lo).astype(jnp.uint32)
-        cards = deal_rounds(key0, key1, lo, hi, 9)
+        cards = deal_rounds(key0, key1, lo, hi, n_cards)
         s = settle(cards, strategy.decide(cards), structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
         return {"events": s.events, "stakes": s.stakes}
