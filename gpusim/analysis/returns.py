@@ -97,7 +97,7 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
         events[bet] = p
         source[bet] = "combinatorics"
     shipped = shipped_exact_report(rules, strategy) if mode != "never" else None
-    full = shipped is not None or mode == "always" or (
+    full = spec_for(rules).solver() is not None and (shipped is not None or mode == "always") or (
         mode == "auto" and _exact_cached(rules, strategy))
     if full:
         from gpusim.runs.exact import exact_report
@@ -119,7 +119,7 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
                                for e in info["events"]}
                 source[bet] = "gpusim exact"
                 rtp[bet] = json_float(info.get("rtp"))
-    else:
+    elif spec_for(rules).solver() is not None:
         note = (f"main-game exact figures: run `gpusim exact {rules.name} --strategy {strategy}` "
                 "(the enumeration is cached after the first run)")
     return {"source": source, "events": events, "rtp": rtp, "main": main, "note": note}

@@ -53,6 +53,11 @@ def exact_cmd(
     from gpusim.strategy import StrategyError
 
     rules = load_rules(config)
+    from gpusim.games import spec_for
+
+    if spec_for(rules).solver() is None:
+        fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; "
+             "simulate it instead (gpusim simulate)")
     name = strategy or rules.default_strategy
     if name not in strategy_names(rules.game):
         fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "

@@ -75,7 +75,9 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
                 "backend": data.manifest.get("backend")},
         "warnings": warnings,
         "summary": data.summary,
-        "exact": {"main": exact_main, "note": ex["note"], "sources": ex["source"]},
+        # a game without an exact solver or exact side bets has no exact column anywhere
+        "exact": ({"main": exact_main, "note": ex["note"], "sources": ex["source"]}
+                  if spec_for(data.rules).solver() is not None or ex["source"] else None),
         "return_tables": tables,
         "hit_frequency": _hit_frequency(data, tables),
         "volatility": A.volatility_figures(data),

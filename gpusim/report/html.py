@@ -67,8 +67,10 @@ def _summary(rep: dict) -> str:
                      _cell(fmt_pct(xr), f"return_tables.{bet}.exact.rtp" if xr is not None
                            else None, xr),
                      _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
-    out = _table(["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "exact RTP",
-                  "SD/round"], rows)
+    head = ["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "exact RTP", "SD/round"]
+    if rep.get("exact") is None:  # a game with no exact figures: no exact column
+        head, rows = _drop_column(head, rows, "exact RTP")
+    out = _table(head, rows)
     m = s.get("main") or {}
     ex = (rep.get("exact") or {}).get("main") or {}
     names = {"house_edge_per_ante": "house edge per ante", "element_of_risk": "element of risk",
@@ -84,7 +86,10 @@ def _summary(rep: dict) -> str:
         rows.append([_cell(label, cls="l"), _cell(f(m[key]), f"summary.main.{key}", m[key]),
                      _cell(f(ex.get(key)) if key in ex else "-",
                            f"exact.main.{key}" if key in ex else None, ex.get(key))])
-    out += "<h3>Main game</h3>" + _table(["figure", "simulated", "exact"], rows)
+    head = ["figure", "simulated", "exact"]
+    if rep.get("exact") is None:
+        head, rows = _drop_column(head, rows, "exact")
+    out += "<h3>Main game</h3>" + _table(head, rows)
     note = (rep.get("exact") or {}).get("note")
     if note:
         out += f'<p class="note">{_e(note)}</p>'
@@ -246,7 +251,15 @@ def _hit(rep: dict) -> str:
                      _cell(fmt_pct(h["hit_frequency"]), f"{k}.hit_frequency", h["hit_frequency"]),
                      _cell(fmt_pct(h["exact"]), f"{k}.exact" if h["exact"] is not None else None,
                            h["exact"])])
-    return _table(["bet", "placed", "wins", "hit frequency", "exact"], rows)
+    head = ["bet", "placed", "wins", "hit frequency", "exact"]
+    if rep.get("exact") is None:
+        head, rows = _drop_column(head, rows, "exact")
+    return _table(head, rows)
+
+
+def _drop_column(head: list, rows: list, name: str) -> tuple[list, list]:
+    i = head.index(name)
+    return head[:i] + head[i + 1 :], [r[:i] + r[i + 1 :] for r in rows]
 
 
 def _sessions(rep: dict) -> str:

@@ -28,12 +28,13 @@ def render_markdown(rep: dict) -> str:
         [b, fmt_int(x["placed"]), fmt_int(x["wagered"]), fmt_int(x["returned"]),
          fmt_pct(x["rtp"]), fmt_num(x["sd_per_round"])] for b, x in s["bets"].items()]))
     ex = (rep["exact"] or {}).get("main") or {}
-    out.append(_table(["main game", "simulated", "exact"], [
-        [k, fmt_pct(v) if k not in ("avg_total_wager", "sd_per_round") else fmt_num(v),
-         (fmt_pct(ex[k]) if k not in ("avg_total_wager", "sd_per_round") else fmt_num(ex[k]))
-         if k in ex else "-"] for k, v in (s.get("main") or {}).items()
+    exact_col = rep["exact"] is not None  # a game with no exact figures: no exact column
+    out.append(_table(["main game", "simulated"] + ["exact"] * exact_col, [
+        [k, fmt_pct(v) if k not in ("avg_total_wager", "sd_per_round") else fmt_num(v)]
+        + [(fmt_pct(ex[k]) if k not in ("avg_total_wager", "sd_per_round") else fmt_num(ex[k]))
+           if k in ex else "-"] * exact_col for k, v in (s.get("main") or {}).items()
         if isinstance(v, int | float)]))
-    if rep["exact"].get("note"):
+    if (rep["exact"] or {}).get("note"):
         out.append(f"_{rep['exact']['note']}_\n")
     out.append("## Return tables\n")
     for bet, t in rep["return_tables"].items():

@@ -185,7 +185,11 @@ def report_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
         sheets[bet] = {f"{_tname(bet)}_paytable": paytable, f"{_tname(bet)}_figures": figs}
         bet_rows.append((bet, rtp_ex, t["rtp"], hf.get("exact"), hf.get("hit_frequency"),
                          ms["sd"], ms["vi90"], ms["vi95"]))
-    return {"Summary": {"summary": summary, "bets": _bets_frame(bet_rows)}, **sheets}
+    bets = _bets_frame(bet_rows)
+    if rep.get("exact") is None:  # a game with no exact figures: no exact columns
+        summary = summary.drop("exact")
+        bets = bets.drop(["rtp_exact", "hit_frequency_exact"])
+    return {"Summary": {"summary": summary, "bets": bets}, **sheets}
 
 
 _PCT_COLS = ("rtp", "rtp_exact", "rtp_simulated", "hit_frequency_exact",

@@ -26,7 +26,8 @@ def config_doc(manifest: dict) -> dict:
     """
     doc = copy.deepcopy(manifest["config"])
     doc.pop("source", None)
-    doc["rules"] = {k: v for k, v in doc.get("rules", {}).items() if not k.endswith("_multiple")}
+    if "rules" in doc:  # a game may have no [rules] table
+        doc["rules"] = {k: v for k, v in doc["rules"].items() if not k.endswith("_multiple")}
     return doc
 
 
