@@ -145,13 +145,16 @@ def counts_from_bins(
     events = {bet: v[codes] for bet, v in lay.events.items()}
     taken = {point: a[codes] for point, a in lay.actions.items()}
     paid: list[tuple[int, int]] = []
-    if "jackpot" in nets and rules.jackpot is not None:
-        # the Jackpot stake is a constant of the config: every round contributes it
-        stake = int(rules.stakes["jackpot"])
-        meter, prizes = rules.jackpot.advance(meter, stake, n_rounds, hits[:, 0].tolist())
+    spec = spec_for(rules)
+    if spec.meter_active(rules):
+        # the meter bet's stake is a constant of the config: every round contributes it
+        bet = spec.meter_bet
+        stake = int(rules.stakes[bet])
+        meter, prizes = spec.meter_rules(rules).advance(meter, stake, n_rounds,
+                                                        hits[:, 0].tolist())
         base = len(codes) - len(hits)
         for k, (off, prize) in enumerate(zip(hits[:, 0].tolist(), prizes, strict=True)):
-            nets["jackpot"][base + k] = prize - stake
+            nets[bet][base + k] = prize - stake
             paid.append((first_round + off, prize))
     return counts_from_rows(rules, nets, stakes, events, taken, weight, n_rounds, paid), meter
 
@@ -169,6 +172,7 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
     nets = lay.nets()
     prizes = dict(counts.jackpot_hits)
     main_bets = [b for b in spec_for(rules).main_bets if b in nets]
+    meter_bet = spec_for(rules).meter_bet
     out: list[tuple[int, dict]] = []
     cum: dict[str, tuple[int, int]] = {}
     for start, n, res in batches:
@@ -183,7 +187,7 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
         for bet, net in nets.items():
             st = lay.stakes[bet]
             wagered = int(b @ st) + int(st[codes].sum())
-            if bet == "jackpot":
+            if bet == meter_bet:
                 won = sum(prizes[r] - int(st[c]) for r, c in zip(rounds.tolist(), codes.tolist(),
                                                                     strict=True))
             else:

@@ -103,8 +103,11 @@ def _apply_jackpot(
     nets_jp, stakes_jp, royal: (N,) per round. ``meter`` is in 1/BP money units. Returns
     (nets with the royals paid, meter after, [(round, paid)]).
     """
+    from gpusim.games import spec_for
+
     hits = np.flatnonzero(royal).tolist()
-    meter, prizes = rules.jackpot.advance(meter, stakes_jp, len(nets_jp), hits)
+    meter, prizes = spec_for(rules).meter_rules(rules).advance(meter, stakes_jp, len(nets_jp),
+                                                               hits)
     nets = nets_jp.astype(np.int64)
     for i, prize in zip(hits, prizes, strict=True):
         nets[i] = prize - int(stakes_jp[i])
@@ -133,11 +136,12 @@ def reduce_host(rules, decisions_j, s, first_round: int, n_rounds: int, meter: i
     stakes = {b: np.asarray(s.stakes[b]).astype(np.int64) for b in order}
     events = {b: np.asarray(s.events[b]).astype(np.int64) for b in order}
     hits: list[tuple[int, int]] = []
-    if "jackpot" in nets and rules.jackpot is not None:
-        royal_code = names["jackpot"].index("royal_flush")
-        nets["jackpot"], meter, hits = _apply_jackpot(
-            rules, first_round, nets["jackpot"], stakes["jackpot"],
-            (events["jackpot"] == royal_code) & (stakes["jackpot"] > 0), meter,
+    if spec.meter_active(rules):
+        bet = spec.meter_bet
+        hit_code = names[bet].index(spec.meter_event)
+        nets[bet], meter, hits = _apply_jackpot(
+            rules, first_round, nets[bet], stakes[bet],
+            (events[bet] == hit_code) & (stakes[bet] > 0), meter,
         )
     weight = np.ones(n_rounds, np.int64)
     return counts_from_rows(rules, nets, stakes, events, actions, weight, n_rounds, hits), meter
