@@ -71,10 +71,9 @@ class Case:
 
     def __init__(self, config: str, strategy: str, work: Path):
         from gpusim.config import load_config
-        from gpusim.games import bets
+        from gpusim.games import bets, spec_for
         from gpusim.games.casino_holdem import qualifier_threshold
         from gpusim.games.registry import get_strategy
-        from gpusim.rules import start_meter
         from gpusim.sim.backends.cupy_backend import strategy_spec
 
         self.config, self.strategy = config, strategy
@@ -95,7 +94,7 @@ class Case:
             jp = self.rules.jackpot
             self.arg = str(int("bonus" in offered) | int("jackpot" in offered) << 1
                            | int(jp is not None and jp.cards == "all_seven") << 2)  # fmt: skip
-        self.meter0 = start_meter(self.rules) if "jackpot" in offered else 0
+        self.meter0 = spec_for(self.rules).start_meter(self.rules) if "jackpot" in offered else 0
         self.work = work
 
     def native_args(self, exe: Path, mode: str) -> list[str]:

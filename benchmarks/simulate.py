@@ -28,12 +28,12 @@ def _gpusim_rates(config: str, strategies: list[str], rounds: int, repeats: int)
     """Median rounds/s of each strategy; the strategies take turns within each repeat, so a
     change in the machine's speed touches them alike."""
     from gpusim.config import load_config
+    from gpusim.games import spec_for
     from gpusim.games.registry import get_strategy
-    from gpusim.rules import start_meter
     from gpusim.sim.chunks import ChunkRunner
 
     rules = load_config(config)
-    meter = start_meter(rules)
+    meter = spec_for(rules).start_meter(rules)
     runners = {}
     for name in strategies:
         try:

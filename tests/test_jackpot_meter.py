@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from gpusim.config import load_config
-from gpusim.rules import BP, JackpotRules, Paytable, start_meter
+from gpusim.games import spec_for
+from gpusim.rules import BP, JackpotRules, Paytable
 
 
 def _jackpot(contribution_bp: int, reset: int) -> JackpotRules:
@@ -21,7 +22,8 @@ def test_by_hand():
     assert prizes == [(12_000 + 2 * 5_000) // BP, (30_000 + 5_000) // BP] == [2, 3]
     assert meter == 30_000 + 5_000
     assert jp.advance(7, 2, 0) == (7, [])
-    assert jp.reset_meter == 3 * BP and start_meter(load_config("casino_holdem")) == 0
+    ch = load_config("casino_holdem")
+    assert jp.reset_meter == 3 * BP and spec_for(ch).start_meter(ch) == 0
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
