@@ -27,8 +27,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.deal import deal
-from gpusim.deal_numpy import deal_numpy
+from gpusim.dealing import deal
+from gpusim.dealing_numpy import deal_numpy
 
 
 def _time(fn: Callable[[], object], repeats: int) -> tuple[list[float], list[float]]:

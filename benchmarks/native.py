@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from gpusim.games.registry import strategy_names
-    from gpusim.runs.driver import SimulationError, parse_rounds
+    from gpusim.runs.simulation import SimulationError, parse_rounds
     from gpusim.strategy import StrategyError
 
     try:

@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from gpusim.config import load_config
-from gpusim.deal import deal_rounds
+from gpusim.dealing import deal_rounds
 from gpusim.games import settle
 from gpusim.games.registry import get_strategy
 from gpusim.sim.chunks import ChunkRunner

@@ -9,7 +9,7 @@ For each game and strategy the CuPy backend plays ``--rounds`` rounds in chunks 
 exactly as ``gpusim simulate --backend cupy`` would (deal, decide, settle, count; Parquet writing
 excluded) after a warm-up chunk that pays for the NVRTC compile, and reports rounds/s over the
 whole timed span (each chunk ends with its counts on the host, so the time is complete). The JAX
-runner (``gpusim.runs.driver``) is timed the same way on ``--jax-rounds`` rounds for the
+runner (``gpusim.runs.simulation``) is timed the same way on ``--jax-rounds`` rounds for the
 side-by-side, on whatever device JAX uses (the GPU where jax[cuda] is installed). Each row first
 prints the kernel's occupancy: registers, shared and local bytes, and the resident blocks per SM
 (driver occupancy query) times SMs that make the grid.

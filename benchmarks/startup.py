@@ -50,9 +50,9 @@ def after(obj, attr, name):
 
 import gpusim.cli
 mark("command line imported")
-import gpusim.compile_cache, gpusim.runs.driver, gpusim.runs.run, gpusim.strategy
+import gpusim.compile_cache, gpusim.runs.simulation, gpusim.runs.run, gpusim.strategy
 from gpusim.sim.chunks import ChunkRunner
-run_sim = gpusim.runs.driver.run_simulation
+run_sim = gpusim.runs.simulation.run_simulation
 def run_simulation(*a, **k):
     mark("arguments parsed, run modules imported")
     return run_sim(*a, **k)

@@ -1,20 +1,14 @@
 """gpusim: batch simulator and exact analyser for casino poker table games.
 
 The public API is re-exported here (everything else is internal). Every name loads on first use,
-so ``import gpusim`` (and the command line's start-up) costs no JAX import.
-
-``deal`` and ``evaluate`` are both functions and submodules. Python binds a submodule on its
-package once it is imported, which would make ``gpusim.deal`` the module after any
-``import gpusim.deal``; the package's class below refuses that binding for those two names, so
-``gpusim.deal`` and ``gpusim.evaluate`` are the functions whatever was imported before or after
-(the modules stay reachable through ``sys.modules`` and ``from gpusim.deal import ...``).
+so ``import gpusim`` (and the command line's start-up) costs no JAX import. ``gpusim.deal`` and
+``gpusim.evaluate`` are functions; the modules that define them are :mod:`gpusim.dealing` and
+:mod:`gpusim.evaluator`.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -26,13 +20,13 @@ _LAZY = {
     "hand_class": "gpusim.cards",
     "parse_card": "gpusim.cards",
     "parse_cards": "gpusim.cards",
-    "deal": "gpusim.deal",
-    "CATEGORY_NAMES": "gpusim.evaluate",
-    "best_five": "gpusim.evaluate",
-    "describe": "gpusim.evaluate",
-    "evaluate": "gpusim.evaluate",
-    "hand_category": "gpusim.evaluate",
-    "is_royal": "gpusim.evaluate",
+    "deal": "gpusim.dealing",
+    "CATEGORY_NAMES": "gpusim.evaluator",
+    "best_five": "gpusim.evaluator",
+    "describe": "gpusim.evaluator",
+    "evaluate": "gpusim.evaluator",
+    "hand_category": "gpusim.evaluator",
+    "is_royal": "gpusim.evaluator",
     "threefry2x32": "gpusim.rng",
     "ConfigError": "gpusim.config",
     "load_config": "gpusim.config",
@@ -44,8 +38,6 @@ _LAZY = {
     "design": "gpusim.designer",
 }
 
-# public functions that share their name with the submodule defining them
-_FUNCTION_NOT_MODULE = frozenset({"deal", "evaluate"})
 # submodules that ``import gpusim`` once loaded as a side effect: still reachable as attributes
 _SUBMODULES = frozenset({"cards", "rng"})
 
@@ -77,17 +69,6 @@ __all__ = [
 ]
 
 
-class _Package(types.ModuleType):
-    """The gpusim package: ignores the import system binding the ``deal`` and ``evaluate``
-    submodules over the functions of the same names."""
-
-    def __setattr__(self, name: str, value) -> None:
-        if name in _FUNCTION_NOT_MODULE and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):

@@ -51,7 +51,7 @@ CATEGORY_KEYS = (
     "royal_flush",
 )
 """Five-card hand categories low to high, the one definition: index i < 9 is the evaluator's
-category i (``gpusim.evaluate.CATEGORY_NAMES``), and 9 is the royal flush (an ace-high straight
+category i (``gpusim.evaluator.CATEGORY_NAMES``), and 9 is the royal flush (an ace-high straight
 flush), which several paytables single out."""
 
 

@@ -80,8 +80,8 @@ def tally(seed: int, rounds: int, *, chunk: int = CHUNK, cards_fn=None, words_fn
     dealer and the raw generator (the tests feed deliberately biased ones to show the battery
     can fail).
     """
-    from gpusim.deal import deal
-    from gpusim.evaluate import evaluate, hand_category, is_royal
+    from gpusim.dealing import deal
+    from gpusim.evaluator import evaluate, hand_category, is_royal
 
     if cards_fn is None:
         cards_fn = lambda first, n: np.asarray(deal(seed, first, n, N_POS))  # noqa: E731
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import time
 
-    from gpusim.runs.driver import SimulationError, parse_rounds
+    from gpusim.runs.simulation import SimulationError, parse_rounds
 
     ap = argparse.ArgumentParser(prog="python -m gpusim.randomness",
                                  description=__doc__.splitlines()[0])

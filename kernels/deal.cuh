@@ -1,11 +1,11 @@
-// (seed, round index) -> the round's cards: the CUDA twin of gpusim/deal.py.
+// (seed, round index) -> the round's cards: the CUDA twin of gpusim/dealing.py.
 //
 // Exactly unbiased partial Fisher-Yates. Draw i picks j_i uniform in 0 .. 51-i, swaps
 // deck positions i and i+j_i and deals position i. The j_i of consecutive draws come in
 // blocks whose range product P stays <= 2^52, one 64-bit Threefry word x = y0 << 32 | y1
 // per block: multiplying x by the ranges in turn yields the digits (x*n = j*2^64 + x'),
 // and a word whose final remainder is below 2^64 mod P is rejected and redrawn (Lemire),
-// which makes every ordered deal exactly equally likely. See gpusim/deal.py for the
+// which makes every ordered deal exactly equally likely. See gpusim/dealing.py for the
 // argument and the counter layout:
 //   key = (seed mod 2^32, seed >> 32), ctr0 = round mod 2^32,
 //   ctr1 = (round >> 32) | block << 16 | attempt << 19,   round < 2^48.

@@ -1,4 +1,4 @@
-// Best-five-card poker hand rank as one uint32: the CUDA twin of gpusim/evaluate.py.
+// Best-five-card poker hand rank as one uint32: the CUDA twin of gpusim/evaluator.py.
 //
 // rank = category << 27 | primary << 13 | kickers, where category is 0 (high card) ..
 // 8 (straight flush) and primary / kickers are 13-bit rank masks (bit r = rank r,

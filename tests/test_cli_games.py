@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 import gpusim.games.registry as registry
 from gpusim.cli import app
 from gpusim.config import shipped_configs
-from gpusim.deal import deal
+from gpusim.dealing import deal
 
 runner = CliRunner()
 

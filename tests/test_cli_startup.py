@@ -26,11 +26,11 @@ def _python(code: str) -> str:
 def test_submodule_imported_first_does_not_shadow_the_function():
     out = _python("""
         import types
-        import gpusim.deal
-        import gpusim.evaluate
+        import gpusim.dealing
+        import gpusim.evaluator
         import gpusim
-        from gpusim.deal import deal
-        from gpusim.evaluate import evaluate
+        from gpusim.dealing import deal
+        from gpusim.evaluator import evaluate
         assert gpusim.deal is deal and gpusim.evaluate is evaluate
         from gpusim import deal as d, evaluate as e
         assert d is deal and e is evaluate
@@ -45,9 +45,10 @@ def test_function_first_then_submodule_keeps_the_function():
         import sys
         import gpusim
         from gpusim import deal, evaluate
-        import gpusim.deal, gpusim.evaluate, gpusim.exact.boards  # the last imports evaluate too
-        assert gpusim.deal is deal is sys.modules["gpusim.deal"].deal
-        assert gpusim.evaluate is evaluate is sys.modules["gpusim.evaluate"].evaluate
+        import gpusim.dealing, gpusim.evaluator, gpusim.exact.boards  # the last imports evaluator
+        too
+        assert gpusim.deal is deal is sys.modules["gpusim.dealing"].deal
+        assert gpusim.evaluate is evaluate is sys.modules["gpusim.evaluator"].evaluate
         gpusim.other = 1  # other attributes set as usual
         assert gpusim.other == 1
         assert gpusim.cards.parse_card("As") == 51 and gpusim.rng.threefry2x32

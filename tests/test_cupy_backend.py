@@ -1,7 +1,7 @@
 """The CuPy backend counts every chunk exactly as the JAX path does (GPU only).
 
 Each test plays the same rounds through :func:`gpusim.sim.backends.cupy_backend.make_chunk_runner`
-and through the JAX runner (``gpusim.runs.driver``, on whatever device JAX has) and requires
+and through the JAX runner (``gpusim.runs.simulation``, on whatever device JAX has) and requires
 identical ChunkCounts: net distributions, events, decisions, wagers, moments and Jackpot hits.
 Skipped, naming :func:`~gpusim.sim.backends.cupy_backend.unavailable_reason`, unless the cupy
 backend can run. Run by ``benchmarks/gpu_check.sh``, which fails when any test here skips.

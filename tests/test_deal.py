@@ -1,7 +1,7 @@
 """Dealing: exact agreement with a from-the-spec oracle, reproducibility across batch
 splits, the rejection path, input validation, and statistical checks over 10^7 deals.
 
-The oracle below is written from the specification in ``gpusim/deal.py`` with Python
+The oracle below is written from the specification in ``gpusim/dealing.py`` with Python
 integers: a scalar Threefry (checked against the Random123 vectors), ``divmod`` of
 ``x * P`` instead of the chained multiply, mixed-radix digits by division and a
 textbook list Fisher-Yates. It shares no arithmetic with the code under test.
@@ -14,15 +14,15 @@ import numpy as np
 import pytest
 from scipy.stats import chi2
 
-from gpusim.deal import (
+from gpusim.dealing import (
     MAX_ROUND,
     _fisher_yates_jax,
     deal,
     deal_plan,
     deal_rounds,
 )
-from gpusim.deal_numpy import deal_numpy
-from gpusim.deal_numpy import first_attempt_rejected as _first_attempt_rejected
+from gpusim.dealing_numpy import deal_numpy
+from gpusim.dealing_numpy import first_attempt_rejected as _first_attempt_rejected
 from gpusim.rng import seed_key
 
 M32 = 0xFFFFFFFF

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from gpusim.cards import format_cards, parse_cards
-from gpusim.evaluate import (
+from gpusim.evaluator import (
     CATEGORY_NAMES,
     ROYAL_FLUSH_RANK,
     best_five,
@@ -546,7 +546,7 @@ def test_benchmark_script_prints_json(capsys):
 
 @pytest.mark.parametrize("k", [3, 4, 5])
 def test_evaluate_board_pairs_equals_evaluate(k):
-    from gpusim.evaluate import evaluate_board_pairs
+    from gpusim.evaluator import evaluate_board_pairs
 
     rng = np.random.default_rng(k)
     cards = np.array([rng.permutation(52)[: k + 12] for _ in range(40)], dtype=np.int32)

@@ -63,7 +63,7 @@ def _random_situation(rng, n_board):
 
 
 def test_board_counts_against_pairwise_comparison():
-    from gpusim.evaluate import evaluate_np
+    from gpusim.evaluator import evaluate_np
 
     rng = np.random.default_rng(3)
     boards = np.array([rng.choice(52, 5, replace=False) for _ in range(3)])

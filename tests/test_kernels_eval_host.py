@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from gpusim.cards import parse_cards
-from gpusim.evaluate import evaluate
+from gpusim.evaluator import evaluate
 from gpusim.sim.bench import random_hands
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"

@@ -2,7 +2,7 @@
 
 A small C++ harness (written and built in a temporary folder; skipped without g++) prints
 Threefry outputs and deals rounds; the tests compare them with the Random123 known-answer
-vectors, the numpy Threefry and :func:`gpusim.deal.deal`. The headers are also
+vectors, the numpy Threefry and :func:`gpusim.dealing.deal`. The headers are also
 compile-checked as CUDA with ``nvcc -x cu -c`` when nvcc is installed.
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusim.deal import MAX_ROUND, deal
-from gpusim.deal_numpy import first_attempt_rejected as _first_attempt_rejected
+from gpusim.dealing import MAX_ROUND, deal
+from gpusim.dealing_numpy import first_attempt_rejected as _first_attempt_rejected
 from gpusim.rng import KAT_VECTORS, threefry2x32_numpy
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
@@ -155,7 +155,7 @@ def test_host_deal_matches_jax(harness, seed, first, n, k):
 )  # fmt: skip
 def test_host_deal9_constant_path_matches_jax(harness, seed, first, n):
     """gpusim_deal_n<9> (block product and threshold folded at compile time), which the kernels
-    use, deals the same cards as gpusim.deal."""
+    use, deals the same cards as gpusim.dealing."""
     expect = np.asarray(deal(seed, first, n, 9))
     np.testing.assert_array_equal(_host_deal(harness, seed, first, n, 9, "deal9"), expect)
 

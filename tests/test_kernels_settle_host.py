@@ -9,7 +9,7 @@ A C++ harness (built in a temporary folder; skipped without g++) includes the sa
 - decides given rounds: compared with every strategy the CuPy backend supports;
 - plays a whole chunk with the kernel's per-round function and histogram: reduced by
   :func:`gpusim.sim.backends.cupy_backend.counts_from_bins` it must equal the JAX runner's
-  ChunkCounts (:mod:`gpusim.runs.driver`; Jackpot royal rounds and the meter too).
+  ChunkCounts (:mod:`gpusim.runs.simulation`; Jackpot royal rounds and the meter too).
 
 Both kernels are also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc), as files
 and as the self-contained source the backend hands to NVRTC (NVRTC itself, with the headers

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gpusim import compile_cache
-from gpusim.deal import deal
+from gpusim.dealing import deal
 from gpusim.games import payout, settle
 from gpusim.games.holdem_bonus.events import BONUS_HANDS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gpusim.config import load_config
-from gpusim.deal import deal
+from gpusim.dealing import deal
 from gpusim.games.registry import get_strategy
 from gpusim.sim.chunks import BP, ChunkRunner, reduce_host
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gpusim.runs.driver import MAX_ROUNDS, SimulationError, parse_rounds, plan_chunks
+from gpusim.runs.simulation import MAX_ROUNDS, SimulationError, parse_rounds, plan_chunks
 
 # Runs the CLI in a child process and reports the child's exit code, stderr and peak RSS.
 _PROBE = """
@@ -22,7 +22,7 @@ print(json.dumps({"rc": r.returncode, "err": r.stderr,
 
 
 def test_max_rounds_is_the_generator_space():
-    from gpusim.deal import MAX_ROUND
+    from gpusim.dealing import MAX_ROUND
 
     assert MAX_ROUNDS == MAX_ROUND == 2**48
     assert parse_rounds(str(2**48)) == 2**48

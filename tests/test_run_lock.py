@@ -124,9 +124,9 @@ def test_a_ray_run_that_stops_moving_fails_naming_the_cause(tmp_path):
 
     import pytest
 
-    from gpusim.runs.driver import SimulationError
     from gpusim.runs.ray_driver import _Watch
     from gpusim.runs.ray_watchdog import worker_failure
+    from gpusim.runs.simulation import SimulationError
 
     # the cause is read from the workers' logs (Ray's fatal-line format)
     (tmp_path / "worker-ab-ffff-7.err").write_text(

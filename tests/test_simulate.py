@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.runs.driver import parse_rounds, plan_chunks
+from gpusim.runs.simulation import parse_rounds, plan_chunks
 
 STRATEGY = "basic"
 

@@ -8,8 +8,8 @@ import pytest
 
 import gpusim
 from gpusim.config import load_config
-from gpusim.deal import deal
-from gpusim.evaluate import evaluate, is_royal
+from gpusim.dealing import deal
+from gpusim.evaluator import evaluate, is_royal
 from gpusim.sim.chunks import BP, _apply_jackpot
 
 ROUNDS = 800_000

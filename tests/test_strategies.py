@@ -287,7 +287,7 @@ def test_showdown_counts_rejects_bad_cards():
 def test_win_over_half_tables_equal_per_round_counting():
     """The simulation-scale `win-over-half` (exact tables) decides exactly as the per-round
     exact counting of seed 000's rule text, round by round."""
-    from gpusim.deal import deal
+    from gpusim.dealing import deal
 
     rules = load_config("holdem_bonus_classic")
     cards = np.asarray(deal(77, 0, 120, 9))

@@ -1,5 +1,6 @@
 """Figures of a run: return tables, volatility, sessions, risk of ruin, jackpot, what-if paytables
-and live-table exposure, computed from a run folder's integer counts with :mod:`gpusim.stats`.
+and live-table exposure, computed from a run folder's integer counts with
+:mod:`gpusim.distributions`.
 
 Every function here takes a :class:`RunData` (loaded once from a :class:`gpusim.Run` with
 :func:`load_run_data`) and returns plain JSON-able dicts: integers for money and counts, floats

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from gpusim.distributions import NetDistribution
 from gpusim.games import bets as offered
 from gpusim.games import spec_for
 from gpusim.runs import manifest as _manifest
-from gpusim.stats import NetDistribution
 
 __all__ = [
     "AnalysisError",

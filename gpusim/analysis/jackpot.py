@@ -7,8 +7,7 @@ from fractions import Fraction
 
 from gpusim.analysis.data import RunData, json_float
 from gpusim.analysis.returns import side_bet_exact
-from gpusim.games import spec_for
-from gpusim.stats import (
+from gpusim.distributions import (
     break_even_meter,
     contribution_for_rtp,
     expected_meter_at_hit,
@@ -18,6 +17,7 @@ from gpusim.stats import (
     meter_at_hit_quantiles,
     meter_summary,
 )
+from gpusim.games import spec_for
 
 __all__ = ["jackpot_figures"]
 

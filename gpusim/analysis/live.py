@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from gpusim.analysis.data import AnalysisError, RunData, bet_distribution
-from gpusim.stats import live_exposure
+from gpusim.distributions import live_exposure
 
 __all__ = ["live_figures", "parse_stake_dist"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from gpusim.analysis.data import AnalysisError, RunData, json_float, not_placed_events
+from gpusim.distributions import compare_with_exact, return_table
 from gpusim.games import event_names, event_returns, spec_for
-from gpusim.stats import compare_with_exact, return_table
 
 __all__ = [
     "bet_pays",

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from gpusim.analysis.data import AnalysisError, RunData, bet_distribution
-from gpusim.stats import (
+from gpusim.distributions import (
     NetDistribution,
     bankroll_for_risk,
     ruin_curve,
@@ -95,8 +95,8 @@ def ruin_with_curve(data: RunData, bankroll: int, rounds: int, *, bet: str = "to
                     targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1,
                     level: float = 0.99):
     """(figures, curve) of the risk of ruin over ``rounds`` rounds; curve is the
-    :class:`~gpusim.stats.ruin.RuinCurve` for bankrolls 1..B, B covering ``bankroll`` and every
-    target's bankroll: one backward recursion gives them all."""
+    :class:`~gpusim.distributions.ruin.RuinCurve` for bankrolls 1..B, B covering ``bankroll`` and
+    every target's bankroll: one backward recursion gives them all."""
     if isinstance(bankroll, bool) or not isinstance(bankroll, int) or bankroll <= 0:
         raise AnalysisError(f"--bankroll: got {bankroll!r}; must be a whole number of money "
                             "units >= 1")

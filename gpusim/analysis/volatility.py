@@ -9,8 +9,8 @@ import numpy as np
 import polars as pl
 
 from gpusim.analysis.data import RunData, json_float
-from gpusim.stats import hold_table, volatility
-from gpusim.stats.volatility import DEFAULT_HOLD_ROUNDS, JointMoments, z_two_sided
+from gpusim.distributions import hold_table, volatility
+from gpusim.distributions.volatility import DEFAULT_HOLD_ROUNDS, JointMoments, z_two_sided
 
 __all__ = ["convergence", "volatility_figures"]
 

@@ -10,11 +10,11 @@ from fractions import Fraction
 from gpusim.analysis.data import AnalysisError, RunData
 from gpusim.analysis.returns import bet_pays
 from gpusim.config import ConfigError, parse_config
+from gpusim.distributions import return_table
+from gpusim.distributions.distribution import to_fraction
 from gpusim.games import bets as offered
 from gpusim.games import spec_for
 from gpusim.runs.manifest import config_doc
-from gpusim.stats import return_table
-from gpusim.stats.distribution import to_fraction
 
 __all__ = ["solve_line", "whatif_figures"]
 

@@ -32,7 +32,7 @@ def eval_cmd(
         fail(f"cards: got {len(codes)} cards; give 5, 6 or 7 distinct cards")
     import numpy as np
 
-    from gpusim.evaluate import CATEGORY_NAMES, best_five, describe, evaluate, hand_category
+    from gpusim.evaluator import CATEGORY_NAMES, best_five, describe, evaluate, hand_category
 
     arr = np.asarray([codes], dtype=np.int32)
     rank = int(np.asarray(evaluate(arr))[0])
@@ -117,7 +117,7 @@ def _parse_range(text: str) -> tuple[int, int]:
         a, b = (int(p) for p in parts)
     except ValueError:
         a, b = -1, -1
-    from gpusim.deal import MAX_ROUND
+    from gpusim.dealing import MAX_ROUND
 
     if len(parts) != 2 or not 0 <= a < b <= MAX_ROUND or b - a > 1_000_000:
         fail(

@@ -92,11 +92,11 @@ def simulate_cmd(
     from gpusim.config import ConfigError
     from gpusim.report.cli_text import default_config_note, run_folder_note
     from gpusim.report.terminal import print_summary, run_progress
-    from gpusim.runs.driver import DEFAULT_ROUNDS, SimulationError
     from gpusim.runs.interrupt import Interrupted, stop_on_signals
     from gpusim.runs.run import simulate
     from gpusim.runs.runfolder import RunFolderError
     from gpusim.runs.shards import ShardError
+    from gpusim.runs.simulation import DEFAULT_ROUNDS, SimulationError
     from gpusim.sim.backends import BackendError
     from gpusim.strategy import StrategyError
 
@@ -150,7 +150,7 @@ def _resume_argv(config, rounds, seed, out, strategy, backend, chunk, shard, on_
     (its chunks are written in round order, so what is kept is a prefix of the plan)."""
     from pathlib import Path
 
-    from gpusim.runs.driver import DEFAULT_ROUNDS
+    from gpusim.runs.simulation import DEFAULT_ROUNDS
 
     outp = Path(out).expanduser().resolve()
     cfg = Path(config).expanduser()

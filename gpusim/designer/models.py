@@ -34,7 +34,7 @@ def _five_card_aa_classes() -> tuple[int, ...]:
     path = cache_dir() / "aa_bonus_classes_v1.npy"
     if path.is_file():
         return tuple(int(v) for v in np.load(path))
-    from gpusim.evaluate import evaluate_np
+    from gpusim.evaluator import evaluate_np
     from gpusim.games.casino_holdem.exact import aa_bonus_class
     from gpusim.index import subsets
 

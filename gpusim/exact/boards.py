@@ -2,7 +2,7 @@
 dealer's two-card hands lose to, tie with and beat the player's hand.
 
 For a board B the 47 unseen cards form 1,081 two-card hands. All are ranked once (7-card
-ranks from :func:`gpusim.evaluate.evaluate`). For the player's hole {a, b} the dealer holds
+ranks from :func:`gpusim.evaluator.evaluate`). For the player's hole {a, b} the dealer holds
 one of the 990 pairs that avoid a and b; by inclusion-exclusion
 
     below(a, b) = below_all - below_row_a - below_row_b      (pair {a, b} is never below itself)
@@ -13,7 +13,7 @@ The counts come from sorts, not from pairwise comparisons: the 1,081 ranks are s
 hand's dense position = number of hands strictly below it, with the tie runs' bounds), then the
 hands' cards are stably sorted by card, which lists the 46 hands holding each card in rank
 order; the tie-run bounds within each card's list are the per-card counts. All counts are
-exact integers. Ranks come from :func:`gpusim.evaluate.evaluate_board_pairs`, which builds the
+exact integers. Ranks come from :func:`gpusim.evaluator.evaluate_board_pairs`, which builds the
 board's suit masks once per board instead of once per hand.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.evaluate import evaluate_board_pairs
+from gpusim.evaluator import evaluate_board_pairs
 from gpusim.exact._profile import stage
 
 __all__ = [
@@ -189,7 +189,7 @@ def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCount
     boards: (nb, k) int distinct cards, k in 3..5 (k < 5: the hands as they stand, no more
     cards to come; n = 52 - k unseen cards, C(n, 2) holes, C(n - 2, 2) dealer hands).
     qualifier: the lowest dealer rank that qualifies (a rank from
-    :func:`gpusim.evaluate.evaluate`), or None for no qualification.
+    :func:`gpusim.evaluator.evaluate`), or None for no qualification.
     """
     sc = sorted_counts(boards, qualifier)
     nb, npairs = sc.order.shape

@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from gpusim.evaluate import evaluate, hand_category, is_royal
+from gpusim.evaluator import evaluate, hand_category, is_royal
 
 __all__ = [
     "BOARD",

@@ -89,7 +89,7 @@ def play_records(
     rules, strategy, *, seed: int, first_round: int, n_rounds: int, jackpot_meter=None
 ) -> list[dict[str, Any]]:
     """Deal rounds ``first_round .. first_round + n_rounds - 1`` of ``seed`` and describe them."""
-    from gpusim.deal import MAX_ROUND, deal
+    from gpusim.dealing import MAX_ROUND, deal
 
     stop = first_round + n_rounds
     parts = []

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.distributions import Z90, Z95
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
-from gpusim.stats import Z90, Z95
 
 __all__ = ["exact_par_tables", "report_par_tables", "write_par"]
 

@@ -109,7 +109,7 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
                progress=None) -> Path:
     """Merge shard folders into the run folder ``out``; returns its path.
 
-    ``progress``: a :class:`gpusim.runs.driver.Progress`, advanced by the rounds written.
+    ``progress``: a :class:`gpusim.runs.simulation.Progress`, advanced by the rounds written.
     ``out`` is locked for the merge (:mod:`gpusim.runs.lock`)."""
     folders = _check(dirs)
     outp = Path(out).expanduser()
@@ -162,8 +162,8 @@ def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> 
 def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force: bool,
               extra: dict, progress=None) -> Path:
     """Write settled chunks (round order) as a complete run folder with ``like``'s identity."""
-    from gpusim.runs.driver import chunk_tables
     from gpusim.runs.run import Run
+    from gpusim.runs.simulation import chunk_tables
 
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",
             "strategy", "seed", "rounds", "chunk_rounds")

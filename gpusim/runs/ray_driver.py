@@ -36,7 +36,11 @@ import uuid
 from pathlib import Path
 
 from gpusim.games import spec_for
-from gpusim.runs.driver import (
+from gpusim.runs.interrupt import interruption_in, kept_through
+from gpusim.runs.lock import RunLock
+from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
+from gpusim.runs.shards import ChunkResult, JackpotSettler, Segment
+from gpusim.runs.simulation import (
     BACKENDS,
     DEFAULT_CHUNK,
     Progress,
@@ -44,10 +48,6 @@ from gpusim.runs.driver import (
     parse_rounds,
     plan_chunks,
 )
-from gpusim.runs.interrupt import interruption_in, kept_through
-from gpusim.runs.lock import RunLock
-from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
-from gpusim.runs.shards import ChunkResult, JackpotSettler, Segment
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
 
@@ -356,8 +356,8 @@ def _logs_dir(ray) -> Path | None:
 
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
     import gpusim
-    from gpusim.runs.driver import run_identity
     from gpusim.runs.runfolder import RunFolder
+    from gpusim.runs.simulation import run_identity
 
     last = n_rounds - (n_chunks - 1) * chunk_rounds
     return RunFolder.create(path, {
@@ -371,7 +371,7 @@ def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, 
 
 def _write_chunk(folder, k: int, c: ChunkResult) -> None:
     """Write chunk k unless the manifest already holds it for the same round range."""
-    from gpusim.runs.driver import chunk_tables
+    from gpusim.runs.simulation import chunk_tables
 
     have = folder.completed().get(k)
     if have is not None:

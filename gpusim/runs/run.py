@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from gpusim.games import DEFAULT_CONFIG
 from gpusim.games.spec import METER_SECTION
-from gpusim.runs.driver import Progress, run_simulation
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.runs.runfolder import RunFolder
+from gpusim.runs.simulation import Progress, run_simulation
 from gpusim.runs.totals import compute_summary
 
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it

@@ -16,8 +16,8 @@ Layout of a run folder::
     .gpusim.lock             the writer's lock file, while a writer runs (gpusim.runs.lock)
 
 The tables and their columns are :data:`PART_SCHEMAS`, which the writer
-(:func:`gpusim.runs.driver.chunk_tables`) and the reader (:class:`gpusim.runs.run.Run`) both use;
-a test checks this list and the README's against it. ``jackpot`` has one row per royal hit;
+(:func:`gpusim.runs.simulation.chunk_tables`) and the reader (:class:`gpusim.runs.run.Run`) both
+use; a test checks this list and the README's against it. ``jackpot`` has one row per royal hit;
 ``progress`` holds the cumulative wagers within the chunk at each compute batch's end, for
 convergence plots.
 

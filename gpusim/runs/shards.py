@@ -143,7 +143,7 @@ def settle_segments(rules, strategy, seed: int, segments: list[Segment]) -> list
 
 def _round_nets(rules, strategy, seed: int, r: int) -> tuple[dict, dict]:
     """Every offered bet's (net, stake) in round r, replayed from (seed, r)."""
-    from gpusim.deal import deal
+    from gpusim.dealing import deal
     from gpusim.games import bets, event_names, settle
 
     cards = np.asarray(deal(seed, r, 1, spec_for(rules).cards_per_round))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import jax
 import numpy as np
 
-from gpusim.evaluate import evaluate
+from gpusim.evaluator import evaluate
 
 __all__ = ["PEER_EVALUATORS", "bench_evaluator", "random_hands"]
 

@@ -8,7 +8,7 @@ first batches before a chunk's counts are finished) so the host never waits on o
 before queueing the next. :func:`reduce_host` is the reference reduction from per-round
 arrays. :func:`chunk_runner` picks the JAX path or the CuPy kernels
 (:mod:`gpusim.sim.backends.cupy_backend`); both give the same counts for the same rounds.
-Nothing here touches the run folder: :mod:`gpusim.runs.driver` owns it.
+Nothing here touches the run folder: :mod:`gpusim.runs.simulation` owns it.
 
 The Jackpot meter is kept in 1/BP money units (:data:`gpusim.rules.BP`); it moves only in
 :meth:`gpusim.rules.JackpotRules.advance`.
@@ -217,7 +217,7 @@ class ChunkRunner:
         """(start, n, compiled size) of each batch. A short batch is dealt at the full size and
         masked (one compiled program for the whole run) unless that wastes more than 1/8 of
         the chunk; padded rows past 2**48 only get other counters, and are dropped."""
-        from gpusim.deal import batch_bucket
+        from gpusim.dealing import batch_bucket
 
         return [
             (start, n, self.batch if self.batch - n <= n_rounds // 8 else batch_bucket(n))
@@ -304,7 +304,7 @@ class ChunkRunner:
         return out, meter
 
     def _batch(self, seed: int, first_round: int, n_rounds: int, meter: int):
-        from gpusim.deal import deal
+        from gpusim.dealing import deal
         from gpusim.games import spec_for
 
         cards = deal(seed, first_round, n_rounds, spec_for(self.rules).cards_per_round)

@@ -263,7 +263,7 @@ def untraceable_errors() -> tuple:
 def _settle_function(rules, strategy, batch: int):
     import jax.numpy as jnp
 
-    from gpusim.deal import deal_rounds
+    from gpusim.dealing import deal_rounds
     from gpusim.games import settle, spec_for
 
     # only the structure is traced in; the pays and stakes are the argument ``pay``
@@ -271,7 +271,7 @@ def _settle_function(rules, strategy, batch: int):
     n_cards = spec_for(rules).cards_per_round
 
     def run(key0, key1, first_lo, first_hi, pay):
-        # the same round indices as gpusim.deal.deal: 64-bit index = hi * 2**32 + lo
+        # the same round indices as gpusim.dealing.deal: 64-bit index = hi * 2**32 + lo
         lo = first_lo + jnp.arange(batch, dtype=jnp.uint32)
         hi = first_hi + (lo < first_lo).astype(jnp.uint32)
         cards = deal_rounds(key0, key1, lo, hi, n_cards)

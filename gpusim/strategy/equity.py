@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gpusim.evaluate import evaluate
+from gpusim.evaluator import evaluate
 
 __all__ = ["showdown_counts", "win_probability"]
 

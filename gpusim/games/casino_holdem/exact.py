@@ -224,7 +224,7 @@ def solve_counts(
     f, h = np.nonzero(valid)
     if len(f):
         five = np.concatenate([_HOLES[h], bcls.reps[f]], axis=1)
-        from gpusim.evaluate import evaluate_np
+        from gpusim.evaluator import evaluate_np
 
         bonus[f, h] = evaluate_np(five, check=False)
     return ChCounts(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gpusim.evaluate import evaluate_np
+from gpusim.evaluator import evaluate_np
 from gpusim.exact.cupy_backend import BLOCK, class_launches, kernel, require_gpu
 from gpusim.index import board_classes, subsets
 

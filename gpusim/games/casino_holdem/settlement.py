@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.evaluate import CATEGORY_NAMES, evaluate, evaluate_np
+from gpusim.evaluator import CATEGORY_NAMES, evaluate, evaluate_np
 from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,

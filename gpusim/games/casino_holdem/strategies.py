@@ -87,7 +87,7 @@ def _ch_basic(seen: jax.Array) -> jax.Array:
 @jax.jit
 def _aa_bonus_win(seen: jax.Array) -> jax.Array:
     """Pair of aces or better in hole cards + flop (every AA Bonus line of seeds 002/004)."""
-    from gpusim.evaluate import PAIR, evaluate, hand_category
+    from gpusim.evaluator import PAIR, evaluate, hand_category
 
     seen = seen.astype(jnp.int32)
     cat = hand_category(evaluate(seen))

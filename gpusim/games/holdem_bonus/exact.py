@@ -222,7 +222,7 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
 
 def five_card_class_counts() -> np.ndarray:
     """(10,) int64 five-card hands by pay class over all C(52, 5)."""
-    from gpusim.evaluate import evaluate_np
+    from gpusim.evaluator import evaluate_np
     from gpusim.index import subsets
 
     ranks = evaluate_np(subsets(5), check=False)

@@ -13,7 +13,7 @@ from functools import partial
 import jax
 import jax.numpy as jnp
 
-from gpusim.evaluate import evaluate
+from gpusim.evaluator import evaluate
 from gpusim.games import payout as payout_of
 from gpusim.games.base import (
     FIRST5,

@@ -365,7 +365,7 @@ class _CupyChunkRunner:
     def __call__(self, seed: int, first_round: int, n_rounds: int, meter: int):
         import cupy
 
-        from gpusim.deal import check_args
+        from gpusim.dealing import check_args
 
         k0, k1, first, n, _ = check_args(seed, first_round, n_rounds, 9)
         pool = cupy.get_default_memory_pool()

@@ -29,8 +29,8 @@ from statistics import NormalDist
 
 import numpy as np
 
-from gpusim.stats.distribution import NetDistribution, to_fraction
-from gpusim.stats.rows import distributions_from_rows, table_column
+from gpusim.distributions.distribution import NetDistribution, to_fraction
+from gpusim.distributions.rows import distributions_from_rows, table_column
 
 __all__ = [
     "DEFAULT_HOLD_ROUNDS",

@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from gpusim.stats.distribution import to_fraction
-from gpusim.stats.ruin import wilson_interval
+from gpusim.distributions.distribution import to_fraction
+from gpusim.distributions.ruin import wilson_interval
 
 __all__ = [
     "HitFrequency",

@@ -1,6 +1,6 @@
 """The Monte Carlo batch runner: deal, decide, settle and count, chunk by chunk, into a run folder.
 
-Determinism: round r's cards depend only on (seed, r) (see :mod:`gpusim.deal`), decisions and
+Determinism: round r's cards depend only on (seed, r) (see :mod:`gpusim.dealing`), decisions and
 settlement are pure functions of the cards, and every stored statistic is an integer sum. So the
 totals of a run do not depend on the chunk size, on resuming, or on the backend. The one piece of
 state carried from round to round is the progressive Jackpot meter; it is advanced in round order
@@ -49,7 +49,7 @@ __all__ = [
 
 DEFAULT_ROUNDS = 10_000_000
 MAX_ROUNDS = 2**48
-"""Largest --rounds: the generator's round-index space (:data:`gpusim.deal.MAX_ROUND`)."""
+"""Largest --rounds: the generator's round-index space (:data:`gpusim.dealing.MAX_ROUND`)."""
 
 
 
@@ -219,7 +219,7 @@ def run_simulation(
     rules = load_config(config)
     n_rounds = parse_rounds(rounds)
     chunk_rounds = DEFAULT_CHUNK if chunk is None else parse_rounds(chunk, "--chunk")
-    from gpusim.deal import MAX_ROUND
+    from gpusim.dealing import MAX_ROUND
 
     for field, given, value in (("--rounds", rounds, n_rounds), ("--chunk", chunk, chunk_rounds)):
         if value > MAX_ROUND:

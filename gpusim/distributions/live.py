@@ -13,7 +13,8 @@ Both have the same mean; live play has the larger variance (E[T^2] Var X + Var T
 M (E[s^2] Var X + Var s E[X]^2)). A day is the D-fold convolution of a round. All distributions
 are exact on the money lattice while that lattice has at most ``max_points`` points; beyond, it is
 coarsened and each result carries ``resolution`` (money: every reported value is within that of
-the exact value) together with the usual mass ``error`` (see :mod:`gpusim.stats.distribution`).
+the exact value) together with the usual mass ``error`` (see
+:mod:`gpusim.distributions.distribution`).
 :func:`simulate_operator_days` is the Monte Carlo fallback and cross-check.
 """
 
@@ -25,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.stats.distribution import LatticePMF, NetDistribution, as_pmf
-from gpusim.stats.session import session_distribution
+from gpusim.distributions.distribution import LatticePMF, NetDistribution, as_pmf
+from gpusim.distributions.session import session_distribution
 
 __all__ = [
     "ExposureSummary",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpusim.stats.distribution import NetDistribution, as_int_array
+from gpusim.distributions.distribution import NetDistribution, as_int_array
 
 __all__ = ["distributions_from_rows", "event_counts_from_rows", "table_column"]
 

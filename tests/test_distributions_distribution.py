@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from gpusim.stats import (
+from gpusim.distributions import (
     LatticePMF,
     NetDistribution,
     convolve,
@@ -17,7 +17,7 @@ from gpusim.stats import (
     session_distribution,
     session_summary,
 )
-from gpusim.stats import distribution as dist_mod
+from gpusim.distributions import distribution as dist_mod
 
 
 def brute_sum(steps: dict[int, int], n: int) -> dict[int, Fraction]:

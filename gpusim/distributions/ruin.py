@@ -33,7 +33,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from gpusim.stats.distribution import NetDistribution, as_pmf
+from gpusim.distributions.distribution import NetDistribution, as_pmf
 
 __all__ = [
     "BankrollForRisk",

@@ -6,13 +6,13 @@ moments); money stays integral and ratios are exact fractions until the final fl
 docs/stats.md for the conventions, error bounds and the statistics the runner must record.
 """
 
-from gpusim.stats.distribution import (
+from gpusim.distributions.distribution import (
     LatticePMF,
     NetDistribution,
     as_pmf,
     convolve,
 )
-from gpusim.stats.jackpot import (
+from gpusim.distributions.jackpot import (
     HitFrequency,
     MeterSummary,
     break_even_meter,
@@ -24,7 +24,7 @@ from gpusim.stats.jackpot import (
     meter_at_hit_quantiles,
     meter_summary,
 )
-from gpusim.stats.live import (
+from gpusim.distributions.live import (
     ExposureSummary,
     LiveExposure,
     exposure_summary,
@@ -33,7 +33,7 @@ from gpusim.stats.live import (
     live_round_distribution,
     simulate_operator_days,
 )
-from gpusim.stats.returns import (
+from gpusim.distributions.returns import (
     EventComparison,
     ExactComparison,
     ReturnRow,
@@ -41,8 +41,8 @@ from gpusim.stats.returns import (
     compare_with_exact,
     return_table,
 )
-from gpusim.stats.rows import distributions_from_rows, event_counts_from_rows
-from gpusim.stats.ruin import (
+from gpusim.distributions.rows import distributions_from_rows, event_counts_from_rows
+from gpusim.distributions.ruin import (
     BankrollForRisk,
     RuinCurve,
     SimulatedRuin,
@@ -53,8 +53,8 @@ from gpusim.stats.ruin import (
     simulate_ruin,
     wilson_interval,
 )
-from gpusim.stats.session import SessionSummary, session_distribution, session_summary
-from gpusim.stats.volatility import (
+from gpusim.distributions.session import SessionSummary, session_distribution, session_summary
+from gpusim.distributions.volatility import (
     Z90,
     Z95,
     HoldInterval,
@@ -68,7 +68,7 @@ from gpusim.stats.volatility import (
     volatility_table,
     z_two_sided,
 )
-from gpusim.stats.whatif import PaySolution, paytable_rtp, solve_pay
+from gpusim.distributions.whatif import PaySolution, paytable_rtp, solve_pay
 
 __all__ = [
     "BankrollForRisk",

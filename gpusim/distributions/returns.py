@@ -1,7 +1,7 @@
 """Return tables (PAR sheets) from event counts, and simulated-versus-exact comparison.
 
-Pay convention (shared with :mod:`gpusim.stats.whatif`): ``pays`` is the *net* result per unit
-staked on the event: X for "pays X:1", 0 for a push, -1 for a lost bet, X - 1 for a prize that
+Pay convention (shared with :mod:`gpusim.distributions.whatif`): ``pays`` is the *net* result per
+unit staked on the event: X for "pays X:1", 0 for a push, -1 for a lost bet, X - 1 for a prize that
 replaces the stake ("pays X for 1"). ``stakes`` (default 1 for every event) is the amount wagered
 in the event, in units of the bet; 0 marks "bet not placed" (e.g. a Flop bet after a fold), so
 RTP = total returned / total wagered stays right for optional bets.
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpusim.stats.distribution import to_fraction
+from gpusim.distributions.distribution import to_fraction
 
 __all__ = [
     "ExactComparison",

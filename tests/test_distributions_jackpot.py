@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gpusim.stats import (
+from gpusim.distributions import (
     break_even_meter,
     contribution_for_rtp,
     expected_meter_at_hit,

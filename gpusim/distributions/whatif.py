@@ -2,8 +2,8 @@
 target RTP.
 
 Events are the paytable lines a run counted (e.g. "AA", "AKs", "lose"); the conventions for
-``pays`` (net per unit staked) and ``stakes`` are those of :mod:`gpusim.stats.returns`. RTP is
-linear in each pay, so the pay of one line for a target RTP has a closed form:
+``pays`` (net per unit staked) and ``stakes`` are those of :mod:`gpusim.distributions.returns`. RTP
+is linear in each pay, so the pay of one line for a target RTP has a closed form:
 
     RTP(x) = 1 + (sum_{e != line} c_e s_e p_e + c_line s_line x) / sum_e c_e s_e.
 
@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from gpusim.stats.distribution import to_fraction
-from gpusim.stats.returns import event_rows
+from gpusim.distributions.distribution import to_fraction
+from gpusim.distributions.returns import event_rows
 
 __all__ = ["PaySolution", "paytable_rtp", "solve_pay"]
 

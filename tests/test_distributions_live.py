@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from gpusim.stats import (
+from gpusim.distributions import (
     LatticePMF,
     NetDistribution,
     exposure_summary,

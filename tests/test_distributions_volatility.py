@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from gpusim.stats import (
+from gpusim.distributions import (
     JointMoments,
     NetDistribution,
     hold_interval,

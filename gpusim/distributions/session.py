@@ -3,10 +3,10 @@
 The N-fold convolution is computed by exponentiation by squaring (about 2 log2 N convolutions)
 on the integer lattice of the per-round distribution. After each convolution, tail points holding
 at most ``tail_eps`` of mass are cut off, so supports stay near mean +- 8 SD instead of growing
-as N * range. The returned :class:`~gpusim.stats.distribution.LatticePMF` carries ``error``, a
-bound on the L1 distance to the exact session distribution (trimmed mass plus rounding, see
-:func:`~gpusim.stats.distribution.convolve`); every probability it yields (P(ahead), a CDF value)
-is within ``error`` of the exact one.
+as N * range. The returned :class:`~gpusim.distributions.distribution.LatticePMF` carries
+``error``, a bound on the L1 distance to the exact session distribution (trimmed mass plus
+rounding, see :func:`~gpusim.distributions.distribution.convolve`); every probability it yields
+(P(ahead), a CDF value) is within ``error`` of the exact one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from gpusim.stats.distribution import LatticePMF, NetDistribution, as_pmf, convolve
+from gpusim.distributions.distribution import LatticePMF, NetDistribution, as_pmf, convolve
 
 __all__ = [
     "DEFAULT_PERCENTILES",

@@ -3,15 +3,15 @@
 import numpy as np
 import polars as pl
 
-from gpusim.runs.driver import chunk_tables
-from gpusim.sim.counts import ChunkCounts, histogram
-from gpusim.stats import (
+from gpusim.distributions import (
     JointMoments,
     distributions_from_rows,
     event_counts_from_rows,
     joint_moments,
     return_table,
 )
+from gpusim.runs.simulation import chunk_tables
+from gpusim.sim.counts import ChunkCounts, histogram
 
 
 def synthetic_chunk(rng: np.random.Generator, n: int) -> tuple[ChunkCounts, np.ndarray]:
@@ -34,7 +34,7 @@ def synthetic_chunk(rng: np.random.Generator, n: int) -> tuple[ChunkCounts, np.n
     return c, np.stack([ante, bonus, ante + bonus], axis=1)
 
 
-def test_stats_read_runner_tables():
+def test_distributions_read_runner_tables():
     rng = np.random.Generator(np.random.PCG64(8))
     parts, ys = [], []
     for chunk in range(3):

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gpusim.stats import (
+from gpusim.distributions import (
     LatticePMF,
     NetDistribution,
     bankroll_for_risk,
@@ -177,7 +177,7 @@ def test_lattice_pmf_input_and_wide_support_fft_path():
     ps /= ps.sum()
     pmf = LatticePMF.from_values(xs, ps)
     wide = ruin_curve(pmf, 50, 30)
-    from gpusim.stats import ruin as ruin_mod
+    from gpusim.distributions import ruin as ruin_mod
     old = ruin_mod._SPARSE_MAX
     try:
         ruin_mod._SPARSE_MAX = 10_000
@@ -208,7 +208,7 @@ def test_ruin_bad_input(kwargs, msg):
 
 def test_truncated_bracket_contains_exact_value():
     # track only bankrolls 1..3 (U = 3): the 0-fill and r(U)-fill must still bracket the truth
-    from gpusim.stats import ruin as ruin_mod
+    from gpusim.distributions import ruin as ruin_mod
     steps = {-1: 9, 1: 11}
     d = dist_of(steps)
     for n in (5, 12):

@@ -1,4 +1,4 @@
-"""The numpy reference of :func:`gpusim.deal.deal`: the same cards by independent arithmetic
+"""The numpy reference of :func:`gpusim.dealing.deal`: the same cards by independent arithmetic
 (uint64 halves of each word, a full-deck Fisher-Yates), so the tests can check the JAX path (and
 the CUDA kernels check against both) card for card."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpusim.deal import MAX_ATTEMPTS, DealBlock, check_args, deal_plan
+from gpusim.dealing import MAX_ATTEMPTS, DealBlock, check_args, deal_plan
 from gpusim.rng import threefry2x32_numpy
 
 __all__ = ["deal_numpy", "first_attempt_rejected"]

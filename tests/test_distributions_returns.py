@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from gpusim.stats import compare_with_exact, paytable_rtp, return_table, solve_pay
+from gpusim.distributions import compare_with_exact, paytable_rtp, return_table, solve_pay
 
 # Texas Hold'em Bonus "Bonus" bet counted over ordered (player hole, dealer hole) pairs,
 # 1326 * 1225 = 1,624,350, from hole-card combinatorics: AA 6 combos (dealer also AA: the one
