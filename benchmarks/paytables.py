@@ -132,7 +132,7 @@ def _one(rules, strategy, rounds: int, cache: bool, xla: _XlaCompiles) -> dict:
 
 
 def _sweep(name: str, strategy_name: str, rounds: int, xla: _XlaCompiles) -> dict:
-    from gpusim.strategy import get_strategy
+    from gpusim.games.registry import get_strategy
 
     configs, bet = _configs(name)
     strategy = get_strategy(strategy_name, configs[0])

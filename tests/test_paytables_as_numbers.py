@@ -14,10 +14,10 @@ from gpusim.dealing import deal
 from gpusim.games import payout, settle
 from gpusim.games.holdem_bonus.events import BONUS_HANDS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
+from gpusim.games.registry import get_strategy
 from gpusim.rules import Paytable, Qualifier, Stakes
 from gpusim.sim import program
 from gpusim.sim.chunks import ChunkRunner
-from gpusim.strategy import get_strategy
 
 BATCH = 4096
 ROUNDS = 4000
