@@ -56,7 +56,7 @@ def _bonus_rtp(rules) -> Fraction:
 
 
 def _aa_rtp(rules) -> Fraction:
-    from gpusim.designer.models import _five_card_aa_classes
+    from gpusim.games.casino_holdem.design import _five_card_aa_classes
     from gpusim.games.casino_holdem.exact import aa_bonus_pays
 
     n = np.array(_five_card_aa_classes(), dtype=object)
@@ -181,7 +181,7 @@ def test_main_game_search_is_exactly_the_brute_force_set(ch_slice, ch, strategy)
 def test_five_card_aa_bonus_classes_add_up():
     import math
 
-    from gpusim.designer.models import _five_card_aa_classes
+    from gpusim.games.casino_holdem.design import _five_card_aa_classes
 
     n = _five_card_aa_classes()
     assert sum(n) == math.comb(52, 5)
@@ -190,7 +190,7 @@ def test_five_card_aa_bonus_classes_add_up():
 
 
 def test_ante_lines_pay_the_classes_ante_pays_reads(ch):
-    from gpusim.designer.maingame import ante_line_matrix
+    from gpusim.games.casino_holdem.design import ante_line_matrix
     from gpusim.games.casino_holdem.exact import ante_pays
 
     lines = tuple(current_paytable(ch, "ante"))

@@ -1,5 +1,6 @@
-"""Search of a main-game paytable (Casino Hold'em's Ante), each candidate priced under the
-optimal strategy re-optimised for its pays, from the cached exact counts.
+"""Search of a main-game paytable (e.g. Casino Hold'em's Ante), each candidate priced under the
+optimal strategy re-optimised for its pays, from the cached exact counts (a game's
+:class:`MainModel`).
 
 Per situation ``s`` (flop class x hole, ``w_s`` raw deals) the counts give, for the player's
 final hand in Ante line ``l``: ``nq_l`` outcomes where the dealer does not qualify, ``qw_l``
@@ -26,43 +27,27 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 
-from gpusim.cards import CATEGORY_KEYS
 from gpusim.designer.ranking import TopK, int_band, target_sum
 from gpusim.designer.sidebet import near_keys
 from gpusim.designer.space import Space, Targets, monotone_bounds
 
-__all__ = ["AnteModel", "ante_line_matrix", "search_main"]
+__all__ = ["MainModel", "search_main"]
 
 LEAF = 512  # a box with at most this many paytables is priced whole
 CELLS = 1 << 22  # situations x candidates per matrix product
 
 
-def ante_line_matrix(lines: tuple[str, ...]) -> np.ndarray:
-    """(10, L) 0/1: which Ante line pays each pay class (category, royal flush last); the
-    ``straight_or_less`` line pays every class up to a straight (as
-    :func:`gpusim.games.casino_holdem.exact.ante_pays` reads the paytable)."""
-    m = np.zeros((len(CATEGORY_KEYS), len(lines)), dtype=np.int64)
-    for j, name in enumerate(lines):
-        if name == "straight_or_less":
-            m[: CATEGORY_KEYS.index("straight") + 1, j] = 1
-        else:
-            m[CATEGORY_KEYS.index(name), j] = 1
-    return m
-
-
-@dataclass(frozen=True)
-class AnteModel:
-    """Per-situation features of the Casino Hold'em main game (S situations, L Ante lines).
-
-    feat: (S, 2L + 2) float64: nq per line, qw per line, loss, 1 (times nothing: the weight is
-    in ``w``); x: (S, L) nq + qw; k: (S,) the margin's constant in money units (ante x (2 qw -
-    3 loss + outcomes) + bonus); cbase: (S,) a call's net at pays 0 (2 qw - 3 loss, antes);
-    wfeat: feat x w; w: (S,) raw deals; outcomes per situation, ante stake, every
-    situation's deal count ``deals`` (= sum w x outcomes).
-    """
+class MainModel(Protocol):
+    """What the search needs of a game's main-game model (S situations, L paytable lines; a
+    game's spec builds it, e.g. :class:`gpusim.games.casino_holdem.design.AnteModel`): per
+    situation the features ``feat`` (S, 2L + 2), ``x`` (S, L), the margin's constant ``k`` (S,),
+    a call's net at pays 0 ``cbase`` (S,), ``wfeat`` = feat x w, raw deals ``w`` (S,);
+    ``outcomes`` per situation, the ``ante`` stake, every situation's deal count ``deals``;
+    ``margin(idx, pays)`` and ``totals(agg, pays)`` (exact sums, Python ints)."""
 
     lines: tuple[str, ...]
     feat: np.ndarray
@@ -75,66 +60,12 @@ class AnteModel:
     ante: int
     deals: int
 
-    @classmethod
-    def from_counts(cls, counts, rules, lines: tuple[str, ...], *, with_side_bet: bool):
-        """From the cached counts (:class:`gpusim.games.casino_holdem.exact.ChCounts`) and the
-        config (its stakes, AA Bonus paytable and fold rule, which the margin includes)."""
-        from gpusim.games.casino_holdem.exact import CH_OUTCOMES, N_PAY_CLASSES, call_margin
+    def margin(self, idx: np.ndarray, pays: np.ndarray) -> np.ndarray: ...
 
-        m = ante_line_matrix(lines)
-        valid = counts.valid
-        ct = np.ascontiguousarray(counts.counts[valid].T)  # (22, S): whole rows per event
-        n_l = len(lines)
-        feat = np.empty((2 * n_l + 2, ct.shape[1]))
-        # each line sums its pay classes' rows
-        for j in range(n_l):
-            cls_j = np.nonzero(m[:, j])[0]
-            feat[j] = ct[cls_j].sum(axis=0)
-            feat[n_l + j] = ct[N_PAY_CLASSES + cls_j].sum(axis=0)
-        feat[2 * n_l] = ct[-1]
-        feat[2 * n_l + 1] = 1
-        feat = np.ascontiguousarray(feat.T)  # (S, 2L + 2): the search gathers rows
-        nq, qw, loss = feat[:, :n_l], feat[:, n_l:2 * n_l], feat[:, 2 * n_l]
-        w = np.broadcast_to(counts.weights.astype(np.float64)[:, None], valid.shape)[valid]
-        ante = int(rules.stakes.ante)
-        # the part of the margin no Ante pay moves: the margin at pays 0
-        zero = _with_zero_ante(rules, lines)
-        k = call_margin(counts, zero, with_side_bet=with_side_bet)[valid].astype(np.float64)
-        x = nq + qw
-        # a call's net is x . a + cbase (antes x outcomes)
-        cbase = 2 * qw.sum(axis=1) - 3 * loss
-        return cls(lines, feat, x, k, cbase, feat * w[:, None], w, CH_OUTCOMES, ante,
-                   int(round(w.sum())) * CH_OUTCOMES)
-
-    def margin(self, idx: np.ndarray, pays: np.ndarray) -> np.ndarray:
-        """(len(idx), K) margins in money units x outcomes of pays (K, L)."""
-        return self.ante * (self.x[idx] @ pays.T.astype(np.float64)) + self.k[idx, None]
-
-    def totals(self, agg: np.ndarray, pays: np.ndarray):
-        """Exact main-game sums of candidates from their called aggregates agg (K, 2L + 2):
-        (net, net^2, deals won, wagered, calls) in antes, Python ints (object arrays)."""
-        n_l = len(self.lines)
-        a = pays.astype(object)
-        g = np.rint(agg).astype(np.int64).astype(object)
-        nq, qw, loss, sit = g[:, :n_l], g[:, n_l:2 * n_l], g[:, 2 * n_l], g[:, 2 * n_l + 1]
-        calls = sit * self.outcomes
-        folds = self.deals - calls
-        net = (nq * a).sum(axis=1) + (qw * (a + 2)).sum(axis=1) - 3 * loss - folds
-        net2 = (nq * a * a).sum(axis=1) + (qw * (a + 2) ** 2).sum(axis=1) + 9 * loss + folds
-        won = (nq * (a > 0)).sum(axis=1) + (qw * (a + 2 > 0)).sum(axis=1)
-        return net, net2, won, folds + 3 * calls, calls
+    def totals(self, agg: np.ndarray, pays: np.ndarray): ...
 
 
-def _with_zero_ante(rules, lines):
-    """The config with every Ante line paying 0 (the margin's constant part)."""
-    import dataclasses
-
-    from gpusim.rules import Paytable
-
-    return dataclasses.replace(rules, ante_paytable=Paytable(tuple((ln, 0) for ln in lines)))
-
-
-def main_figures(model: AnteModel, net, net2, won, wagered, calls, z: float) -> dict:
+def main_figures(model: MainModel, net, net2, won, wagered, calls, z: float) -> dict:
     """The exact report's main figures (``main_json``: ante RTP, house edge and SD per ante,
     element of risk) and the call rate, per candidate."""
     n = model.deals
@@ -163,7 +94,7 @@ class _Box:
     fold_w: float  # raw deals of the decided folds
 
 
-def search_main(model: AnteModel, space: Space, targets: Targets, *, top: int, near: bool,
+def search_main(model: MainModel, space: Space, targets: Targets, *, top: int, near: bool,
                 z: float, stats: dict | None = None) -> tuple[int, TopK]:
     """(number of Ante paytables of ``space`` meeting ``targets``, the ``top`` best)."""
     best = TopK(top)
@@ -215,7 +146,7 @@ def _monotone_possible(vals) -> bool:
     return all(vals[i][-1] >= max(v[0] for v in vals[i:]) for i in range(len(vals)))
 
 
-def _decide(model: AnteModel, box: _Box) -> tuple[_Box, np.ndarray]:
+def _decide(model: MainModel, box: _Box) -> tuple[_Box, np.ndarray]:
     """Move the situations whose choice is the same over the whole box out of ``idx``; with
     the undecided ones' x . a at the box's two corners, (n, 2)."""
     idx = box.idx
@@ -232,7 +163,7 @@ def _decide(model: AnteModel, box: _Box) -> tuple[_Box, np.ndarray]:
     return _Box(box.lo, box.hi, idx[und], agg, fold_w), xa[und]
 
 
-def _may_reach(model: AnteModel, box: _Box, xa: np.ndarray, s_lo: int, s_hi: int) -> bool:
+def _may_reach(model: MainModel, box: _Box, xa: np.ndarray, s_lo: int, s_hi: int) -> bool:
     """Whether some paytable of the box can have its net in [s_lo, s_hi]: bounds from the
     box's corners (decided situations are linear; an undecided one lies between the fold and
     its call net at the corner; ``xa``: its x . a at the two corners)."""

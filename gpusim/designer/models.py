@@ -3,14 +3,13 @@
 A game's spec lists the bets the designer searches (``GameSpec.designs``): a side bet's model is
 its integer counts per line (strategy-free); a main-game paytable's model is the per-situation
 counts of the game's cached enumeration, priced under the optimal strategy re-optimised per
-candidate. A side bet's builder returns its hits per line; the builders below are ones that
-cannot yet live in their game's package (they use the exact layer).
+candidate. Both builders live in the game's package: a side bet's returns its hits per line, a
+main game's its :class:`~gpusim.designer.maingame.MainModel`.
 """
 
 from __future__ import annotations
 
 import copy
-from functools import cache
 
 import numpy as np
 
@@ -19,56 +18,7 @@ from gpusim.games import bets as offered
 from gpusim.games import spec_for
 from gpusim.games.spec import DesignEntry, load
 
-__all__ = ["aa_bonus_hits", "ante_main_model", "bet_kind", "current_paytable", "main_model",
-           "side_bet_model", "with_paytable"]
-
-
-@cache
-def _five_card_aa_classes() -> tuple[int, ...]:
-    """Five-card hands (of C(52, 5)) per AA Bonus class (pay class; pair of aces = 10): every
-    hand evaluated once, then kept in the exact cache folder beside the enumeration counts."""
-    import os
-
-    from gpusim.exact.cache import cache_dir
-
-    path = cache_dir() / "aa_bonus_classes_v1.npy"
-    if path.is_file():
-        return tuple(int(v) for v in np.load(path))
-    from gpusim.evaluator import evaluate_np
-    from gpusim.games.casino_holdem.exact import aa_bonus_class
-    from gpusim.index import subsets
-
-    ranks = evaluate_np(subsets(5), check=False)
-    counts = np.bincount(aa_bonus_class(ranks), minlength=11).astype(np.int64)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.npy")
-    np.save(tmp, counts)
-    os.replace(tmp, path)
-    return tuple(int(v) for v in counts)
-
-
-def aa_bonus_hits(rules, bet: str) -> tuple[dict[str, int], int]:
-    """({line: five-card hands it pays}, hands) of Casino Hold'em's AA Bonus (the player's best
-    five of hole + flop), over every five-card hand; lines in paytable order. It stays here
-    until the game's exact module, which classifies the hands, moves into its package."""
-    from gpusim.cards import CATEGORY_KEYS
-
-    by_class = _five_card_aa_classes()
-    lines = tuple(current_paytable(rules, bet))
-    cls = [10 if ln == "pair_of_aces" else CATEGORY_KEYS.index(ln) for ln in lines]
-    return {ln: by_class[c] for ln, c in zip(lines, cls, strict=True)}, sum(by_class)
-
-
-def ante_main_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
-                    with_side_bet: bool = True):
-    """Casino Hold'em's Ante paytable priced under the optimal call re-optimised per candidate
-    (``with_side_bet``: the call counts the side bet a fold forfeits)."""
-    from gpusim.designer.maingame import AnteModel
-
-    if counts is None:
-        counts = spec_for(rules).solver().counts(rules, progress=progress)
-    lines = tuple(current_paytable(rules, bet))
-    return AnteModel.from_counts(counts, rules, lines, with_side_bet=with_side_bet)
+__all__ = ["bet_kind", "current_paytable", "main_model", "side_bet_model", "with_paytable"]
 
 
 def bet_kind(rules, bet: str) -> DesignEntry:

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 _RULES = "gpusim.games.casino_holdem.strategies"
-_DESIGN = "gpusim.designer.models"
+_DESIGN = "gpusim.games.casino_holdem.design"
 
 
 def paytable(rules: CasinoHoldemRules, bet: str) -> dict[str, int]:
