@@ -3,8 +3,8 @@
 :data:`SPECS` maps a game's name to its spec; :func:`spec_for` finds the spec of rules (or of
 a name). The functions below ask the spec, so a caller never branches on the game::
 
-    settle(cards: (N, 9) int32, actions: dict[str, (N,) int], rules, *, jackpot_meter=None)
-        -> Settlement
+    settle(cards: (N, C) int32, actions: dict[str, (N,) int], rules, *, jackpot_meter=None)
+        -> Settlement                          # C: the game's cards per round
     bets(rules) -> tuple[str, ...]             # bets the config offers, in display order
     event_names(rules) -> {bet: tuple[str, ...]}
     event_returns(rules) -> {bet: tuple[int | None, ...]}   # returned per unit staked
@@ -14,9 +14,9 @@ qualifier, the flags; frozen and hashable) as a static argument and the rules' n
 (:func:`payout`: every pay and stake) as array arguments, so configs that differ only in their
 paytables or stakes share one compiled program, and it can sit in a simulation hot loop or
 inside a caller's own ``jax.jit`` (pass ``payout=`` to make the numbers traced there too).
-Event meanings are documented in :mod:`gpusim.games.casino_holdem.settlement` and
-:mod:`gpusim.games.holdem_bonus.settlement`; what a new game must provide is in
-docs/architecture.md.
+Event meanings are documented in each game's ``events`` module; what a new game must provide
+is in docs/architecture.md. A game may also come from another installed distribution, through
+the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`).
 """
 
 from __future__ import annotations
