@@ -18,42 +18,9 @@ Casino Hold'em ``basic`` (call or fold, seeing hole cards + flop). Call with any
 Casino Hold'em ``side-bet-optimal`` (seed 002): call on every AA Bonus win (a pair of aces or
 better in hole cards + flop), else play ``basic``.
 
-``always-play`` and seed 000's rule text.
-
-Each is a :class:`~gpusim.strategy.PointRules`: one function per decision point, handed only the
-card columns its point sees, so every decision reads only the cards seen at that point (the
-information contract of :mod:`gpusim.strategy`). "With a hole card" below means the hole card is one
-of the cards that make the feature (its rank is in the pair or the run, its suit is the flush suit).
-
-Casino Hold'em ``basic`` (call or fold, seeing hole cards + flop). Call with any of:
-
-1. a pair or better made with a hole card (a pocket pair, or a hole card paired on the flop);
-2. four or more cards to a flush, with a hole card;
-3. four consecutive ranks with a hole card (A-2-3-4 and J-Q-K-A count), or a made straight;
-4. a ten or higher in the hole;
-5. otherwise fold (both hole cards 9 or lower, no pair with them, no four-card draw).
-
-Casino Hold'em ``side-bet-optimal`` (seed 002): call on every AA Bonus win (a pair of aces or
-better in hole cards + flop), else play ``basic``.
-
-Texas Hold'em Bonus ``basic``:
-
-- Flop bet (seeing the hole cards): bet everything except 2-3 to 2-7 offsuit.
-- Turn bet (seeing hole cards + flop): bet with a pair or better made with a hole card, four
-  to a flush with a hole card, or four consecutive ranks (or a straight) with a hole card.
-- River bet (seeing hole cards + flop + turn): bet with a pair of sixes or better made with a
-  hole card, two pair or better made with a hole card, four to a straight flush with a hole
-  card, or a straight or flush with a hole card.
-
-Texas Hold'em Bonus ``win-over-half`` (seed 000's rule text, taken literally): Flop bet as
-``basic`` (the fold list 2-3 .. 2-7 offsuit; seed 000's "EV higher than folding" rule is left to
-the exact-analysis ``optimal`` strategy); Turn and River bets when the exact probability of
-winning, given the cards seen, is greater than 1/2 (ties count as not winning). See
-:mod:`gpusim.strategy.equity`; this counts every completion per round, so it is meant for
-``gpusim play`` and tests, not for billions of rounds.
-
-``always-play`` calls / bets every street (a reference point, not a good strategy).
+``always-play`` calls every hand (a reference point, not a good strategy).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

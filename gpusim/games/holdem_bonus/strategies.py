@@ -26,6 +26,7 @@ winning, given the cards seen, is greater than 1/2 (ties count as not winning). 
 
 ``always-play`` calls / bets every street (a reference point, not a good strategy).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
