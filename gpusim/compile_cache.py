@@ -1,11 +1,12 @@
 """The compile caches of gpusim runs, in the user's cache folder.
 
-A run compiles two large XLA programs (deal, decide and settle; reduce) per config, strategy
-and batch size; on a 2-core machine that costs seconds to tens of seconds per process. Two
-caches keep them: on the CPU, gpusim's own (:mod:`gpusim.sim.program`, in ``programs/`` under
-this folder), which a warm process loads without tracing any Python; and JAX's persistent
-compilation cache for everything else (other programs, the GPU path). The folder holds
-executable code: like JAX's cache, it must be writable by its user only.
+A run compiles two large XLA programs (deal, decide and settle; reduce) per rules structure
+(pays and stakes are arguments, so a paytable sweep shares them), strategy and batch size;
+on a 2-core machine that costs seconds to tens of seconds per process. Two caches keep them:
+on the CPU, gpusim's own (:mod:`gpusim.sim.program`, in ``programs/`` under this folder),
+which a warm process loads without tracing any Python; and JAX's persistent compilation cache
+for everything else (other programs, the GPU path). The folder holds executable code: like
+JAX's cache, it must be writable by its user only.
 
 Where (first match):
 
