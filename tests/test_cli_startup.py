@@ -45,8 +45,8 @@ def test_function_first_then_submodule_keeps_the_function():
         import sys
         import gpusim
         from gpusim import deal, evaluate
-        import gpusim.dealing, gpusim.evaluator, gpusim.exact.boards  # the last imports evaluator
-        too
+        # the last one imports the evaluator too
+        import gpusim.dealing, gpusim.evaluator, gpusim.exact.boards
         assert gpusim.deal is deal is sys.modules["gpusim.dealing"].deal
         assert gpusim.evaluate is evaluate is sys.modules["gpusim.evaluator"].evaluate
         gpusim.other = 1  # other attributes set as usual
