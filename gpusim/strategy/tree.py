@@ -123,7 +123,28 @@ def decide_points(points: Sequence[DecisionPoint], fns: Mapping[str, Any], cards
     """{point: (N,) int8 action index}: each point's ``fns[point](visible)``, where ``visible``
     is ``cards[:, point.sees]`` (``(N, len(sees))``), so a decision function is never handed a
     card its point may not see. cards: (N, 9) int32, numpy or JAX."""
-    return {p.name: fns[p.name](cards[:, list(p.sees)]).astype("int8") for p in points}
+    return {p.name: fns[p.name](_columns(cards, p.sees)).astype("int8") for p in points}
+
+
+def _columns(cards, sees: tuple[int, ...]):
+    """``cards[:, sees]`` as static slices, joined: indexing with a list is a gather, which XLA
+    does not fuse into the lookups that follow (a third of Hold'em Bonus's simulation rate)."""
+    runs: list[list[int]] = []
+    for c in sees:
+        if runs and c == runs[-1][1]:
+            runs[-1][1] = c + 1
+        else:
+            runs.append([c, c + 1])
+    parts = [cards[:, a:b] for a, b in runs]
+    if len(parts) == 1:
+        return parts[0]
+    if type(cards).__module__.startswith("numpy"):
+        import numpy as np
+
+        return np.concatenate(parts, axis=1)
+    import jax.numpy as jnp
+
+    return jnp.concatenate(parts, axis=1)
 
 
 def taken(points: Sequence[DecisionPoint], actions: Mapping[str, Any]) -> dict[str, Any]:

@@ -76,7 +76,6 @@ ch_always_play = PointRules(TREE, {"call": always})
 # --- the table strategy ---------------------------------------------------------------------------
 
 
-@jax.jit
 def _ch_call(seen, t):
     return board_bit(seen, t, "call")
 

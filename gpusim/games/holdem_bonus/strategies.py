@@ -147,7 +147,6 @@ thb_win_over_half = PointRules(
 # --- the table strategy ---------------------------------------------------------------------------
 
 
-@jax.jit
 def _table_flop(seen, t):
     r, s = seen[:, 0:2] >> 2, seen[:, 0:2] & 3
     hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
@@ -157,12 +156,10 @@ def _table_flop(seen, t):
     return t["preflop"][t["grid"][row * 13 + col]]
 
 
-@jax.jit
 def _table_turn(seen, t):
     return board_bit(seen, t, "turn")
 
 
-@jax.jit
 def _table_river(seen, t):
     return board_bit(seen, t, "river")
 
