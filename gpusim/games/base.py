@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 from gpusim.evaluator import evaluate, hand_category, is_royal
+from gpusim.strategy.tree import visible
 
 __all__ = [
     "BOARD",
@@ -17,6 +18,7 @@ __all__ = [
     "PLAYER7",
     "Settlement",
     "category10",
+    "first_five",
     "in_bet_order",
     "net_from_returns",
 ]
@@ -73,6 +75,13 @@ def in_bet_order(s: Settlement, order: tuple[str, ...]) -> Settlement:
         nets={b: s.nets[b] for b in order},
         events={b: s.events[b] for b in order},
     )
+
+
+def first_five(cards: jax.Array) -> jax.Array:
+    """(N, 5) the player's hole cards and the flop (:data:`FIRST5`), built exactly as a decision
+    point that sees those columns is handed them (:func:`gpusim.strategy.tree.visible`), so that
+    XLA computes a hand the strategy and the settlement both evaluate once."""
+    return visible(cards, FIRST5)
 
 
 def category10(rank: jax.Array) -> jax.Array:

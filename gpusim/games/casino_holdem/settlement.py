@@ -18,9 +18,9 @@ import numpy as np
 from gpusim.evaluator import CATEGORY_NAMES, evaluate, evaluate_np
 from gpusim.games import payout as payout_of
 from gpusim.games.base import (
-    FIRST5,
     Settlement,
     category10,
+    first_five,
     in_bet_order,
     net_from_returns,
     seven_card_ranks,
@@ -141,7 +141,7 @@ def _settle(
     events = {"ante": ante_ev.astype(i32), "call": call_ev}
 
     if "aa_bonus" in returns:
-        five = cards[:, list(FIRST5)]
+        five = first_five(cards)
         c5 = category10(evaluate(five))
         aces = jnp.sum((five >> 2) == 12, axis=-1)
         # AA_BONUS_HANDS splits "pair" at aces, shifting every higher category up by one.

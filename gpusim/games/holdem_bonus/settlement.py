@@ -16,9 +16,9 @@ import jax.numpy as jnp
 from gpusim.evaluator import evaluate
 from gpusim.games import payout as payout_of
 from gpusim.games.base import (
-    FIRST5,
     Settlement,
     category10,
+    first_five,
     in_bet_order,
     net_from_returns,
     seven_card_ranks,
@@ -139,7 +139,7 @@ def _settle(cards, dec, meter, pay, rules: HoldemBonusRules) -> Settlement:
 
     if "jackpot" in offered:
         if rules.jackpot.cards == "hole_and_flop":
-            jp_cat = category10(evaluate(cards[:, list(FIRST5)]))
+            jp_cat = category10(evaluate(first_five(cards)))
         else:
             jp_cat = pcat
         stake = jnp.full(n, pay["stakes"]["jackpot"], i32)
