@@ -28,10 +28,12 @@ nothing of this size crosses a pipe.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +45,7 @@ from gpusim.index import board_classes, hole_index, permute_cards, set_index, su
 
 __all__ = [
     "HOLE_CLASS",
+    "CellKind",
     "N_HOLES",
     "FIELD",
     "five_card_table",
@@ -147,7 +150,31 @@ def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind: str, param: int,
+@dataclass(frozen=True)
+class CellKind:
+    """A game's own packing of the 5-card table's cells (the built-in ``"ch"`` and ``"thb"``
+    are the two games that came first; any other game passes one of these).
+
+    ``layout``: {table name: dtype}, each table (134459, 1326); ``qualified``: whether
+    :func:`gpusim.exact.boards.sorted_counts` counts the dealer hands below a qualifier, the
+    rank given as ``param[0]``; ``cells(sc, pay_class, param) -> {table name: (nb, P) array}``
+    in the hands' sorted order (``sc``: a :class:`~gpusim.exact.boards.SortedCounts` of nb
+    boards). ``cells`` must be a module-level function and ``param`` picklable: both travel to
+    the worker processes.
+    """
+
+    layout: Mapping[str, Any]
+    cells: Callable[..., dict]
+    qualified: bool = True
+
+
+def _qualifier_of(kind, param):
+    if isinstance(kind, CellKind):
+        return int(param[0]) if kind.qualified else None
+    return param if kind == "ch" else None
+
+
+def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind, param,
           mult: np.ndarray) -> dict:
     """Count the classes ``ids`` (representatives ``reps``) and write their rows; Texas
     Hold'em Bonus also returns the per-starting-hand sums weighted by ``mult`` (raw boards
@@ -156,13 +183,13 @@ def _fill(spec: tuple, ids: np.ndarray, reps: np.ndarray, kind: str, param: int,
     stats = _zero_stats()
     for at in range(0, len(ids), _BATCH):
         part = slice(at, at + _BATCH)
-        sc = sorted_counts(reps[part], param if kind == "ch" else None)
+        sc = sorted_counts(reps[part], _qualifier_of(kind, param))
         with stage("5-card table: pack, write rows"):
             _write_rows(arrays, ids[part], sc, kind, param, mult[part], stats)
     return stats
 
 
-def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: np.ndarray,
+def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray,
                 stats: dict) -> None:
     """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
     per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
@@ -172,7 +199,9 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind: str, param: int, mult: 
     to_cell = (h + (np.arange(nb) * N_HOLES)[:, None]).ravel()
     pc = pay_class(sc.rank)
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
-    if kind == "ch":
+    if isinstance(kind, CellKind):
+        tables = kind.cells(sc, pc, param)
+    elif kind == "ch":
         nq = sc.not_qualified.astype(np.int64)
         qw = np.maximum(below - nq, 0)
         tie = np.where(sc.rank >= np.uint32(param), equal, 0)
@@ -208,8 +237,8 @@ def _zero_stats() -> dict:
 
 @contextmanager
 def five_card_table(
-    kind: str,
-    param: int,
+    kind,
+    param,
     needed: np.ndarray,
     *,
     pool: Executor | None,
@@ -219,7 +248,8 @@ def five_card_table(
 ) -> Iterator[tuple[tuple, dict]]:
     """Fill the cell table of the 5-card classes whose ``needed`` weight is non-zero.
 
-    kind: ``ch`` (param = the dealer qualifier's rank) or ``thb`` (param = ``ante_from``);
+    kind: ``ch`` (param = the dealer qualifier's rank), ``thb`` (param = ``ante_from``) or a
+    game's :class:`CellKind` (param: its picklable tuple);
     needed: (134459,) int64 raw boards each class stands for in the caller's sums (the
     Texas Hold'em Bonus per-class sums are weighted by it). ``extra``: more shared arrays
     for the caller's second stage (name -> (shape, dtype)). progress(classes done).
@@ -229,7 +259,9 @@ def five_card_table(
     b5 = board_classes(5)
     rows = (b5.n_classes, N_HOLES)
     layout = {"raw_class": (b5.raw_class.shape, np.int32), "raw_perm": (b5.raw_perm.shape, np.int8)}
-    if kind == "ch":
+    if isinstance(kind, CellKind):
+        layout.update({name: (rows, dt) for name, dt in kind.layout.items()})
+    elif kind == "ch":
         layout.update(w=(rows, np.float64), bin=(rows, np.int16), tie=(rows, np.int16))
     else:
         layout["cells"] = (rows, np.int64)
@@ -241,7 +273,8 @@ def five_card_table(
         chunks = [ids[i : i + _CHUNK] for i in range(0, len(ids), _CHUNK)]
         stats = _zero_stats()
         done = 0
-        args = [(shared.spec, c, b5.reps[c], kind, int(param), needed[c]) for c in chunks]
+        par = param if isinstance(kind, CellKind) else int(param)
+        args = [(shared.spec, c, b5.reps[c], kind, par, needed[c]) for c in chunks]
         for chunk, part in run_chunks(_fill, args, chunks, workers, pool=pool):
             for name in stats:
                 stats[name] += part[name]
@@ -252,8 +285,8 @@ def five_card_table(
 
 
 def two_stages(
-    kind: str,
-    param: int,
+    kind,
+    param,
     needed_of: Callable[[object], np.ndarray],
     second: Callable[[tuple, np.ndarray, np.ndarray], int],
     chunks: list[np.ndarray],
@@ -262,14 +295,15 @@ def two_stages(
     *,
     workers: int,
     progress: Callable[[int, int], None] | None = None,
+    keep: tuple[str, ...] = (),
 ) -> tuple[dict[str, np.ndarray], dict]:
     """A game's solve: the 5-card table (:func:`five_card_table`), then ``second(spec, ids,
     reps[ids])`` on every chunk of the game's own classes, writing into the ``extra`` shared
     arrays; one worker pool for both stages, started before the 5-card index is built.
 
     needed_of(5-card BoardClasses) -> the ``needed`` weights. progress(done, total) as the
-    second stage's classes finish. Returns (copies of the ``extra`` arrays, the table's
-    per-starting-hand sums).
+    second stage's classes finish. Returns (copies of the ``extra`` arrays and of the 5-card
+    tables named in ``keep``, the table's per-starting-hand sums).
     """
     total = sum(len(c) for c in chunks)
     with worker_pool(workers, warm_worker) as pool:
@@ -285,4 +319,4 @@ def two_stages(
                 if progress is not None:
                     progress(done, total)
             shared = attach(spec)
-            return {name: np.array(shared[name]) for name in extra}, stats
+            return {name: np.array(shared[name]) for name in (*extra, *keep)}, stats

@@ -52,12 +52,15 @@ def bet_json(table: BetTable, total: int) -> dict:
 
 @dataclass
 class MainOutcomes:
-    """Distribution of the main game's result per deal, in ante units.
+    """Distribution of the main game's result per deal.
 
-    rows: (net, total wagered, deals) with integer net and wager (units of the ante).
+    rows: (net, total wagered, deals) with integer net and wager in money units, of which the
+    ante is ``unit`` (1: the rows are in ante units; a game whose pays are not whole multiples
+    of its ante, such as a 3:2 pay, counts in a smaller unit).
     """
 
     rows: list[tuple[int, int, int]] = field(default_factory=list)
+    unit: int = 1
 
     def add(self, net: int, wager: int, count: int) -> None:
         if count:
@@ -74,12 +77,13 @@ class MainOutcomes:
 def main_json(outcomes: MainOutcomes) -> dict:
     """House edge per ante, average total wager, element of risk, total-bet RTP, SD, Ante RTP."""
     n, s, s2, w = outcomes.totals()
-    mean = Fraction(s, n)
-    var = Fraction(s2, n) - mean * mean
+    u = outcomes.unit
+    mean = Fraction(s, n * u)
+    var = Fraction(s2, n * u * u) - mean * mean
     eor = -Fraction(s, w)
     return {
         "house_edge_per_ante": float(-mean),
-        "avg_total_wager": float(Fraction(w, n)),
+        "avg_total_wager": float(Fraction(w, n * u)),
         "element_of_risk": float(eor),
         "total_bet_rtp": float(1 - eor),
         "sd_per_round": math.sqrt(float(var)),
