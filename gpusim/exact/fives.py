@@ -49,6 +49,8 @@ __all__ = [
     "N_HOLES",
     "FIELD",
     "five_card_table",
+    "flop_boards",
+    "orbit_boards",
     "hole_permutation_table",
     "lookup",
     "pay_class",
@@ -91,6 +93,41 @@ def hole_permutation_table() -> np.ndarray:
         q = permute_cards(_HOLES, np.full(N_HOLES, p))
         out[p] = hole_index(q[:, 0], q[:, 1])
     return out
+
+
+def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
+    i, j = np.triu_indices(n, 1)
+    return i, j
+
+
+def flop_boards(flop: np.ndarray) -> np.ndarray:
+    """(1176, 5) the flop with each turn-river pair of its 49 unseen cards."""
+    ti, ri = _pairs_of(49)
+    live = np.setdiff1d(np.arange(52), flop)
+    return np.concatenate(
+        [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
+    )
+
+
+def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flop's 1,176 boards up to the suit permutations that fix the flop.
+
+    Returns (boards (m, 5), orbit sizes (m,) int64, stabilizer (s,) permutation ids): one
+    board per orbit of its turn-river pair. A sum over all 1,176 boards of a function of
+    (board, hole) is then (1 / s) x the sum over the stabilizer's permutations of the
+    orbit-size-weighted sum over these boards, read at the permuted hole.
+    """
+    boards = flop_boards(flop)
+    stab = stabilizer(flop)
+    if len(stab) == 1:
+        return boards, np.ones(len(boards), dtype=np.int64), stab
+    tr = boards[:, 3:]
+    images = set_index(permute_cards(np.broadcast_to(tr, (len(stab),) + tr.shape),
+                                     np.broadcast_to(stab[:, None], (len(stab), len(tr)))))
+    key = images.min(axis=0)
+    rep = key == set_index(tr)
+    size = np.bincount(key, minlength=int(key.max()) + 1)
+    return boards[rep], size[key[rep]].astype(np.int64), stab
 
 
 def stabilizer(board: np.ndarray) -> np.ndarray:

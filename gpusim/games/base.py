@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
-from gpusim.evaluator import evaluate, hand_category, is_royal
+from gpusim.evaluator import CATEGORY_NAMES, evaluate, evaluate_np, hand_category, is_royal
+from gpusim.rules import Qualifier
 from gpusim.strategy.tree import visible
 
 __all__ = [
@@ -21,6 +25,7 @@ __all__ = [
     "first_five",
     "in_bet_order",
     "net_from_returns",
+    "qualifier_threshold",
 ]
 
 PLAYER7 = (0, 1, 4, 5, 6, 7, 8)
@@ -101,3 +106,42 @@ def net_from_returns(stake: jax.Array, returns: tuple[int, ...], event: jax.Arra
     """
     table = jnp.asarray(returns, dtype=jnp.int32)
     return stake * (jnp.take(table, event) - jnp.int32(1))
+
+
+@lru_cache(maxsize=64)
+def qualifier_threshold(qualifier: Qualifier) -> int:
+    """The evaluator rank of the weakest hand that qualifies: ranks >= it qualify.
+
+    Found by evaluating one five-card hand per rank pattern (and every rank set as a flush),
+    so it follows the evaluator's ordering without knowing its bit layout.
+    """
+    hands = []
+    for ranks in itertools.combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in set(ranks)) > 4:
+            continue
+        # Suits by position cycle 0,1,2,3,0: a rank's copies sit together, so they differ,
+        # and all four suits appear, so this is never a flush.
+        hands.append([4 * r + (i % 4) for i, r in enumerate(ranks)])
+        if len(set(ranks)) == 5:
+            hands.append([4 * r for r in ranks])
+    cards = np.asarray(hands, dtype=np.int32)
+    # Concrete even when first called while a caller's jax.jit is tracing.
+    with jax.ensure_compile_time_eval():
+        rank = evaluate_np(cards).astype(np.int64)
+    cat = rank >> 27
+    # The rank that names a hand (pair rank, top of a straight, top card of a flush...).
+    named = np.array([max(c >> 2 for c in h) for h in hands])
+    for i, h in enumerate(hands):
+        rs = [c >> 2 for c in h]
+        counts = {r: rs.count(r) for r in rs}
+        top = max(counts.values())
+        if top >= 2:
+            named[i] = max(r for r, k in counts.items() if k == top)
+    straight_like = (cat == 4) | (cat == 8)
+    is_wheel = np.array([sorted({c >> 2 for c in h}) == [0, 1, 2, 3, 12] for h in hands])
+    named = np.where(straight_like & is_wheel, 3, named)
+    want = CATEGORY_NAMES.index(qualifier.hand)
+    ok = (cat == want) & (named >= qualifier.rank)
+    if not ok.any():
+        raise ValueError(f"dealer qualifier {qualifier.describe()}: no such hand exists")
+    return int(rank[ok].min())

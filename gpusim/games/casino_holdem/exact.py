@@ -36,17 +36,18 @@ from gpusim.exact.cache import (
 )
 from gpusim.exact.fives import (
     FIELD,
+    flop_boards,
     hole_permutation_table,
     lookup,
+    orbit_boards,
     pay_class,
-    stabilizer,
     symmetrize,
     two_stages,
 )
 from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
-from gpusim.index import board_classes, permute_cards, set_index, subsets
+from gpusim.index import board_classes, subsets
 from gpusim.strategy.tables import stored_tables
 
 __all__ = [
@@ -94,47 +95,12 @@ class ChCounts:
     qualifier: int
 
 
-def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
-    i, j = np.triu_indices(n, 1)
-    return i, j
-
-
-def _flop_boards(flop: np.ndarray) -> np.ndarray:
-    """(1176, 5) the flop with each turn-river pair of its 49 unseen cards."""
-    ti, ri = _pairs_of(49)
-    live = np.setdiff1d(np.arange(52), flop)
-    return np.concatenate(
-        [np.broadcast_to(flop, (len(ti), 3)), live[ti, None], live[ri, None]], axis=1
-    )
-
-
 _M = (1 << FIELD) - 1
 
 
 def _flop_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
     with stage("sum the boards through their suit permutations"):
         return _flop_rows_impl(spec, ids, reps)
-
-
-def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The flop's 1,176 boards up to the suit permutations that fix the flop.
-
-    Returns (boards (m, 5), orbit sizes (m,) int64, stabilizer (s,) permutation ids): one
-    board per orbit of its turn-river pair. A sum over all 1,176 boards of a function of
-    (board, hole) is then (1 / s) x the sum over the stabilizer's permutations of the
-    orbit-size-weighted sum over these boards, read at the permuted hole.
-    """
-    boards = _flop_boards(flop)
-    stab = stabilizer(flop)
-    if len(stab) == 1:
-        return boards, np.ones(len(boards), dtype=np.int64), stab
-    tr = boards[:, 3:]
-    images = set_index(permute_cards(np.broadcast_to(tr, (len(stab),) + tr.shape),
-                                     np.broadcast_to(stab[:, None], (len(stab), len(tr)))))
-    key = images.min(axis=0)
-    rep = key == set_index(tr)
-    size = np.bincount(key, minlength=int(key.max()) + 1)
-    return boards[rep], size[key[rep]].astype(np.int64), stab
 
 
 def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
@@ -209,7 +175,7 @@ def solve_counts(
     def needed_of(b5) -> np.ndarray:
         if flop_ids is None:
             return np.ones(b5.n_classes, dtype=np.int64)  # every 5-card board holds a flop
-        boards = np.concatenate([_flop_boards(bcls.reps[f]) for f in ids] or
+        boards = np.concatenate([flop_boards(bcls.reps[f]) for f in ids] or
                                 [np.zeros((0, 5), np.int32)])
         return np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
 
