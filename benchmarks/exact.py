@@ -1,16 +1,19 @@
 """Time the full exact solves from nothing cached, against the evaluator bound.
 
-Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|both] [--workers N]
-                                  [--repeats R] [--profile] [--json]
+Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|ultimate_holdem|both|all]
+                                  [--workers N] [--repeats R] [--profile] [--json]
+
+``both`` is Casino Hold'em and Texas Hold'em Bonus; ``all`` adds Ultimate Texas Hold'em, and
+``ultimate_holdem`` alone still solves Casino Hold'em beside it, its peer in the same run.
 
 Each solve runs R times, each time right after a measurement of the 7-card evaluator's rate
 (``gpusim.sim.bench.bench_evaluator``: 5 windows of at least 0.5 s, median and spread) and in
 a fresh process (nothing cached, not even the suit-class index): the enumeration counts, the optimal
 strategy and the report, and writing the counts as the cache would. Printed per game: the
 median wall time, the evaluator bound (the 7-card evaluations a board-by-board enumeration
-needs / the measured rate; Casino Hold'em 1,755 x 1,176 x 1,081, Texas Hold'em Bonus
-16,432 x 48 x 1,081), the time as a multiple of the bound (each run against its own
-measurement, then the median), the evaluations actually done,
+needs / the measured rate; Casino Hold'em and Ultimate Texas Hold'em 1,755 x 1,176 x 1,081,
+Texas Hold'em Bonus 16,432 x 48 x 1,081), the time as a multiple of the bound (each run
+against its own measurement, then the median), the evaluations actually done,
 and the solve's peak resident memory (the largest of its processes; the 5-card tables are
 shared memory, counted in every process that maps them).
 
@@ -34,7 +37,11 @@ import tempfile
 import time
 from pathlib import Path
 
-EVALS_NEEDED = {"casino_holdem": 1755 * 1176 * 1081, "holdem_bonus": 16432 * 48 * 1081}
+EVALS_NEEDED = {"casino_holdem": 1755 * 1176 * 1081, "holdem_bonus": 16432 * 48 * 1081,
+                "ultimate_holdem": 1755 * 1176 * 1081}
+GAMES = {"both": ["casino_holdem", "holdem_bonus"],
+         "all": ["casino_holdem", "holdem_bonus", "ultimate_holdem"],
+         "ultimate_holdem": ["casino_holdem", "ultimate_holdem"]}
 EVALS_DONE = 134_459 * 1081  # every 5-card board class once
 
 
@@ -58,6 +65,19 @@ def _solve(game: str, workers: int) -> dict:
         rep = analyse(c, rules, optimal_decisions(c, rules, with_side_bet=False), "optimal-main")
         arrays = {"flops": c.flops, "weights": c.weights, "counts": c.counts, "valid": c.valid,
                   "bonus_rank": c.bonus_rank}
+    elif game == "ultimate_holdem":
+        import numpy as np
+
+        from gpusim.games.ultimate_holdem.exact import analyse, decide, prices_of, qualifier_rank
+        from gpusim.games.ultimate_holdem.exact_counts import solve_counts
+
+        c = solve_counts(qualifier_rank(rules), prices_of(rules), workers=workers)
+        t1 = time.perf_counter()
+        sol = decide(c, prices_of(rules))
+        rep = analyse(sol, rules, "optimal")
+        # what the solver's cache holds (gpusim.games.ultimate_holdem.exact.solve)
+        arrays = {"preflop": sol.preflop, "flop": sol.flop, "river": np.packbits(sol.river),
+                  "values": sol.values, "paths": sol.paths, "folds": sol.folds}
     else:
         from gpusim.games.holdem_bonus.exact import analyse
         from gpusim.games.holdem_bonus.exact_counts import (
@@ -100,7 +120,8 @@ def _load() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="both", choices=["casino_holdem", "holdem_bonus", "both"])
+    ap.add_argument("--game", default="both",
+                    choices=["casino_holdem", "holdem_bonus", "ultimate_holdem", "both", "all"])
     ap.add_argument("--workers", type=int, default=None,
                     help="worker processes (default: the usable CPU cores)")
     ap.add_argument("--repeats", type=int, default=1, help="solves per game; the median")
@@ -116,7 +137,7 @@ def main() -> None:
         return
     from gpusim.sim.bench import bench_evaluator
 
-    games = ["casino_holdem", "holdem_bonus"] if args.game == "both" else [args.game]
+    games = GAMES.get(args.game, [args.game])
     load_before = _load()
     rates, spreads, results = [], [], []
     for game in games:

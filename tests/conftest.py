@@ -15,7 +15,8 @@ SHIPPED_CONFIGS = tuple(shipped_configs())
 
 
 def pytest_generate_tests(metafunc):
-    if "shipped_name" in metafunc.fixturenames:
+    if "shipped_name" in metafunc.fixturenames and not any(
+            m.name == "parametrize" for m in metafunc.definition.iter_markers()):
         metafunc.parametrize("shipped_name", SHIPPED_CONFIGS)
 
 

@@ -1,0 +1,397 @@
+"""Ultimate Texas Hold'em's exact solver: the optimal decision at all three points and the
+exact report, from the enumeration's integer counts (:mod:`.exact_counts`).
+
+Backward from the river (every value an integer, money x the Blind's pay denominator):
+
+- river, per (5-card board class, hole): Play 1x iff it is worth more than the fold (priced
+  in the enumeration itself: the river bits);
+- flop, per (flop class, hole): Play 2x iff it is worth more than checking, a check being
+  worth the river's best answer on each of the 1,081 turn-river boards;
+- pre-flop, per starting-hand class (169): the best of check (the flop's best answer), Play 3x
+  and Play 4x, summed over every flop.
+
+Ties go to the less committal action (fold, check, 3x). Trips counts in a decision only
+where a fold forfeits its win (``trips_must_beat``); otherwise it settles the same whatever
+the player does. The solution is small (the three tables, the per-path outcome totals and the
+169 hands' values) and is cached per dealer qualifier and prices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from gpusim.cards import CATEGORY_KEYS, HAND_CLASSES
+from gpusim.exact.boards import N_DEALER
+from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir, count_solver, progress_bar
+from gpusim.exact.fives import HOLE_CLASS
+from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.solver import ExactSolver
+from gpusim.games.base import qualifier_threshold
+from gpusim.games.ultimate_holdem.exact_counts import (
+    A_BOARDS,
+    A_LQ,
+    A_T,
+    A_WINS,
+    A_WN,
+    N_PAY,
+    R_BOARDS,
+    R_LQ,
+    R_T,
+    R_WINS,
+    R_WN,
+    RiverPrices,
+    UthCounts,
+    solve_counts,
+)
+
+__all__ = [
+    "PATHS",
+    "SOLVER",
+    "TOTAL_DEALS",
+    "Solution",
+    "analyse",
+    "decide",
+    "prices_of",
+    "qualifier_rank",
+    "report",
+    "solution",
+    "solve",
+    "solve_tables",
+]
+
+TOTAL_DEALS = 1326 * 19600 * 1081 * N_DEALER
+"""Every deal: hole C(52,2) x flop C(50,3) x turn-river C(47,2) x dealer hole C(45,2)."""
+PATHS = ("play_4x", "play_3x", "play_2x", "play_1x")
+"""Where the Play went down: pre-flop 4x or 3x, on the flop 2x, on the river 1x (or a fold)."""
+_MULTIPLE = (4, 3, 2, 1)
+# per path: wins, wn, boards (10 each), t, lq; the river path's fold boards in FOLDS
+_FIELDS = 3 * N_PAY + 2
+_CHUNK = 64  # flop classes priced at a time: their counts widened to int64 stay ~0.4 GB
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The optimal strategy and what it meets.
+
+    preflop: (169,) int8 action (0 check, 1 play_3x, 2 play_4x) by starting-hand class;
+    flop: (1755, 1326) bool Play 2x; river: (134459, 1326) bool Play 1x;
+    values: (169, 3) int64 summed value (money x den) of check, play_3x, play_4x per class;
+    paths: (4, 32) int64 outcome totals per :data:`PATHS` entry (wins, dealer-not-qualified
+    wins and boards x 990 by pay class, then ties and qualifying losses), every deal weighted;
+    folds: (10,) int64 deals that fold on the river, by the player's pay class; key: what
+    it was priced with.
+    """
+
+    preflop: np.ndarray
+    flop: np.ndarray
+    river: np.ndarray
+    values: np.ndarray
+    paths: np.ndarray
+    folds: np.ndarray
+    key: tuple
+
+    @property
+    def n_folds(self) -> int:
+        return int(self.folds.sum())
+
+
+def _fields(c: np.ndarray, played: bool):
+    """(wins, wn, n boards, t, lq, ln) of int64 counts (..., 64), all boards or the played."""
+    wins, wn, boards = (c[..., s] for s in ((R_WINS, R_WN, R_BOARDS) if played else
+                                             (A_WINS, A_WN, A_BOARDS)))
+    t, lq = (c[..., i] for i in ((R_T, R_LQ) if played else (A_T, A_LQ)))
+    n = boards.sum(axis=-1)
+    return wins, wn, n, t, lq, N_DEALER * n - wins.sum(axis=-1) - t - lq
+
+
+def _value(prices: RiverPrices, m: int, f) -> np.ndarray:
+    wins, wn, _, t, lq, ln = f
+    return prices.raised(m, wins, wn, t, lq, ln, wins @ prices.blind) + prices.trips_kept(wins)
+
+
+def decide(counts: UthCounts, prices: RiverPrices) -> Solution:
+    """The optimal flop and pre-flop decisions over the counts (whose river bits were priced
+    with the same ``prices``), and the outcome totals of the strategy."""
+    n_flops = len(counts.weights)
+    flop = np.zeros((n_flops, 1326), dtype=bool)
+    per_hole = np.zeros((3, 1326), dtype=np.int64)  # weighted sums: best flop answer, 3x, 4x
+    for a in range(0, n_flops, _CHUNK):
+        c = counts.counts[a : a + _CHUNK].astype(np.int64)
+        w = counts.weights[a : a + _CHUNK, None]
+        every, played = _fields(c, False), _fields(c, True)
+        fold_boards = every[2] - played[2]
+        check = _value(prices, 1, played) + prices.fold(N_DEALER * fold_boards)
+        bet2 = _value(prices, 2, every)
+        flop[a : a + _CHUNK] = (bet2 > check) & counts.valid[a : a + _CHUNK]
+        per_hole[0] += (w * np.maximum(bet2, check)).sum(axis=0)
+        per_hole[1] += (w * _value(prices, 3, every)).sum(axis=0)
+        per_hole[2] += (w * _value(prices, 4, every)).sum(axis=0)
+    values = np.zeros((169, 3), dtype=np.int64)
+    for k in range(3):
+        np.add.at(values[:, k], HOLE_CLASS, per_hole[k])
+    preflop = np.argmax(values, axis=1).astype(np.int8)  # the first of equal values
+    paths, folds = _path_totals(counts, preflop, flop)
+    return Solution(preflop=preflop, flop=flop, river=counts.river, values=values,
+                    paths=paths, folds=folds, key=counts.key)
+
+
+def _path_totals(counts: UthCounts, preflop: np.ndarray, flop: np.ndarray):
+    """(4, 32) outcome totals per path and (10,) the river folds by pay class, each deal
+    counted once."""
+    pre = preflop[HOLE_CLASS]  # (1326,) the action of every hole
+    out = np.zeros((4, _FIELDS), dtype=np.int64)
+    folds = np.zeros(N_PAY, dtype=np.int64)
+    for a in range(0, len(counts.weights), _CHUNK):
+        c = counts.counts[a : a + _CHUNK].astype(np.int64)
+        w = counts.weights[a : a + _CHUNK, None] * counts.valid[a : a + _CHUNK]
+        checked = pre[None, :] == 0
+        masks = (pre[None, :] == 2, pre[None, :] == 1, checked & flop[a : a + _CHUNK],
+                 checked & ~flop[a : a + _CHUNK])
+        for p, mask in enumerate(masks):
+            f = _fields(c, played=p == 3)
+            boards = c[..., R_BOARDS] if p == 3 else c[..., A_BOARDS]
+            cols = np.concatenate([f[0], f[1], boards * N_DEALER, f[3][..., None],
+                                   f[4][..., None]], axis=-1)
+            out[p] += np.einsum("fh,fhk->k", w * mask, cols)
+        fold_boards = (c[..., A_BOARDS] - c[..., R_BOARDS]) * N_DEALER
+        folds += np.einsum("fh,fhk->k", w * masks[3], fold_boards)
+    return out, folds
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def _rtp_json(rows: list[tuple[str, Fraction, int, int]], total: int) -> dict:
+    """A bet's return table where the stake varies by round: rows (event, pays per unit
+    staked, deals, units staked in them); the RTP is per unit wagered, each event's return its
+    share of it (what :func:`gpusim.exact.report.bet_json` gives for a fixed stake)."""
+    wagered = sum(units for *_, units in rows)
+    out, net = [], Fraction(0)
+    for event, pays, count, units in rows:
+        contrib = Fraction(pays) * units / wagered if wagered else Fraction(0)
+        net += contrib
+        out.append({"event": event, "pays": float(pays) if not float(pays).is_integer()
+                    else int(pays), "probability": count / total, "return": float(contrib)})
+    return {"rtp": float(1 + net) if wagered else None, "events": out}
+
+
+def analyse(sol: Solution, rules, strategy: str) -> dict:
+    """The exact report (JSON-able, docs/exact.md) of the solution's strategy under ``rules``
+    (the events are the game's own, :mod:`.events`)."""
+    prices = prices_of(rules)
+    blind = _blind_pays(rules)
+    a = prices.ante
+    main = MainOutcomes(unit=a)
+    play_rows: dict[str, list] = {}
+    for p, m in enumerate(_MULTIPLE):
+        row = sol.paths[p]
+        wins, wn = row[:N_PAY], row[N_PAY : 2 * N_PAY]
+        t, lq = int(row[3 * N_PAY]), int(row[3 * N_PAY + 1])
+        ln = int(row[2 * N_PAY : 3 * N_PAY].sum() - wins.sum() - t - lq)
+        for c in range(N_PAY):
+            bonus = blind[c] * a  # whole: the config's stakes keep every pay whole
+            main.add(int(a * (m + 1) + bonus), a * (m + 2), int(wins[c] - wn[c]))
+            main.add(int(a * m + bonus), a * (m + 2), int(wn[c]))
+        main.add(0, a * (m + 2), t)
+        main.add(-a * (m + 2), a * (m + 2), lq)
+        main.add(-a * (m + 1), a * (m + 2), ln)
+        for event, pays, n in (("win", 1, int(wins.sum())), ("tie", 0, t),
+                               ("loss", -1, lq + ln)):
+            play_rows.setdefault(event, [event, pays, 0, 0])
+            play_rows[event][2] += n
+            play_rows[event][3] += n * m  # units of the Ante staked
+    main.add(-2 * a, 2 * a, sol.n_folds)
+    wins_c = sol.paths[:, :N_PAY].sum(0)
+    wn_all = int(sol.paths[:, N_PAY : 2 * N_PAY].sum())
+    t_all, lq_all = int(sol.paths[:, 3 * N_PAY].sum()), int(sol.paths[:, 3 * N_PAY + 1].sum())
+    shown = int(sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum())  # deals that reach the showdown
+    ln_all = shown - int(wins_c.sum()) - t_all - lq_all
+    ante = BetTable(placed=TOTAL_DEALS)
+    ante.add("fold", -1, sol.n_folds)
+    ante.add("win", 1, int(wins_c.sum()) - wn_all)
+    ante.add("dealer_not_qualified", 0, wn_all + ln_all)
+    ante.add("tie", 0, t_all)
+    ante.add("loss", -1, lq_all)
+    blind_t = BetTable(placed=TOTAL_DEALS)
+    blind_t.add("fold", -1, sol.n_folds)
+    for c, key in enumerate(CATEGORY_KEYS):
+        blind_t.add(f"win:{key}", blind[c], int(wins_c[c]))
+    blind_t.add("tie", 0, t_all)
+    blind_t.add("loss", -1, lq_all + ln_all)
+    play = _rtp_json([(e, Fraction(p), n, u) for e, p, n, u in play_rows.values()],
+                     TOTAL_DEALS)
+    play["events"].insert(0, {"event": "fold", "pays": 0,
+                              "probability": sol.n_folds / TOTAL_DEALS, "return": 0.0})
+    bets = {"ante": bet_json(ante, TOTAL_DEALS), "blind": bet_json(blind_t, TOTAL_DEALS),
+            "play": play}
+    if rules.stakes["trips"] > 0:
+        bets["trips"] = _trips_json(sol, rules, wins_c)
+    figures = main_json(main)
+    figures["hit_frequency"] = sum(cnt for net, _, cnt in main.rows if net > 0) / TOTAL_DEALS
+    return {
+        "game": rules.game,
+        "config": rules.name,
+        "strategy": strategy,
+        "deals_counted": TOTAL_DEALS,
+        "main": figures,
+        "bets": bets,
+        "decisions": _shares(sol),
+        "preflop": _hands(sol, prices),
+    }
+
+
+def _trips_json(sol: Solution, rules, wins: np.ndarray) -> dict:
+    """Trips by the player's final hand (every deal); with ``trips_must_beat`` only the hands
+    that beat the dealer in a round played to the showdown are paid."""
+    dealt = sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum(0) + sol.folds  # every deal, by class
+    pays = _trips_pays(rules)
+    table = BetTable(placed=TOTAL_DEALS)
+    if not rules.trips_must_beat:
+        for c, key in enumerate(CATEGORY_KEYS):
+            table.add(key, int(pays[c]), int(dealt[c]))
+        return bet_json(table, TOTAL_DEALS)
+    for c, key in enumerate(CATEGORY_KEYS):
+        table.add(f"beat:{key}", int(pays[c]), int(wins[c]))
+    for c, key in enumerate(CATEGORY_KEYS):
+        table.add(f"no_beat:{key}", -1, int(dealt[c] - wins[c]))
+    return bet_json(table, TOTAL_DEALS)
+
+
+def _shares(sol: Solution) -> dict:
+    """How often each action is taken, as a share of every deal (a point not reached counts
+    in neither of its actions)."""
+    n = [int(sol.paths[p, 2 * N_PAY : 3 * N_PAY].sum()) for p in range(4)]
+    river = n[3] + sol.n_folds
+    t = TOTAL_DEALS
+    return {
+        "preflop": {"play_4x": n[0] / t, "play_3x": n[1] / t, "check": (n[2] + river) / t},
+        "flop": {"play_2x": n[2] / t, "check": river / t},
+        "river": {"play_1x": n[3] / t, "fold": sol.n_folds / t},
+    }
+
+
+def _hands(sol: Solution, prices: RiverPrices) -> dict:
+    """Per starting-hand class: each pre-flop action's value per Ante per deal (check at its
+    best continuation) and the action taken."""
+    from gpusim.cards import class_combos
+
+    per_hole = 19600 * 1081 * N_DEALER * prices.ante * prices.den
+    out = {}
+    for k, hand in enumerate(HAND_CLASSES):
+        den = class_combos(hand) * per_hole
+        v = sol.values[k]
+        out[hand] = {"ev_check": float(Fraction(int(v[0]), den)),
+                     "ev_play_3x": float(Fraction(int(v[1]), den)),
+                     "ev_play_4x": float(Fraction(int(v[2]), den)),
+                     "action": ("check", "play_3x", "play_4x")[int(sol.preflop[k])]}
+    return out
+
+
+# --- the solver: cache, tables, reports -------------------------------------------------------
+
+
+def solve(qualifier: int, prices: RiverPrices, *, progress: bool = True,
+          backend: str = "cpu") -> Solution:
+    """The solution for a qualifier and prices: cached, else enumerated now and cached."""
+    key = (qualifier, prices.key())
+    path = cache_dir() / _cache_name(key)
+    if path.is_file():
+        with np.load(path) as z:
+            n5 = tuple(z["river_shape"])
+            return Solution(preflop=z["preflop"], flop=z["flop"],
+                            river=np.unpackbits(z["river"], count=int(np.prod(n5)))
+                            .astype(bool).reshape(n5),
+                            values=z["values"], paths=z["paths"], folds=z["folds"],
+                            key=key)
+    update, stop = progress_bar("Ultimate Texas Hold'em: flop classes") if progress else (
+        None, None)
+    try:
+        counts = count_solver(solve_counts, _no_gpu, backend)(qualifier, prices,
+                                                              progress=update)
+    finally:
+        if stop:
+            stop()
+    sol = decide(counts, prices)
+    atomic_savez(path, level=1, preflop=sol.preflop, flop=sol.flop,
+                 river=np.packbits(sol.river), river_shape=np.array(sol.river.shape),
+                 values=sol.values, paths=sol.paths, folds=sol.folds)
+    return sol
+
+
+def _cache_name(key: tuple) -> str:
+    return f"uth_solution_{hashlib.sha256(repr(key).encode()).hexdigest()[:16]}_v{FORMAT}.npz"
+
+
+def _no_gpu():
+    raise ValueError("backend 'cupy': Ultimate Texas Hold'em's exact counts run on the CPU "
+                     "only; use --backend cpu")
+
+
+def _blind_pays(rules) -> list[Fraction]:
+    """Blind pay per pay class (0: a push below its lowest line)."""
+    table = rules.blind_paytable
+    return [Fraction(table[k]) if k in table else Fraction(0) for k in CATEGORY_KEYS]
+
+
+def _trips_pays(rules) -> np.ndarray:
+    """(10,) int64 Trips pay per pay class, -1 where it loses."""
+    table = rules.trips_paytable
+    return np.array([table[k] if table is not None and k in table else -1
+                     for k in CATEGORY_KEYS], dtype=np.int64)
+
+
+def prices_of(rules) -> RiverPrices:
+    """What the config's decisions weigh (:class:`RiverPrices`)."""
+    blind = _blind_pays(rules)
+    den = math.lcm(*(p.denominator for p in blind))
+    trips = rules.stakes["trips"] if rules.trips_must_beat else 0
+    return RiverPrices(rules.stakes.ante, den, [int(p * den) for p in blind], trips,
+                       _trips_pays(rules))
+
+
+def qualifier_rank(rules) -> int:
+    """The lowest qualifying dealer rank (the settlement's own threshold)."""
+    return int(qualifier_threshold(rules.dealer_qualifier))
+
+
+def solution(rules, *, progress: bool = True, backend: str = "cpu") -> Solution:
+    """The config's optimal solution (cached per qualifier and prices)."""
+    return solve(qualifier_rank(rules), prices_of(rules), progress=progress, backend=backend)
+
+
+def solution_file(rules) -> str:
+    """The cache file of the config's solution."""
+    return _cache_name((qualifier_rank(rules), prices_of(rules).key()))
+
+
+def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
+    """The ``optimal`` decision tables: ``preflop`` (169, 3) one-hot, ``flop`` (1755, 1326),
+    ``river`` (134459, 1326)."""
+    sol = solution(rules, progress=progress, backend=backend)
+    return {"preflop/optimal": np.eye(3, dtype=bool)[sol.preflop],
+            "flop/optimal": sol.flop, "river/optimal": sol.river}
+
+
+def report(rules, strategy, *, progress: bool, backend: str) -> dict:
+    """The exact report of the ``optimal`` strategy; a rule strategy's river decisions would
+    have to be applied to all 178 million (board class, hole) situations first, which this
+    solver does not do (simulate it instead)."""
+    name = strategy if isinstance(strategy, str) else getattr(strategy, "name", str(strategy))
+    if name != "optimal":
+        raise ValueError(f"strategy {name!r}: the exact report of Ultimate Texas Hold'em is "
+                         f"available for 'optimal' only; simulate {name!r} instead")
+    return analyse(solution(rules, progress=progress, backend=backend), rules, name)
+
+
+SOLVER = ExactSolver(
+    counts=solution,
+    counts_file=solution_file,
+    solve_tables=solve_tables,
+    report=report,
+    rule_strategies_are_slow=True,
+)

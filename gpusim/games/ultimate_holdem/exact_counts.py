@@ -1,0 +1,271 @@
+"""Ultimate Texas Hold'em by full enumeration: the counts behind its three decisions.
+
+The river decision (Play 1x or fold) is taken knowing the hole cards and the whole board, so
+it is one bit per (5-card board suit class, hole): 134,459 x 1,326 cells. Each cell's
+showdown counts come from the 5-card table that every solver shares
+(:func:`gpusim.exact.fives.two_stages`, hands ranked once per suit class of boards), packed by
+this game's :data:`CellKind`: of the 990 dealer hands, those the player beats when the dealer
+qualifies (``wq``) and when he does not (``wn``), the ties (``t``), those that beat the player
+and qualify (``lq``) and the rest (``ln``, not stored: 990 minus the others), with the player's
+pay class. The same pass prices Play 1x against the fold from these counts and the config's
+pays, so the river bits are exact and cost no second pass.
+
+Then per flop suit class F (1,755) and hole (1,326), summed over the flop's 1,176 turn-river
+boards (each read through its suit permutation; :func:`gpusim.exact.fives.orbit_boards`),
+64 integer counts (:data:`N_COUNTS`): over every board (``A``: what a Play placed before the
+river meets) and over the boards where the river bit says play (``R``):
+
+- ``wins[c]``, ``wn[c]``, ``boards[c]``: dealer hands the player beats, those of them where the
+  dealer does not qualify, and boards, by the player's pay class c (10), for A then R (60);
+- ``t``, ``lq``: ties and qualifying dealer wins, for A then R (4).
+
+Per (F, hole) the A counts total 1,081 x 990 dealer outcomes (1,081 boards avoid the hole),
+the R counts (boards played) x 990; the fold boards are the rest. Everything a decision above
+the river needs is linear in these, so the flop and pre-flop decisions and the whole report
+follow without enumerating again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gpusim.exact._parallel import attach
+from gpusim.exact._profile import stage
+from gpusim.exact.boards import N_DEALER
+from gpusim.exact.fives import (
+    FIELD,
+    CellKind,
+    hole_permutation_table,
+    lookup,
+    orbit_boards,
+    symmetrize,
+    two_stages,
+)
+from gpusim.index import board_classes, subsets
+
+__all__ = [
+    "CELLS",
+    "A_BOARDS",
+    "A_LQ",
+    "A_T",
+    "A_WINS",
+    "A_WN",
+    "N_COUNTS",
+    "N_PAY",
+    "R_BOARDS",
+    "R_LQ",
+    "R_T",
+    "R_WINS",
+    "R_WN",
+    "RiverPrices",
+    "UthCounts",
+    "solve_counts",
+    "unpack_cells",
+]
+
+N_PAY = 10
+"""Pay classes: category 0..8 (high card .. straight flush), 9 = royal flush."""
+N_COUNTS = 6 * N_PAY + 4
+_BOARDS_PER_HOLE = 1081  # turn-river pairs of a flop that avoid a hole: C(47, 2)
+_HOLES = subsets(2).astype(np.int32)
+_M = (1 << FIELD) - 1
+
+# A cell: wq | wn << 10 | t << 20 | lq << 30 | pay class << 40 (each count <= 990 < 2**10)
+_B = 10
+_MASK = (1 << _B) - 1
+
+A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS = (
+    slice(i * N_PAY, (i + 1) * N_PAY) for i in range(6))
+A_T, A_LQ, R_T, R_LQ = range(6 * N_PAY, N_COUNTS)
+_BOARD_BITS = 11  # boards per (hole, pay class) of one flop: at most 1,176 < 2**11
+
+
+def unpack_cells(cells: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(wq, wn, t, lq, ln, pay class) of packed cells (any shape), int64 each."""
+    c = np.asarray(cells, dtype=np.int64)
+    wq, wn, t, lq = ((c >> (i * _B)) & _MASK for i in range(4))
+    return wq, wn, t, lq, N_DEALER - wq - wn - t - lq, c >> (4 * _B)
+
+
+class RiverPrices:
+    """What the river decision weighs, as integers: the config's numbers, picklable.
+
+    ante: the Ante (= Blind) stake; den: the common denominator of the Blind's pays;
+    blind: (10,) int64 Blind pay x den by pay class (0 below a straight: a push);
+    trips: the Trips stake when it must beat the dealer (so a fold forfeits its win), else 0;
+    trips_pay: (10,) int64 Trips pay by pay class, -1 where it loses.
+
+    :meth:`play` and :meth:`fold` give a (board, hole)'s value in money x den over its 990
+    dealer hands, Trips counted only where the decision changes it.
+    """
+
+    def __init__(self, ante: int, den: int, blind, trips: int, trips_pay) -> None:
+        self.ante, self.den, self.trips = int(ante), int(den), int(trips)
+        self.blind = np.asarray(blind, dtype=np.int64)
+        self.trips_pay = np.asarray(trips_pay, dtype=np.int64)
+
+    def key(self) -> tuple:
+        return (self.ante, self.den, tuple(self.blind.tolist()), self.trips,
+                tuple(self.trips_pay.tolist()))
+
+    def raised(self, m: int, wins, wn, t, lq, ln, pay_class_wins: np.ndarray) -> np.ndarray:
+        """Main-game value (money x den) of Play m x over outcome counts.
+
+        wins, wn: (..., 10) by pay class; t, lq, ln: (...,); pay_class_wins: (...,) the
+        Blind's pays already summed over the wins (``wins @ blind``)."""
+        del t  # a tie pushes every bet
+        d, w, n = self.den, wins.sum(axis=-1), wn.sum(axis=-1)
+        wq = w - n
+        return self.ante * (d * (wq * (m + 1) + n * m - lq * (m + 2) - ln * (m + 1))
+                            + pay_class_wins)
+
+    def trips_kept(self, wins: np.ndarray) -> np.ndarray:
+        """Trips' value (money x den) kept by playing on: its wins, where a fold forfeits
+        them; 0 otherwise. wins: (..., 10)."""
+        if self.trips == 0:
+            return np.zeros(wins.shape[:-1], dtype=np.int64)
+        return self.trips * self.den * (wins @ np.maximum(self.trips_pay + 1, 0))
+
+    def fold(self, dealer_hands) -> np.ndarray:
+        """A fold's main-game value (money x den): Ante and Blind lost on every hand."""
+        return -2 * self.ante * self.den * np.asarray(dealer_hands, dtype=np.int64)
+
+
+def _cells(sc, pc: np.ndarray, param: tuple) -> dict:
+    """This game's 5-card cells and river bits (:class:`gpusim.exact.fives.CellKind`)."""
+    qualifier, prices = param
+    below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
+    nq = sc.not_qualified.astype(np.int64)
+    pq = sc.rank >= np.uint32(qualifier)  # the player's hand qualifies
+    # A hand that does not qualify beats and ties only hands that do not either.
+    wq = np.where(pq, below - nq, 0)
+    wn = np.where(pq, nq, below)
+    lq = np.where(pq, N_DEALER - below - equal, N_DEALER - nq)
+    ln = N_DEALER - wq - wn - equal - lq
+    pc = pc.astype(np.int64)
+    wins = wq + wn
+    one_hot = wins[..., None] * (np.arange(N_PAY) == pc[..., None])
+    main = prices.raised(1, one_hot, wn[..., None] * (np.arange(N_PAY) == pc[..., None]),
+                         equal, lq, ln, wins * prices.blind[pc])
+    play = main + prices.trips_kept(one_hot) > prices.fold(N_DEALER)
+    cells = wq | (wn << _B) | (equal << 2 * _B) | (lq << 3 * _B) | (pc << 4 * _B)
+    return {"cells": cells, "play": play.astype(np.uint8)}
+
+
+CELLS = CellKind(layout={"cells": np.int64, "play": np.uint8}, cells=_cells, qualified=True)
+"""Ultimate Texas Hold'em's 5-card cells: packed counts and the river's Play bit."""
+
+
+def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
+    with stage("sum the boards through their suit permutations"):
+        return _flop_rows_impl(spec, flop_ids, flops)
+
+
+def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
+    """Sum each flop's boards' cells into its (1326, 45) count rows (shared ``counts``)."""
+    arrays = attach(spec)
+    perms = hole_permutation_table()
+    n_bins = 1326 * N_PAY
+    hole_key = (np.arange(1326, dtype=np.int64) * N_PAY)[None, :]
+    for f, flop in zip(flop_ids, flops, strict=True):
+        boards, size, stab = orbit_boards(flop)
+        cls, perm = lookup(spec, boards)
+        used, grp = np.unique(perm, return_inverse=True)
+        order = np.argsort(grp, kind="stable")
+        rows = cls[order]
+        cells = arrays["cells"][rows]
+        wq, wn, t, lq, _, pc = unpack_cells(cells)
+        # a hole that meets the board has an empty cell (a real one always counts a loss or
+        # a win: some dealer hands qualify)
+        play = arrays["play"][rows].astype(np.int64)
+        weight = size[order][:, None] if len(stab) > 1 else np.ones((len(rows), 1), np.int64)
+        wins, wn = (wq + wn) * weight, wn * weight
+        # Per (hole, pay class): wins, the dealer-not-qualified wins and boards, packed in one
+        # float64 (exact: 21 + 21 + 11 bits, within its 53), over all boards and the boards
+        # played.
+        boards = np.where(cells != 0, weight, 0)
+        both = (wins | (wn << FIELD) | (boards << 2 * FIELD)).astype(np.float64)
+        key = (hole_key + pc).astype(np.intp)
+        # Per hole: ties and qualifying losses, packed, and the boards played.
+        tl = (t | (lq << FIELD)) * weight
+        starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
+        ends = np.append(starts[1:], len(rows))
+        g_n = len(used)
+        bins = np.empty((2, g_n, n_bins), dtype=np.float64)
+        sums = np.empty((2, g_n, 1326), dtype=np.int64)
+        for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
+            k = key[a:b].ravel()
+            bins[0, g] = np.bincount(k, weights=both[a:b].ravel(), minlength=n_bins)
+            bins[1, g] = np.bincount(k, weights=(both[a:b] * play[a:b]).ravel(),
+                                     minlength=n_bins)
+            np.sum(tl[a:b], axis=0, out=sums[0, g])
+            np.sum(tl[a:b] * play[a:b], axis=0, out=sums[1, g])
+        bins = np.rint(bins).astype(np.int64).reshape(2, g_n, 1326, N_PAY)
+        g = np.arange(g_n)[:, None]
+        b_all = bins[0][g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
+        b_play = bins[1][g, perms[used]].sum(axis=0)
+        s = sums[:, g, perms[used]].sum(axis=1)  # (2, 1326)
+        parts = [b_all & _M, (b_all >> FIELD) & _M, b_all >> 2 * FIELD,
+                 b_play & _M, (b_play >> FIELD) & _M, b_play >> 2 * FIELD,
+                 s[0] & _M, s[0] >> FIELD, s[1] & _M, s[1] >> FIELD]
+        if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
+            parts = [symmetrize(p, perms[stab]) for p in parts]
+        row = arrays["counts"][f]
+        for at, part in zip((A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS), parts[:6],
+                            strict=True):
+            row[:, at] = part
+        row[:, A_T], row[:, A_LQ], row[:, R_T], row[:, R_LQ] = parts[6:]
+    return len(flop_ids)
+
+
+class UthCounts:
+    """The enumeration's result (see the module docstring).
+
+    flops: (1755, 3) int32 canonical flops; weights: (1755,) int64 raw flops per class;
+    counts: (1755, 1326, 64) int32; valid: (1755, 1326) bool (the hole avoids the flop);
+    river: (134459, 1326) bool, Play 1x at (5-card class, hole in the class's suits);
+    key: the :meth:`RiverPrices.key` and qualifier the river bits were priced with.
+    """
+
+    def __init__(self, flops, weights, counts, valid, river, key) -> None:
+        self.flops, self.weights, self.counts = flops, weights, counts
+        self.valid, self.river, self.key = valid, river, key
+
+
+def solve_counts(
+    qualifier: int,
+    prices: RiverPrices,
+    *,
+    flop_ids: np.ndarray | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> UthCounts:
+    """Enumerate every deal; see the module docstring.
+
+    qualifier: the lowest qualifying dealer rank (:func:`gpusim.games.base.qualifier_threshold`).
+    flop_ids: restrict to these flop classes (tests); the other rows stay zero, and only the
+    5-card classes their boards reach get river bits. progress(done, total) as flop classes
+    finish; workers > 1 splits the work over that many processes.
+    """
+    bcls = board_classes(3)
+    n_cls = bcls.n_classes
+    ids = np.arange(n_cls) if flop_ids is None else np.asarray(flop_ids)
+
+    def needed_of(b5) -> np.ndarray:
+        if flop_ids is None:
+            return np.ones(b5.n_classes, dtype=np.int64)
+        from gpusim.exact.fives import flop_boards
+
+        boards = np.concatenate([flop_boards(bcls.reps[f]) for f in ids])
+        return np.bincount(b5.lookup(boards)[0], minlength=b5.n_classes)
+
+    chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
+    extra = {"counts": ((n_cls, 1326, N_COUNTS), np.int32)}
+    out, _ = two_stages(CELLS, (int(qualifier), prices), needed_of, _flop_rows, chunks,
+                        bcls.reps, extra, workers=workers, progress=progress, keep=("play",))
+    valid = ~(_HOLES[None, :, :, None] == bcls.reps[:, None, None, :]).any(axis=(2, 3))
+    return UthCounts(flops=bcls.reps, weights=bcls.weights.astype(np.int64),
+                     counts=out["counts"], valid=valid, river=out["play"].astype(bool),
+                     key=(int(qualifier), prices.key()))
