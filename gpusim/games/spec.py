@@ -166,11 +166,14 @@ class GameSpec:
 
     - ``offered_bets(rules) -> tuple[str, ...]``: the bets a config offers, in display order;
     - ``event_names(rules) -> {bet: tuple[str, ...]}`` and ``event_returns(rules) -> {bet:
-      tuple[int | None, ...]}``: the return tables;
+      tuple[int | Fraction | None, ...]}``: the return tables (a return per unit staked may be
+      a Fraction, a 3:2 pay; ``parse_rules`` must then refuse stakes that make a net a
+      fraction of a money unit);
     - ``settle``: the import path of ``settle(cards (N, 9) int32, decisions, rules, *,
       jackpot_meter=None, payout=None) -> Settlement`` (JAX; loaded on first use, so that
       reading a spec or a config never imports JAX), compiled on ``rules.structure()`` with
-      the numbers of :func:`gpusim.games.payout` as arguments;
+      the numbers of :func:`gpusim.games.payout` as arguments (returns as numerators over
+      each bet's ``scale``);
     - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
 
     What the layers above ask instead of naming a bet:
