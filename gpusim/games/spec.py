@@ -188,7 +188,10 @@ class GameSpec:
     - ``side_bet_exact(rules) -> {bet: {event: Fraction}}``: exact event probabilities of the
       offered side bets that no decision touches (combinatorics, no enumeration);
     - ``designs``: {bet: :class:`DesignEntry`}, the paytables ``gpusim design`` searches;
-      ``design_refusals``: {bet: why the designer does not search it}.
+      ``design_refusals``: {bet: why the designer does not search it};
+    - ``fixed_multiples``: {main bet: its multiple of the base bet}, for main bets other than
+      the base bet placed before the deal whatever the decisions (Ultimate Texas Hold'em's
+      Blind, 1 x Ante); their stakes are in ``rules.stakes``, like the base bet's.
     """
 
     name: str
@@ -221,6 +224,7 @@ class GameSpec:
     side_bet_exact: Callable[[Any], dict] = lambda rules: {}
     designs: Mapping[str, DesignEntry] = field(default_factory=dict)
     design_refusals: Mapping[str, str] = field(default_factory=dict)
+    fixed_multiples: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def cards_per_round(self) -> int:
@@ -230,8 +234,9 @@ class GameSpec:
     @property
     def stake_multiples(self) -> dict[str, int]:
         """{main bet: the largest multiple of the base bet's stake it can carry} (the base bet
-        1; the others from the decision tree's actions)."""
-        out = {self.base_bet: 1}
+        1, the bets placed with it at their ``fixed_multiples``; the others from the decision
+        tree's actions)."""
+        out = {self.base_bet: 1, **self.fixed_multiples}
         for point in self.decisions:
             for action in point.actions:
                 for bet, k in action.stakes.items():
