@@ -58,7 +58,10 @@ package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pypr
     my_game = "my_package.my_game"
 """
 
-_BUILT_IN = ("gpusim.games.casino_holdem", "gpusim.games.holdem_bonus")
+_BUILT_IN = (
+    "gpusim.games.casino_holdem",
+    "gpusim.games.holdem_bonus",
+)
 
 
 def _as_spec(obj, where: str) -> GameSpec:
