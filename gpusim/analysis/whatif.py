@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 from gpusim.analysis.data import AnalysisError, RunData
@@ -17,6 +18,8 @@ from gpusim.games import spec_for
 from gpusim.runs.manifest import config_doc
 
 __all__ = ["solve_line", "whatif_figures"]
+
+_RATIO = re.compile(r"\d+:\d+")
 
 
 def _paytable_lines(rules) -> dict[str, tuple[str, ...]]:
@@ -38,7 +41,7 @@ def _parse_line(rules, text: str, field: str = "--set") -> tuple[str, str]:
     return bet, line
 
 
-def _with_pays(data: RunData, changes: dict[tuple[str, str], int]):
+def _with_pays(data: RunData, changes: dict[tuple[str, str], int | str]):
     doc = config_doc(data.manifest)
     for (bet, line), pay in changes.items():
         # a bet's paytable is the config's [paytables.<bet>] table
@@ -64,24 +67,32 @@ def _strategy_note(data: RunData, bet: str) -> str | None:
             f"change the optimal strategy: see `gpusim exact {cfg}` with the new paytable.")
 
 
+def _pay(key: str, text: str) -> int | str:
+    """A ``--set`` pay: a whole number (X:1), or ``"A:B"`` as written in a config for a game
+    whose paytable takes ratios (the game's config parser refuses it otherwise)."""
+    if _RATIO.fullmatch(text):
+        return text
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise AnalysisError(f"--set {key}: got pay {text!r}; pays are whole numbers "
+                            "(X means X:1; Jackpot prizes X for 1), or A:B where the "
+                            "paytable takes ratios") from None
+
+
 def whatif_figures(data: RunData, settings: list[str]) -> dict:
     """RTP of each changed bet under ``settings`` (``["bonus.AKs=30", ...]``), exactly from the
     run's event counts, with the old RTP beside it."""
     if not settings:
         raise AnalysisError("--set: give at least one BET.LINE=PAY, e.g. --set "
                             + _allowed_text(data.rules).split(", ")[0] + "=30")
-    changes: dict[tuple[str, str], int] = {}
+    changes: dict[tuple[str, str], int | str] = {}
     for s in settings:
         key, eq, val = s.partition("=")
         if not eq:
             raise AnalysisError(f"--set: got {s!r}; expected BET.LINE=PAY, e.g. bonus.AKs=30")
         bet, line = _parse_line(data.rules, key.strip())
-        try:
-            pay = int(val.strip().replace("_", ""))
-        except ValueError:
-            raise AnalysisError(f"--set {key}: got pay {val!r}; pays are whole numbers "
-                                "(X means X:1; Jackpot prizes X for 1)") from None
-        changes[(bet, line)] = pay
+        changes[(bet, line)] = _pay(key, val.strip())
     new_rules = _with_pays(data, changes)
     out = {"changes": {f"{b}.{ln}": p for (b, ln), p in changes.items()}, "bets": {}}
     for bet in dict.fromkeys(b for b, _ in changes):

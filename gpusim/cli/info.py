@@ -127,8 +127,9 @@ def _parse_range(text: str) -> tuple[int, int]:
     return a, b
 
 
-@app.command("play")
-def play_cmd(
+# named by the function, not a literal: "play" is also a bet's name (Ultimate Texas Hold'em)
+@app.command()
+def play(
     config: Annotated[str, typer.Argument(help="Config name (see `gpusim games`) or TOML path.")],
     seed: Annotated[int, typer.Option("--seed", help="Run seed (deals are reproducible).")],
     rounds: Annotated[str, typer.Option("--rounds", help="Round range A:B (A .. B-1).")] = "0:10",

@@ -7,7 +7,7 @@ a name). The functions below ask the spec, so a caller never branches on the gam
         -> Settlement                          # C: the game's cards per round
     bets(rules) -> tuple[str, ...]             # bets the config offers, in display order
     event_names(rules) -> {bet: tuple[str, ...]}
-    event_returns(rules) -> {bet: tuple[int | None, ...]}   # returned per unit staked
+    event_returns(rules) -> {bet: tuple[int | Fraction | None, ...]}   # returned per unit staked
 
 ``settle`` is jitted with the rules' structure (``rules.structure()``: which bets, the
 qualifier, the flags; frozen and hashable) as a static argument and the rules' numbers
@@ -22,8 +22,10 @@ the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`).
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from collections.abc import Iterator, Mapping
+from fractions import Fraction
 
 import numpy as np
 
@@ -43,6 +45,7 @@ __all__ = [
     "event_names",
     "event_returns",
     "payout",
+    "return_numerators",
     "settle",
     "spec_for",
 ]
@@ -55,7 +58,11 @@ package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pypr
     my_game = "my_package.my_game"
 """
 
-_BUILT_IN = ("gpusim.games.casino_holdem", "gpusim.games.holdem_bonus")
+_BUILT_IN = (
+    "gpusim.games.casino_holdem",
+    "gpusim.games.holdem_bonus",
+    "gpusim.games.ultimate_holdem",
+)
 
 
 def _as_spec(obj, where: str) -> GameSpec:
@@ -163,24 +170,41 @@ def event_names(rules) -> dict[str, tuple[str, ...]]:
     return spec_for(rules).event_names(rules)
 
 
-def event_returns(rules) -> dict[str, tuple[int | None, ...]]:
-    """Returned per unit staked, per event (``None``: the Jackpot royal returns the meter)."""
+def event_returns(rules) -> dict[str, tuple[int | Fraction | None, ...]]:
+    """Returned per unit staked, per event (``None``: the Jackpot royal returns the meter).
+
+    A return may be a :class:`~fractions.Fraction` (a 3:2 pay returns 5/2 per unit): the game's
+    config then refuses stakes that would make a net a fraction of a money unit, and every
+    consumer counts it exactly (:func:`return_numerators`)."""
     return spec_for(rules).event_returns(rules)
+
+
+def return_numerators(returns) -> tuple[np.ndarray, int]:
+    """(numerators (E,) int64, scale): a bet's returns per unit (:func:`event_returns`: ints,
+    Fractions, None for the meter's entry, read as 0) over their least common denominator, so
+    ``returns[e] == numerators[e] / scale`` exactly. ``scale`` is 1 for whole returns, and a
+    placed bet's net is ``stake * (numerators[e] - scale) / scale``."""
+    fracs = [Fraction(r or 0) for r in returns]
+    scale = math.lcm(*(f.denominator for f in fracs)) if fracs else 1
+    return np.array([int(f * scale) for f in fracs], np.int64), scale
 
 
 def payout(rules) -> dict[str, dict[str, np.ndarray]]:
     """The numbers of a config that a compiled settlement takes as arguments.
 
-    ``{"returns": {bet: (E,) int32}, "stakes": {bet: () int32}}``: every offered bet's return
-    per unit staked by event (:func:`event_returns`, the Jackpot royal's meter entry as 0), and
-    the stake of every offered bet placed before the deal (the others are fixed multiples of the
-    Ante, part of the structure). The tree's shape depends only on ``rules.structure()``.
+    ``{"returns": {bet: (E,) int32}, "scale": {bet: () int32}, "stakes": {bet: () int32}}``:
+    every offered bet's return per unit staked by event (:func:`event_returns`, the Jackpot
+    royal's meter entry as 0) as integer numerators over the bet's ``scale``
+    (:func:`return_numerators`; 1 where every return is whole), and the stake of every offered
+    bet placed before the deal (the others are fixed multiples of the Ante, part of the
+    structure). The tree's shape depends only on ``rules.structure()``.
     """
     offered = bets(rules)
     placed = rules.stakes.as_dict()
-    returns = event_returns(rules)
+    returns = {b: return_numerators(r) for b, r in event_returns(rules).items() if b in offered}
     return {
-        "returns": {b: np.array([r or 0 for r in returns[b]], np.int32) for b in offered},
+        "returns": {b: returns[b][0].astype(np.int32) for b in offered},
+        "scale": {b: np.array(returns[b][1], np.int32) for b in offered},
         "stakes": {b: np.array(placed[b], np.int32) for b in offered if b in placed},
     }
 

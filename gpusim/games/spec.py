@@ -166,11 +166,14 @@ class GameSpec:
 
     - ``offered_bets(rules) -> tuple[str, ...]``: the bets a config offers, in display order;
     - ``event_names(rules) -> {bet: tuple[str, ...]}`` and ``event_returns(rules) -> {bet:
-      tuple[int | None, ...]}``: the return tables;
+      tuple[int | Fraction | None, ...]}``: the return tables (a return per unit staked may be
+      a Fraction, a 3:2 pay; ``parse_rules`` must then refuse stakes that make a net a
+      fraction of a money unit);
     - ``settle``: the import path of ``settle(cards (N, 9) int32, decisions, rules, *,
       jackpot_meter=None, payout=None) -> Settlement`` (JAX; loaded on first use, so that
       reading a spec or a config never imports JAX), compiled on ``rules.structure()`` with
-      the numbers of :func:`gpusim.games.payout` as arguments;
+      the numbers of :func:`gpusim.games.payout` as arguments (returns as numerators over
+      each bet's ``scale``);
     - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
 
     What the layers above ask instead of naming a bet:
@@ -185,7 +188,10 @@ class GameSpec:
     - ``side_bet_exact(rules) -> {bet: {event: Fraction}}``: exact event probabilities of the
       offered side bets that no decision touches (combinatorics, no enumeration);
     - ``designs``: {bet: :class:`DesignEntry`}, the paytables ``gpusim design`` searches;
-      ``design_refusals``: {bet: why the designer does not search it}.
+      ``design_refusals``: {bet: why the designer does not search it};
+    - ``fixed_multiples``: {main bet: its multiple of the base bet}, for main bets other than
+      the base bet placed before the deal whatever the decisions (Ultimate Texas Hold'em's
+      Blind, 1 x Ante); their stakes are in ``rules.stakes``, like the base bet's.
     """
 
     name: str
@@ -218,6 +224,7 @@ class GameSpec:
     side_bet_exact: Callable[[Any], dict] = lambda rules: {}
     designs: Mapping[str, DesignEntry] = field(default_factory=dict)
     design_refusals: Mapping[str, str] = field(default_factory=dict)
+    fixed_multiples: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def cards_per_round(self) -> int:
@@ -227,8 +234,9 @@ class GameSpec:
     @property
     def stake_multiples(self) -> dict[str, int]:
         """{main bet: the largest multiple of the base bet's stake it can carry} (the base bet
-        1; the others from the decision tree's actions)."""
-        out = {self.base_bet: 1}
+        1, the bets placed with it at their ``fixed_multiples``; the others from the decision
+        tree's actions)."""
+        out = {self.base_bet: 1, **self.fixed_multiples}
         for point in self.decisions:
             for action in point.actions:
                 for bet, k in action.stakes.items():

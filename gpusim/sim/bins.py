@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gpusim.games import event_names, spec_for
+from gpusim.games import event_names, return_numerators, spec_for
 from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["BinLayout", "batch_progress", "bin_layout", "counts_from_bins", "counts_from_rows"]
@@ -43,11 +43,20 @@ class BinLayout:
     actions: dict
 
     def nets(self) -> dict:
-        """{bet: (n_bins,) int64 net}; the Jackpot royal returns nothing here (see hits)."""
+        """{bet: (n_bins,) int64 net}; the Jackpot royal returns nothing here (see hits).
+
+        Exact for rational returns (a 3:2 pay): ValueError if a code's stake times its return
+        is not a whole number of money units (the game's config must refuse such stakes)."""
         out = {}
         for bet, ev in self.events.items():
-            ret = np.array([0 if r is None else r for r in self.returns[bet]], np.int64)
-            out[bet] = self.stakes[bet] * (ret[ev] - 1)
+            num, scale = return_numerators(self.returns[bet])
+            net = self.stakes[bet] * (num[ev] - scale)
+            if scale != 1:
+                if np.any(net % scale):
+                    raise ValueError(f"{bet}: a stake times its return is not a whole number of "
+                                     f"money units (returns in 1/{scale} units)")
+                net = net // scale
+            out[bet] = net
         return out
 
 

@@ -1,0 +1,142 @@
+"""Ultimate Texas Hold'em: pure, vectorised settlement of the Ante, Blind, Play and Trips (JAX),
+the joint outcome code of each settled round and the CUDA kernel's game arguments.
+
+The bets, their events and what each event returns are described in
+:mod:`gpusim.games.ultimate_holdem.events`; this module turns dealt cards and decisions into
+those events, stakes and nets.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpusim.games import payout as payout_of
+from gpusim.games.base import (
+    Settlement,
+    category10,
+    in_bet_order,
+    net_from_returns,
+    seven_card_ranks,
+)
+from gpusim.games.casino_holdem.settlement import qualifier_threshold
+from gpusim.games.ultimate_holdem.events import (
+    ANTE_OF_OUTCOME,
+    BEATS,
+    BLIND_OF_OUTCOME,
+    DECISIONS,
+    N_CATEGORIES,
+    N_OUTCOMES,
+    PLAY_OF_OUTCOME,
+    TREE,
+    bets,
+    event_names,
+)
+from gpusim.games.ultimate_holdem.rules import UltimateHoldemRules
+from gpusim.strategy.tree import placed_multiples
+
+__all__ = ["joint_code", "kernel_head", "settle"]
+
+
+def settle(
+    cards, decisions, rules: UltimateHoldemRules, *, jackpot_meter=None, payout=None
+) -> Settlement:
+    """Settle N rounds of Ultimate Texas Hold'em.
+
+    cards: (N, 9) int32 ``[player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]``.
+    decisions: ``{"preflop", "flop", "river"}`` -> (N,) int, the action index at each
+    :data:`~gpusim.games.ultimate_holdem.events.TREE` point (preflop 2 Play 4x, 1 Play 3x,
+    0 check; flop 1 Play 2x, 0 check; river 1 Play 1x, 0 fold). A point the round does not
+    reach (the flop after a pre-flop Play) is ignored, whatever it holds.
+    ``jackpot_meter`` is accepted for a uniform signature and ignored (no Jackpot here).
+    payout: the pays and stakes (:func:`gpusim.games.payout`), default those of ``rules``;
+    compiled once per ``rules.structure()``, they are arguments.
+    Returns a :class:`~gpusim.games.base.Settlement` over :func:`bets` (rules).
+    """
+    del jackpot_meter
+    if set(decisions) != set(DECISIONS):
+        raise ValueError(f"decisions: keys {sorted(decisions)} are not allowed; ultimate_holdem "
+                         "needs {'preflop', 'flop', 'river'}")
+    actions = {p: jnp.asarray(a).astype(jnp.int32) for p, a in decisions.items()}
+    play_multiple = placed_multiples(TREE, actions)["play"]
+    pay = payout_of(rules) if payout is None else payout
+    out = _settle(jnp.asarray(cards, jnp.int32), play_multiple, pay, rules.structure())
+    return in_bet_order(out, bets(rules))
+
+
+def _scaled_net(stake, numerators, scale, event):
+    """stake * (returns[event] - 1) with returns = numerators / scale (a 3:2 Blind pay): exact,
+    the config's stakes make every net whole."""
+    table = jnp.asarray(numerators, dtype=jnp.int32)
+    return stake * (jnp.take(table, event) - scale) // scale
+
+
+@partial(jax.jit, static_argnames=("rules",))
+def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement:
+    # rules: the structure only (blank pays and stakes); every number comes from ``pay``
+    pr, dr = seven_card_ranks(cards)
+    pcat, dcat = category10(pr), category10(dr)
+    qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))
+    i32 = jnp.int32
+    outcome = jnp.where(
+        play_multiple == 0, i32(0),
+        jnp.where(pr > dr, jnp.where(qualified, i32(1), i32(2)),
+                  jnp.where(pr == dr, i32(3), jnp.where(qualified, i32(4), i32(5)))))
+
+    def of_outcome(table):
+        return jnp.take(jnp.asarray(table, i32), outcome)
+
+    blind_ev = of_outcome(BLIND_OF_OUTCOME)
+    events = {"ante": of_outcome(ANTE_OF_OUTCOME),
+              "blind": jnp.where(blind_ev < 0, 1 + pcat, blind_ev),
+              "play": of_outcome(PLAY_OF_OUTCOME)}
+    ante = pay["stakes"]["ante"]
+    n = play_multiple.shape
+    stakes = {"ante": jnp.full(n, ante, i32), "blind": jnp.full(n, pay["stakes"]["blind"], i32),
+              "play": (play_multiple * ante).astype(i32)}
+    returns = pay["returns"]
+    if "trips" in returns:
+        lost = ~of_outcome(BEATS).astype(bool) if rules.trips_must_beat else False
+        events["trips"] = pcat + jnp.where(lost, i32(N_CATEGORIES), i32(0))
+        stakes["trips"] = jnp.full(n, pay["stakes"]["trips"], i32)
+    nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet])
+            for bet in stakes if bet != "blind"}
+    nets["blind"] = _scaled_net(stakes["blind"], returns["blind"], pay["scale"]["blind"],
+                                events["blind"])
+    return Settlement(
+        stakes=stakes,
+        nets=nets,
+        events=events,
+        player_category=pcat,
+        dealer_category=dcat,
+        player_rank=pr,
+        dealer_rank=dr,
+        event_table=tuple(event_names(rules).items()),
+    )
+
+
+# --- the joint outcome code (kernels/settle_ultimate_holdem.cuh) ----------------------------------
+
+_OUTCOME_OF_ANTE = (0, 1, -1, 3, 4)  # -1: the dealer did not qualify; the Play says who won
+
+
+def joint_code(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
+    """(N,) int32 ``(path * 6 + outcome) * 10 + category`` (see
+    :data:`gpusim.games.ultimate_holdem.events.N_BINS`); the same with or without Trips."""
+    del offered
+    i32 = jnp.int32
+    ev, st = settlement.events, settlement.stakes
+    path = 4 - st["play"] // st["ante"]
+    outcome = jnp.take(jnp.asarray(_OUTCOME_OF_ANTE, i32), ev["ante"])
+    outcome = jnp.where(outcome < 0, jnp.where(ev["play"] == 1, i32(2), i32(5)), outcome)
+    code = (path * N_OUTCOMES + outcome) * N_CATEGORIES + settlement.player_category
+    return code.astype(i32)
+
+
+def kernel_head(rules: UltimateHoldemRules) -> tuple:
+    """The CUDA kernel's game argument: the dealer's qualifying rank (the joint code has no
+    Trips or paytable factor, so nothing else of the config reaches the kernel)."""
+    return (np.uint32(qualifier_threshold(rules.dealer_qualifier)),)
