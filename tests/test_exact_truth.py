@@ -137,6 +137,7 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
     ch = report("casino_holdem", "optimal")
     ch_main = report("casino_holdem", "optimal-main")
     woh = report("holdem_bonus_classic", "win-over-half")
+    uth = report("ultimate_holdem", "optimal")
     aa = ch_main["bets"]["aa_bonus"]
     folded_trips = next(e for e in aa["events"] if e["event"] == "fold:three_of_a_kind")
     want = {
@@ -152,6 +153,10 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
             _pct(ch["bets"]["aa_bonus_always_settled"]["rtp"]),
         ("casino_holdem / optimal-main", "AA Bonus, folds forfeit"): _pct(aa["rtp"]),
         ("holdem_bonus_classic / win-over-half", "main game"): _pct(woh["main"]["ante_rtp"]),
+        ("ultimate_holdem / optimal", "house edge per Ante"):
+            _pct(uth["main"]["house_edge_per_ante"]),
+        ("ultimate_holdem", "Trips 50/40/30/8/7/4/3, house edge"):
+            _pct(1 - uth["bets"]["trips"]["rtp"]),
     }
     assert set(rows) == set(want), "README table rows changed; extend this test"
     for key, figure in want.items():
@@ -163,6 +168,9 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
     printed = re.search(r"\(([\d.]+) %", rows["casino_holdem / optimal-main",
                                                 "AA Bonus, folds forfeit"])
     assert printed and abs(100 * alt - float(printed.group(1))) <= 0.0005, (alt, printed)
+    eor = re.search(r"element of risk ([\d.]+) %", rows["ultimate_holdem / optimal",
+                                                       "house edge per Ante"])
+    assert eor and eor.group(1) == f"{100 * uth['main']['element_of_risk']:.4f}"
 
 
 def test_win_over_half_is_97_8210_per_ante(fresh):
@@ -185,3 +193,18 @@ def test_headline_figures(fresh):
     assert f"{100 * thb['total_bet_rtp']:.4f}" == "99.4665"
     assert f"{100 * ch['main']['total_bet_rtp']:.4f}" == "99.1827"
     assert f"{100 * ch['bets']['aa_bonus']['rtp']:.4f}" == "90.7816"
+
+
+def test_ultimate_holdem_published_figures(fresh):
+    # issue 20: 2.185 % per Ante under optimal play, Trips 50/40/30/8/7/4/3 at 3.50 %
+    _, report = fresh
+    uth = report("ultimate_holdem", "optimal")
+    assert f"{100 * uth['main']['house_edge_per_ante']:.3f}" == "2.185"
+    assert f"{100 * (1 - uth['bets']['trips']['rtp']):.2f}" == "3.50"
+    # the published basic strategy's pre-flop raises are the optimal ones at its edges
+    hands = uth["preflop"]
+    for raise4 in ("33", "K5o", "Q8o", "JTo", "Q6s", "J8s", "A2o"):
+        assert hands[raise4]["action"] == "play_4x", raise4
+    for check in ("22", "K4o", "Q7o", "J9o", "Q5s", "J7s"):
+        assert hands[check]["action"] == "check", check
+    assert uth["decisions"]["preflop"]["play_3x"] == 0  # 3x is never better than 4x or check

@@ -277,14 +277,17 @@ def _shares(sol: Solution) -> dict:
 
 def _hands(sol: Solution, prices: RiverPrices) -> dict:
     """Per starting-hand class: each pre-flop action's value per Ante per deal (check at its
-    best continuation) and the action taken."""
+    best continuation; with ``trips_must_beat`` the Trips net is in it, as in the decisions)
+    and the action taken."""
     from gpusim.cards import class_combos
 
-    per_hole = 19600 * 1081 * N_DEALER * prices.ante * prices.den
+    per_hole = 19600 * 1081 * N_DEALER
     out = {}
     for k, hand in enumerate(HAND_CLASSES):
-        den = class_combos(hand) * per_hole
-        v = sol.values[k]
+        deals = class_combos(hand) * per_hole
+        # the values count Trips' kept return; its stake is lost on every deal
+        v = sol.values[k] - prices.trips * prices.den * deals
+        den = deals * prices.ante * prices.den
         out[hand] = {"ev_check": float(Fraction(int(v[0]), den)),
                      "ev_play_3x": float(Fraction(int(v[1]), den)),
                      "ev_play_4x": float(Fraction(int(v[2]), den)),
