@@ -42,7 +42,8 @@ from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 Z999 = 3.2905267314919255
-CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic"]
+CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic",
+           "ultimate_holdem", "ultimate_holdem_must_beat"]
 MAIN_CONFIGS = ("casino_holdem", "holdem_bonus")
 # 10^8 rounds for each game's main config: the main game's check then has a 95 % chance to
 # catch an error of 0.05 points in the total-bet RTP (standard error 0.01 points)
@@ -121,10 +122,9 @@ def _event_counts(run, s: dict, exact: dict, bet: str) -> tuple[list[str], np.nd
         sim[into] = sim.get(into, 0) + sim.pop(ev)
     dec = (run.decisions().collect().group_by(["point", "action"]).agg(pl.col("count").sum()))
     dcount = {(p, a): c for p, a, c in dec.iter_rows()}
-    first = "call" if s["game"] == "casino_holdem" else "flop"
     # a bet not placed in a round records no event there: its fold/check rounds
     if "fold" in names and "fold" not in sim:
-        sim["fold"] = dcount[(first, "fold")]
+        sim["fold"] = sum(c for (_, a), c in dcount.items() if a == "fold")
     if "check" in names and "check" not in sim:
         sim["check"] = dcount[(bet, "check")]
     counts = np.array([sim.get(n, 0) for n in names], dtype=np.int64)
@@ -155,8 +155,8 @@ def _check_events(run, s: dict, exact: dict, bet: str, config: str) -> None:
     p = events_p_value(counts, probs)
     assert p > ALPHA_EVENTS, f"{config} {bet}: events chi-square p = {p:.2e}"
     # pays x events reproduce the bet's net exactly (the Jackpot royal pays the meter instead)
-    stake = load_config(config).stakes[bet] if bet in ("ante", "aa_bonus", "bonus",
-                                                      "jackpot") else None
+    stake = load_config(config).stakes[bet] if bet in ("ante", "aa_bonus", "bonus", "jackpot",
+                                                      "blind", "trips") else None
     if stake and bet != "jackpot":
         net = sum(int(c) * stake * e["pays"] for c, e in zip(counts, table["events"],
                                                             strict=True))
