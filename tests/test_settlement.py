@@ -47,16 +47,21 @@ def _ge(cat: str, floor: str) -> bool:
 # --- the reference: one round at a time, straight from RULES.md ------------------------------
 
 
+def _qualifies(rules, d7, dc) -> bool:
+    """The dealer's seven cards ``d7`` (category ``dc``) qualify under a pair qualifier."""
+    dranks = [x >> 2 for x in d7]
+    pair_rank = max((r for r in set(dranks) if dranks.count(r) >= 2), default=-1)
+    q = rules.dealer_qualifier
+    assert q.hand == "pair"  # the reference only knows pair qualifiers
+    return _ge(dc, "two_pair") or (dc == "pair" and pair_rank >= q.rank)
+
+
 def ref_casino_holdem(rules, c, call):
     """{bet: (stake, returned, event)} for one round."""
     p7, d7 = [c[0], c[1], *c[4:9]], [c[2], c[3], *c[4:9]]
     pv, dv = _ev7(p7), _ev7(d7)
     pc, dc = _category(p7), _category(d7)
-    dranks = [x >> 2 for x in d7]
-    pair_rank = max((r for r in set(dranks) if dranks.count(r) >= 2), default=-1)
-    q = rules.dealer_qualifier
-    qualifies = _ge(dc, "two_pair") or (dc == "pair" and pair_rank >= q.rank)
-    assert q.hand == "pair"  # the reference only knows pair qualifiers
+    qualifies = _qualifies(rules, d7, dc)
     ante = rules.stakes.ante
     pt = rules.ante_paytable
     pay = pt[pc] if pc in pt else pt["straight_or_less"]
@@ -147,11 +152,7 @@ def ref_ultimate_holdem(rules, c, multiple):
     p7, d7 = [c[0], c[1], *c[4:9]], [c[2], c[3], *c[4:9]]
     pv, dv = _ev7(p7), _ev7(d7)
     pc, dc = _category(p7), _category(d7)
-    dranks = [x >> 2 for x in d7]
-    pair_rank = max((r for r in set(dranks) if dranks.count(r) >= 2), default=-1)
-    q = rules.dealer_qualifier
-    assert q.hand == "pair"  # the reference only knows pair qualifiers
-    qualifies = _ge(dc, "two_pair") or (dc == "pair" and pair_rank >= q.rank)
+    qualifies = _qualifies(rules, d7, dc)
     a = rules.stakes.ante
     result = "fold" if not multiple else "win" if pv > dv else "tie" if pv == dv else "loss"
     out = {}
