@@ -12,9 +12,8 @@ player's final seven-card hand, low to high, royal flush last):
 
 - ``ante``: ``fold``; ``win`` (1:1, the dealer qualified); ``dealer_not_qualified`` (push, who
   ever wins); ``tie`` (push); ``loss`` (the dealer qualified).
-- ``blind``: ``fold:c`` (lost); ``win:c`` (pays the Blind paytable for ``c``, pushes below its
-  lowest line); ``tie:c`` (push); ``loss:c``. Every Blind event names the player's final hand,
-  so the events and stakes alone give a round's joint code.
+- ``blind``: ``fold``; ``win:c`` (pays the Blind paytable for ``c``, pushes below its lowest
+  line); ``tie`` (push); ``loss``.
 - ``play``: ``fold`` (not placed); ``win`` (1:1); ``tie``; ``loss`` (whether or not the dealer
   qualified).
 - ``trips`` (only when offered): ``c``, paid by the Trips paytable whatever the dealer holds,
@@ -71,8 +70,7 @@ DECISIONS = tuple(p.name for p in TREE)
 
 N_CATEGORIES = len(CATEGORY_KEYS)
 _ANTE_EVENTS = ("fold", "win", "dealer_not_qualified", "tie", "loss")
-_BLIND_GROUPS = ("fold", "win", "tie", "loss")
-_BLIND_EVENTS = tuple(f"{g}:{c}" for g in _BLIND_GROUPS for c in CATEGORY_KEYS)
+_BLIND_EVENTS = ("fold",) + tuple(f"win:{c}" for c in CATEGORY_KEYS) + ("tie", "loss")
 _PLAY_EVENTS = ("fold", "win", "tie", "loss")
 _TRIPS_BEAT_EVENTS = tuple(f"beat:{c}" for c in CATEGORY_KEYS) + tuple(
     f"no_beat:{c}" for c in CATEGORY_KEYS)
@@ -104,7 +102,7 @@ def event_returns(rules: UltimateHoldemRules) -> dict[str, tuple[int | Fraction,
     blind = _returns_by_category(rules.blind_paytable, 1)
     out: dict[str, tuple] = {
         "ante": (0, 2, 1, 1, 0),
-        "blind": (0,) * N_CATEGORIES + tuple(blind) + (1,) * N_CATEGORIES + (0,) * N_CATEGORIES,
+        "blind": (0, *blind, 1, 0),
         "play": (0, 2, 1, 0),
     }
     if "trips" in bets(rules):
@@ -126,8 +124,8 @@ category: the player's final hand (CATEGORY_KEYS, royal flush 9)."""
 
 ANTE_OF_OUTCOME = (0, 1, 2, 3, 4, 2)
 PLAY_OF_OUTCOME = (0, 1, 1, 2, 3, 3)
-BLIND_GROUP_OF_OUTCOME = (0, 1, 1, 2, 3, 3)
-"""The Blind's event is ``group * 10 + category``: fold, win, tie, loss."""
+# the Blind: fold, win:c (1 + c, filled in per category), tie, loss
+BLIND_OF_OUTCOME = (0, -1, -1, 1 + N_CATEGORIES, 2 + N_CATEGORIES, 2 + N_CATEGORIES)
 BEATS = (False, True, True, False, False, False)
 """Per outcome: the player beat the dealer (Trips with ``trips_must_beat``)."""
 
@@ -146,9 +144,10 @@ def joint_decode(rules: UltimateHoldemRules) -> tuple[int, dict, dict, dict]:
     path = codes // (N_CATEGORIES * N_OUTCOMES)
     answers = {"preflop": np.select([path == 0, path == 1], [2, 1], 0).astype(i64),
                "flop": (path == 2).astype(i64), "river": (path == 3).astype(i64)}
+    blind = np.array(BLIND_OF_OUTCOME, i64)[outcome]
     events = {
         "ante": np.array(ANTE_OF_OUTCOME, i64)[outcome],
-        "blind": np.array(BLIND_GROUP_OF_OUTCOME, i64)[outcome] * N_CATEGORIES + category,
+        "blind": np.where(blind < 0, 1 + category, blind),
         "play": np.array(PLAY_OF_OUTCOME, i64)[outcome],
     }
     stakes = {"ante": np.full(codes.size, ante, i64), "blind": np.full(codes.size, ante, i64),

@@ -26,7 +26,7 @@ from gpusim.games.casino_holdem.settlement import qualifier_threshold
 from gpusim.games.ultimate_holdem.events import (
     ANTE_OF_OUTCOME,
     BEATS,
-    BLIND_GROUP_OF_OUTCOME,
+    BLIND_OF_OUTCOME,
     DECISIONS,
     N_CATEGORIES,
     N_OUTCOMES,
@@ -89,8 +89,9 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
     def of_outcome(table):
         return jnp.take(jnp.asarray(table, i32), outcome)
 
+    blind_ev = of_outcome(BLIND_OF_OUTCOME)
     events = {"ante": of_outcome(ANTE_OF_OUTCOME),
-              "blind": of_outcome(BLIND_GROUP_OF_OUTCOME) * N_CATEGORIES + pcat,
+              "blind": jnp.where(blind_ev < 0, 1 + pcat, blind_ev),
               "play": of_outcome(PLAY_OF_OUTCOME)}
     ante = pay["stakes"]["ante"]
     n = play_multiple.shape
@@ -119,21 +120,22 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
 
 # --- the joint outcome code (kernels/settle_ultimate_holdem.cuh) ----------------------------------
 
-_OUTCOME_OF_ANTE = (0, 1, -1, 3, 4)  # -1: the dealer did not qualify; the Blind says who won
+_OUTCOME_OF_ANTE = (0, 1, -1, 3, 4)  # -1: the dealer did not qualify; the Play says who won
 
 
 def joint_code(settlement, offered: tuple[str, ...]) -> jax.Array:
     """(N,) int32 ``(path * 6 + outcome) * 10 + category`` (see
-    :data:`gpusim.games.ultimate_holdem.events.N_BINS`), from the events and stakes alone;
-    the same with or without Trips."""
+    :data:`gpusim.games.ultimate_holdem.events.N_BINS`); the same with or without Trips.
+    Reads the events, the stakes and the player's category (the spec's ``JointCode.reads``:
+    no event of a fold, a tie or a loss names the player's hand)."""
     del offered
     i32 = jnp.int32
     ev, st = settlement.events, settlement.stakes
     path = 4 - st["play"] // st["ante"]
-    blind_group, category = ev["blind"] // N_CATEGORIES, ev["blind"] % N_CATEGORIES
     outcome = jnp.take(jnp.asarray(_OUTCOME_OF_ANTE, i32), ev["ante"])
-    outcome = jnp.where(outcome < 0, jnp.where(blind_group == 1, i32(2), i32(5)), outcome)
-    return ((path * N_OUTCOMES + outcome) * N_CATEGORIES + category).astype(i32)
+    outcome = jnp.where(outcome < 0, jnp.where(ev["play"] == 1, i32(2), i32(5)), outcome)
+    code = (path * N_OUTCOMES + outcome) * N_CATEGORIES + settlement.player_category
+    return code.astype(i32)
 
 
 def kernel_head(rules: UltimateHoldemRules) -> tuple:
