@@ -152,6 +152,6 @@ def test_a_broken_plugin_is_one_warning(tmp_path):
     res = subprocess.run([sys.executable, "-c", code], env=_env(site), capture_output=True,
                          text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == "casino_holdem,holdem_bonus"
+    assert res.stdout.strip() == "casino_holdem,holdem_bonus,ultimate_holdem"
     warning = [ln for ln in res.stderr.splitlines() if "high_card_duel" in ln]
     assert len(warning) == 1 and "not loaded" in warning[0]

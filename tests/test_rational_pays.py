@@ -39,10 +39,15 @@ def test_bin_nets_refuse_a_fraction_of_a_unit():
         _layout((0, Fraction(5, 2)), (1, 1)).nets()
 
 
-def test_whole_pays_keep_scale_one(shipped_rules):
+def test_payout_holds_every_return_exactly_and_whole_pays_keep_scale_one(shipped_rules):
     for rules in shipped_rules.values():
         pay = payout(rules)
         assert set(pay) == {"returns", "scale", "stakes"}
         for bet, rets in event_returns(rules).items():
-            assert int(pay["scale"][bet]) == 1
-            assert pay["returns"][bet].tolist() == [r or 0 for r in rets]
+            scale = int(pay["scale"][bet])
+            assert [Fraction(int(n), scale) for n in pay["returns"][bet]] == \
+                [Fraction(r or 0) for r in rets], (rules.name, bet)
+            if all(Fraction(r or 0).denominator == 1 for r in rets):
+                assert scale == 1 and pay["returns"][bet].tolist() == [r or 0 for r in rets]
+            else:
+                assert scale > 1

@@ -10,7 +10,7 @@ import pytest
 
 from gpusim.cards import format_card
 from gpusim.config import load_config, shipped_configs
-from gpusim.games import bets, decision_names, event_names, event_returns, settle
+from gpusim.games import bets, decision_names, event_names, event_returns, settle, spec_for
 from gpusim.games.holdem_bonus import JACKPOT_ROYAL
 
 _TYPES = {
@@ -47,16 +47,21 @@ def _ge(cat: str, floor: str) -> bool:
 # --- the reference: one round at a time, straight from RULES.md ------------------------------
 
 
+def _qualifies(rules, d7, dc) -> bool:
+    """The dealer's seven cards ``d7`` (category ``dc``) qualify under a pair qualifier."""
+    dranks = [x >> 2 for x in d7]
+    pair_rank = max((r for r in set(dranks) if dranks.count(r) >= 2), default=-1)
+    q = rules.dealer_qualifier
+    assert q.hand == "pair"  # the reference only knows pair qualifiers
+    return _ge(dc, "two_pair") or (dc == "pair" and pair_rank >= q.rank)
+
+
 def ref_casino_holdem(rules, c, call):
     """{bet: (stake, returned, event)} for one round."""
     p7, d7 = [c[0], c[1], *c[4:9]], [c[2], c[3], *c[4:9]]
     pv, dv = _ev7(p7), _ev7(d7)
     pc, dc = _category(p7), _category(d7)
-    dranks = [x >> 2 for x in d7]
-    pair_rank = max((r for r in set(dranks) if dranks.count(r) >= 2), default=-1)
-    q = rules.dealer_qualifier
-    qualifies = _ge(dc, "two_pair") or (dc == "pair" and pair_rank >= q.rank)
-    assert q.hand == "pair"  # the reference only knows pair qualifiers
+    qualifies = _qualifies(rules, d7, dc)
     ante = rules.stakes.ante
     pt = rules.ante_paytable
     pay = pt[pc] if pc in pt else pt["straight_or_less"]
@@ -141,6 +146,38 @@ def ref_holdem_bonus(rules, c, flop, turn, river, meter):
     return out
 
 
+def ref_ultimate_holdem(rules, c, multiple):
+    """{bet: (stake, returned, event)} of one round; ``multiple``: the Play placed (4, 3, 2 or
+    1 x ante), 0 for a fold."""
+    p7, d7 = [c[0], c[1], *c[4:9]], [c[2], c[3], *c[4:9]]
+    pv, dv = _ev7(p7), _ev7(d7)
+    pc, dc = _category(p7), _category(d7)
+    qualifies = _qualifies(rules, d7, dc)
+    a = rules.stakes.ante
+    result = "fold" if not multiple else "win" if pv > dv else "tie" if pv == dv else "loss"
+    out = {}
+    if result == "fold":
+        out["ante"] = (a, 0, "fold")
+    elif result in ("win", "loss") and not qualifies:
+        out["ante"] = (a, a, "dealer_not_qualified")
+    else:
+        out["ante"] = (a, {"win": 2, "tie": 1, "loss": 0}[result] * a, result)
+    blind_pay = rules.blind_paytable.get(pc) if result == "win" else None
+    blind_back = {"fold": 0, "win": 1, "tie": 1, "loss": 0}[result]
+    out["blind"] = (a, a * (1 + blind_pay) if blind_pay is not None else a * blind_back,
+                    f"{result}:{pc}")
+    if multiple:
+        out["play"] = (multiple * a, multiple * a * {"win": 2, "tie": 1, "loss": 0}[result],
+                       result)
+    if rules.stakes["trips"]:
+        stake, pay = rules.stakes["trips"], rules.trips_paytable.get(pc)
+        paid = pay is not None and (result == "win" or not rules.trips_must_beat)
+        event = pc if not rules.trips_must_beat else ("beat:" if result == "win" else
+                                                      "no_beat:") + pc
+        out["trips"] = (stake, stake * (1 + pay) if paid else 0, event)
+    return out
+
+
 def _random_rounds(rng, n, deck):
     """n rounds of 9 distinct cards from ``deck`` (a card-code list)."""
     deck = np.asarray(deck, dtype=np.int32)
@@ -166,6 +203,8 @@ def test_matches_reference_and_conserves_money(shipped_name, deck):
     n = 1000
     cards = _random_rounds(rng, n, DECKS[deck])
     dec = {k: rng.random(n) < 0.75 for k in decision_names(rules)}
+    if rules.game == "ultimate_holdem":  # every action of every point, Play 4x .. fold
+        dec = {p.name: rng.integers(0, len(p.actions), n) for p in spec_for(rules).decisions}
     meter = rng.integers(0, 100_000, n)
     s = settle(cards, dec, rules, jackpot_meter=meter)
     names = s.event_names
@@ -178,6 +217,9 @@ def test_matches_reference_and_conserves_money(shipped_name, deck):
         c = cards[i].tolist()
         if rules.game == "casino_holdem":
             ref = ref_casino_holdem(rules, c, bool(dec["call"][i]))
+        elif rules.game == "ultimate_holdem":
+            pre, flop, river = (int(dec[k][i]) for k in ("preflop", "flop", "river"))
+            ref = ref_ultimate_holdem(rules, c, pre + 2 if pre else 2 * flop or river)
         else:
             d = [bool(dec[k][i]) for k in ("flop", "turn", "river")]
             ref = ref_holdem_bonus(rules, c, *d, int(meter[i]))

@@ -96,10 +96,22 @@ class JointCode:
     point (the stakes of the tree's bets follow from those actions, so a bet placed at several
     multiples has one code per multiple). The two are inverse on every code a round can
     produce.
+
+    The encoder is handed the settlement's ``events`` and ``stakes`` (the device reduction
+    keeps nothing else of a compiled batch), plus the hand categories it names in ``reads``
+    (``"player_category"``, ``"dealer_category"``): Ultimate Texas Hold'em's code holds the
+    player's final hand on every round, which no event of a fold or a loss names.
     """
 
     encoder: str
     decode: Callable[[Any], tuple[int, dict, dict]]
+    reads: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        extra = set(self.reads) - {"player_category", "dealer_category"}
+        if extra:
+            raise ValueError(f"joint code: reads {sorted(extra)}; allowed: player_category, "
+                             "dealer_category")
 
     def encode(self, settlement, offered: tuple[str, ...]):
         return load(self.encoder)(settlement, offered)

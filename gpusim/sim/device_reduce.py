@@ -15,6 +15,7 @@ round order. More royals in one batch than the gather buffer holds (about 1 in 1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -29,10 +30,13 @@ MAX_ROYALS_PER_BATCH = 64
 @dataclass(frozen=True)
 class SettledBets:
     """The part of a :class:`~gpusim.games.base.Settlement` the joint code reads:
-    ``events`` and ``stakes``, {bet: (N,) int32}."""
+    ``events`` and ``stakes``, {bet: (N,) int32}, and the (N,) hand categories its
+    :class:`~gpusim.games.spec.JointCode` ``reads`` (None otherwise)."""
 
     events: dict
     stakes: dict
+    player_category: Any = None
+    dealer_category: Any = None
 
 
 class JointReducer:

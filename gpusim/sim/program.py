@@ -269,6 +269,7 @@ def _settle_function(rules, strategy, batch: int):
     # only the structure is traced in; the pays and stakes are the argument ``pay``
     structure = rules.structure()
     n_cards = spec_for(rules).cards_per_round
+    reads = spec_for(rules).joint.reads
 
     def run(key0, key1, first_lo, first_hi, pay):
         # the same round indices as gpusim.dealing.deal: 64-bit index = hi * 2**32 + lo
@@ -277,7 +278,7 @@ def _settle_function(rules, strategy, batch: int):
         cards = deal_rounds(key0, key1, lo, hi, n_cards)
         s = settle(cards, strategy.decide(cards), structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
-        return {"events": s.events, "stakes": s.stakes}
+        return {"events": s.events, "stakes": s.stakes, **{f: getattr(s, f) for f in reads}}
 
     return run
 

@@ -75,7 +75,8 @@ SPEC = GameSpec(
     table_strategy_class="gpusim.games.ultimate_holdem.tables:UltimateHoldemTables",
     exact_solver="gpusim.games.ultimate_holdem.exact:SOLVER",
     joint=JointCode(
-        encoder="gpusim.games.ultimate_holdem.settlement:joint_code", decode=joint_decode
+        encoder="gpusim.games.ultimate_holdem.settlement:joint_code", decode=joint_decode,
+        reads=("player_category",),
     ),
     offered_bets=bets,
     event_names=event_names,

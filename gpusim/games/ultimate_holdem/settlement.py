@@ -123,9 +123,11 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
 _OUTCOME_OF_ANTE = (0, 1, -1, 3, 4)  # -1: the dealer did not qualify; the Play says who won
 
 
-def joint_code(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
+def joint_code(settlement, offered: tuple[str, ...]) -> jax.Array:
     """(N,) int32 ``(path * 6 + outcome) * 10 + category`` (see
-    :data:`gpusim.games.ultimate_holdem.events.N_BINS`); the same with or without Trips."""
+    :data:`gpusim.games.ultimate_holdem.events.N_BINS`); the same with or without Trips.
+    Reads the events, the stakes and the player's category (the spec's ``JointCode.reads``:
+    no event of a fold, a tie or a loss names the player's hand)."""
     del offered
     i32 = jnp.int32
     ev, st = settlement.events, settlement.stakes
