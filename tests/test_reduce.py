@@ -32,6 +32,7 @@ def _both(config: str, strategy: str, seed: int, first: int, n: int, meter: int)
         ("casino_holdem_evolution", "always-play"),
         ("holdem_bonus", "basic"),
         ("holdem_bonus_classic", "always-play"),
+        ("ultimate_holdem_must_beat", "always-check"),
     ],
 )
 def test_device_equals_host(config, strategy):
@@ -100,3 +101,27 @@ def test_the_next_chunk_dispatched_early_changes_nothing():
     got, _ = early(5, first, n, m_plain)
     again, _ = plain(5, first, n, m_plain)
     assert dataclasses.asdict(got) == dataclasses.asdict(again)
+
+
+def test_compiled_batches_equal_host_for_a_code_that_reads_the_category():
+    """Ultimate Texas Hold'em's joint code reads the player's category (``JointCode.reads``):
+    the compiled batch program must keep it, and its chunk equals the host reference. A cheap
+    rule list (every action of every point is taken) keeps the compile short."""
+    import jax.numpy as jnp
+
+    from gpusim.games.ultimate_holdem.events import TREE
+    from gpusim.strategy import PointRules, RuleStrategy
+
+    rules = load_config("ultimate_holdem")
+    fns = {"preflop": lambda s: jnp.select([s[:, 0] >> 2 >= 10, s[:, 0] >> 2 == 9], [2, 1], 0),
+           "flop": lambda s: s[:, 2] >> 2 >= 6, "river": lambda s: (s[:, 6] & 1) == 0}
+    strategy = RuleStrategy("mixed", rules.game, PointRules(TREE, fns))
+    runner = ChunkRunner(rules, strategy, batch=1 << 14)
+    got, _ = runner(3, 1000, 40_000, 0)
+    assert runner.program(1 << 14) is not None  # the compiled path, not the host fallback
+    got.progress = []  # the host reference records no checkpoints
+    decisions, s = runner.step(deal(3, 1000, 40_000, 9))
+    want, _ = reduce_host(rules, decisions, s, 1000, 40_000, 0)
+    assert all(len(v) == len(p.actions) and all(v.values()) for p, v in
+               zip(TREE, want.decisions.values(), strict=True))
+    assert dataclasses.asdict(got) == dataclasses.asdict(want)

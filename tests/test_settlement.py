@@ -165,7 +165,7 @@ def ref_ultimate_holdem(rules, c, multiple):
     blind_pay = rules.blind_paytable.get(pc) if result == "win" else None
     blind_back = {"fold": 0, "win": 1, "tie": 1, "loss": 0}[result]
     out["blind"] = (a, a * (1 + blind_pay) if blind_pay is not None else a * blind_back,
-                    f"{result}:{pc}")
+                    f"win:{pc}" if result == "win" else result)
     if multiple:
         out["play"] = (multiple * a, multiple * a * {"win": 2, "tie": 1, "loss": 0}[result],
                        result)

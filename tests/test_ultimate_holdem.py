@@ -49,7 +49,7 @@ CASES = [
       "play": (8, 8, "win"), "trips": (2, 8, "straight")}),
     # the board's straight for both: a tie pushes everything, Trips still pays the straight
     ("tie on the board", STANDARD, "2d 3h", "2c 3s", "5c 6d 7h 8s 9c", "3x",
-     {"ante": (2, 0, "tie"), "blind": (2, 0, "tie:straight"), "play": (6, 0, "tie"),
+     {"ante": (2, 0, "tie"), "blind": (2, 0, "tie"), "play": (6, 0, "tie"),
       "trips": (2, 8, "straight")}),
     # a flush over a qualifying pair: the Blind's 3:2 is 3 on an ante of 2; Trips 7:1
     ("3:2 flush", STANDARD, "Ah 9h", "Kc Kd", "2h 5h Jh 3c 8s", "2x",
@@ -61,15 +61,15 @@ CASES = [
       "trips": (2, -2, "two_pair")}),
     # the dealer qualifies and wins: Ante, Blind and Play lose
     ("dealer wins", STANDARD, "Ac Kd", "Qc Qd", "Qs 9s 7h 4c 2s", "4x",
-     {"ante": (2, -2, "loss"), "blind": (2, -2, "loss:high_card"), "play": (8, -8, "loss"),
+     {"ante": (2, -2, "loss"), "blind": (2, -2, "loss"), "play": (8, -8, "loss"),
       "trips": (2, -2, "high_card")}),
     # the dealer wins without qualifying (ace high over king high): the Ante pushes
     ("dealer wins, no qualify", STANDARD, "Kc 3d", "Ac 4d", "Qs 9s 7h 6c 2s", "1x",
-     {"ante": (2, 0, "dealer_not_qualified"), "blind": (2, -2, "loss:high_card"),
+     {"ante": (2, 0, "dealer_not_qualified"), "blind": (2, -2, "loss"),
       "play": (2, -2, "loss"), "trips": (2, -2, "high_card")}),
     # a fold loses Ante and Blind; the Play is not placed; Trips keeps its three of a kind
     ("fold keeps Trips", STANDARD, "7c 7d", "Ac Ad", "7h As 2c 9d Kh", "fold",
-     {"ante": (2, -2, "fold"), "blind": (2, -2, "fold:three_of_a_kind"), "play": (0, 0, "fold"),
+     {"ante": (2, -2, "fold"), "blind": (2, -2, "fold"), "play": (0, 0, "fold"),
       "trips": (2, 6, "three_of_a_kind")}),
     # a royal: Blind 500:1, Trips 50:1
     ("royal", STANDARD, "As Ks", "2c 3d", "Qs Js Ts 4h 5c", "4x",
@@ -77,11 +77,11 @@ CASES = [
       "play": (8, 8, "win"), "trips": (2, 100, "royal_flush")}),
     # must beat: a fold loses Trips even on three of a kind
     ("must beat, fold", MUST_BEAT, "7c 7d", "Ac Ad", "7h As 2c 9d Kh", "fold",
-     {"ante": (2, -2, "fold"), "blind": (2, -2, "fold:three_of_a_kind"), "play": (0, 0, "fold"),
+     {"ante": (2, -2, "fold"), "blind": (2, -2, "fold"), "play": (0, 0, "fold"),
       "trips": (2, -2, "no_beat:three_of_a_kind")}),
     # must beat: a tie loses Trips; the variant's Blind straight flush pays 100
     ("must beat, tie", MUST_BEAT, "2d 3h", "2c 3s", "5c 6d 7h 8s 9c", "1x",
-     {"ante": (2, 0, "tie"), "blind": (2, 0, "tie:straight"), "play": (2, 0, "tie"),
+     {"ante": (2, 0, "tie"), "blind": (2, 0, "tie"), "play": (2, 0, "tie"),
       "trips": (2, -2, "no_beat:straight")}),
     ("must beat, win", MUST_BEAT, "9h Th", "Kc Kd", "6h 7h 8h 2c 3d", "3x",
      {"ante": (2, 2, "win"), "blind": (2, 200, "win:straight_flush"), "play": (6, 6, "win"),
