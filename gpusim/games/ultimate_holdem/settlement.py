@@ -20,12 +20,11 @@ from gpusim.games.base import (
     category10,
     in_bet_order,
     net_from_returns,
+    qualifier_threshold,
     seven_card_ranks,
 )
-from gpusim.games.casino_holdem.settlement import qualifier_threshold
 from gpusim.games.ultimate_holdem.events import (
     ANTE_OF_OUTCOME,
-    BEATS,
     BLIND_OF_OUTCOME,
     DECISIONS,
     N_CATEGORIES,
@@ -74,6 +73,13 @@ def _scaled_net(stake, numerators, scale, event):
     return stake * (jnp.take(table, event) - scale) // scale
 
 
+def _nibble(table: tuple[int, ...], index):
+    """``table[index]`` for a table of at most eight values 0..15, by shifting a constant word
+    (no gather)."""
+    word = sum(v << (4 * i) for i, v in enumerate(table))
+    return (jnp.int32(word) >> (4 * index)) & 15
+
+
 @partial(jax.jit, static_argnames=("rules",))
 def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement:
     # rules: the structure only (blank pays and stakes); every number comes from ``pay``
@@ -81,25 +87,25 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
     pcat, dcat = category10(pr), category10(dr)
     qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))
     i32 = jnp.int32
-    outcome = jnp.where(
-        play_multiple == 0, i32(0),
-        jnp.where(pr > dr, jnp.where(qualified, i32(1), i32(2)),
-                  jnp.where(pr == dr, i32(3), jnp.where(qualified, i32(4), i32(5)))))
-
-    def of_outcome(table):
-        return jnp.take(jnp.asarray(table, i32), outcome)
-
-    blind_ev = of_outcome(BLIND_OF_OUTCOME)
-    events = {"ante": of_outcome(ANTE_OF_OUTCOME),
-              "blind": jnp.where(blind_ev < 0, 1 + pcat, blind_ev),
-              "play": of_outcome(PLAY_OF_OUTCOME)}
+    # Integer arithmetic, not nested selects and table gathers: with the decisions varying
+    # round by round (a table strategy), the compiled selects and bounds checks branch on them
+    # and mispredict, which cost this settlement most of its rate.
+    win, tie = (pr > dr).astype(i32), (pr == dr).astype(i32)
+    not_q = (~qualified).astype(i32)
+    showdown = 3 * tie + (1 - tie) * (1 + 3 * (1 - win) + not_q)  # outcomes 1..5
+    outcome = jnp.minimum(play_multiple, 1).astype(i32) * showdown
+    beats = (outcome + 1) // 2 == 1  # outcomes 1 and 2
+    events = {"ante": _nibble(ANTE_OF_OUTCOME, outcome),
+              "blind": jnp.where(beats, 1 + pcat, _nibble(
+                  tuple(max(v, 0) for v in BLIND_OF_OUTCOME), outcome)),
+              "play": _nibble(PLAY_OF_OUTCOME, outcome)}
     ante = pay["stakes"]["ante"]
     n = play_multiple.shape
     stakes = {"ante": jnp.full(n, ante, i32), "blind": jnp.full(n, pay["stakes"]["blind"], i32),
               "play": (play_multiple * ante).astype(i32)}
     returns = pay["returns"]
     if "trips" in returns:
-        lost = ~of_outcome(BEATS).astype(bool) if rules.trips_must_beat else False
+        lost = ~beats if rules.trips_must_beat else False
         events["trips"] = pcat + jnp.where(lost, i32(N_CATEGORIES), i32(0))
         stakes["trips"] = jnp.full(n, pay["stakes"]["trips"], i32)
     nets = {bet: net_from_returns(stakes[bet], returns[bet], events[bet])
@@ -120,8 +126,6 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
 
 # --- the joint outcome code (kernels/settle_ultimate_holdem.cuh) ----------------------------------
 
-_OUTCOME_OF_ANTE = (0, 1, -1, 3, 4)  # -1: the dealer did not qualify; the Play says who won
-
 
 def joint_code(settlement, offered: tuple[str, ...]) -> jax.Array:
     """(N,) int32 ``(path * 6 + outcome) * 10 + category`` (see
@@ -132,8 +136,9 @@ def joint_code(settlement, offered: tuple[str, ...]) -> jax.Array:
     i32 = jnp.int32
     ev, st = settlement.events, settlement.stakes
     path = 4 - st["play"] // st["ante"]
-    outcome = jnp.take(jnp.asarray(_OUTCOME_OF_ANTE, i32), ev["ante"])
-    outcome = jnp.where(outcome < 0, jnp.where(ev["play"] == 1, i32(2), i32(5)), outcome)
+    # ante event 2 is a dealer who did not qualify: the Play's event says who won
+    a = ev["ante"]
+    outcome = a + (a == 2).astype(i32) * 3 * (ev["play"] != 1).astype(i32)
     code = (path * N_OUTCOMES + outcome) * N_CATEGORIES + settlement.player_category
     return code.astype(i32)
 

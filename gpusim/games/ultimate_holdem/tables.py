@@ -7,23 +7,39 @@ read at each point (:mod:`gpusim.strategy.table_strategy`).
 - river: Play 1x, one bit per (5-card board suit class, hole in the class's suits),
   134,459 x 1,326 bits (22 MB): the exact river decision of every situation, no rule of thumb.
 
+Read as stored, the river bits cost three cache misses a round (the raw board's class, its suit
+permutation, the bit), which made the river a tenth of the simulation's rate. So the simulator
+reads them in an equivalent compact form (:func:`river_rule`): on 119,426 of the 134,459 board
+classes the player plays exactly when his seven-card rank reaches a threshold of the class (the
+lowest rank that plays there); only the other 15,033, where card removal breaks that order, keep
+their row of bits (2.5 MB). A round then reads one word per raw board (class and permutation
+together) and two small tables. The form is derived from the bits and checked against every
+one of them when it is built, so it decides exactly as the table does.
+
 The solver's tables (``{"<point>/optimal": bool array}``) are ``preflop`` (169, 3) one-hot,
 ``flop`` (1755, 1326) and ``river`` (134459, 1326).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 import jax.numpy as jnp
 import numpy as np
 
 from gpusim.cards import hand_class_index
+from gpusim.evaluator import evaluate, evaluate_board_pairs
+from gpusim.exact.boards import PAIR_I, PAIR_J, remaining_cards
+from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir
 from gpusim.games.ultimate_holdem.events import TREE
-from gpusim.index import board_classes
-from gpusim.strategy.table_strategy import TableStrategy, board_bit
+from gpusim.index import PERMUTATIONS, board_classes
+from gpusim.strategy.table_strategy import TableStrategy
 
-__all__ = ["UltimateHoldemTables", "pair_classes"]
+__all__ = ["UltimateHoldemTables", "board_words", "pair_classes", "river_rule"]
+
+_NEVER = np.int64((1 << 31) - 1)  # above every rank: the class never plays
 
 
 def pair_classes() -> np.ndarray:
@@ -36,16 +52,111 @@ def pair_classes() -> np.ndarray:
     return out
 
 
+def _get(table, index):
+    """``table[index]``, every index in range by construction: without JAX's bounds check,
+    whose per-round branch the varying indices mispredict."""
+    return table.at[index].get(mode="promise_in_bounds")
+
+
 def _preflop(seen, t):
-    return t["preflop"][t["pair_class"][seen[:, 0] * 52 + seen[:, 1]]]
+    return _get(t["preflop"], _get(t["pair_class"], seen[:, 0] * 52 + seen[:, 1]))
+
+
+# Gathers are what these lookups cost on the CPU, so everything that can be arithmetic is: the
+# colex index from binomials in closed form, and the suit relabelling from a permutation code
+# (two bits per old suit) stored beside the class in the raw board's word.
+
+
+def _colex(cards):
+    """Colex index of each row's card set (k <= 5 columns), without a table."""
+    cols = [cards[:, i] for i in range(cards.shape[1])]
+    net = {3: [(0, 1), (1, 2), (0, 1)],
+           5: [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)]}
+    for i, j in net[len(cols)]:
+        cols[i], cols[j] = jnp.minimum(cols[i], cols[j]), jnp.maximum(cols[i], cols[j])
+    out = 0
+    for k, c in enumerate(cols, start=1):
+        # C(c, k) = c (c - 1) ... (c - k + 1) / k!, exact in int32 for c < 52, k <= 5
+        falling = c
+        for j in range(1, k):
+            falling = falling * (c - j)
+        out = out + falling // _FACTORIAL[k]
+    return out
+
+
+_FACTORIAL = (1, 1, 2, 6, 24, 120)
+
+
+def _hole_index(hole, code):
+    """Hole index (0..1325) after relabelling the suits by a permutation code."""
+    h = ((hole >> 2) << 2) | ((code[:, None] >> ((hole & 3) * 2)) & 3)
+    hi, lo = jnp.maximum(h[:, 0], h[:, 1]), jnp.minimum(h[:, 0], h[:, 1])
+    return hi * (hi - 1) // 2 + lo
+
+
+def _bit(packed, idx):
+    return (_get(packed, idx >> 3) >> (7 - (idx & 7)).astype(jnp.uint8)) & 1
 
 
 def _flop(seen, t):
-    return board_bit(seen, t, "flop").astype(jnp.int8)
+    word = _get(t["raw3"], _colex(seen[:, 2:]))
+    return _bit(t["flop"], (word >> 8) * 1326 + _hole_index(seen[:, 0:2], word & 255)
+                ).astype(jnp.int8)
 
 
 def _river(seen, t):
-    return board_bit(seen, t, "river").astype(jnp.int8)
+    # seen: hole cards then the board, the player's seven cards in the settlement's order (so
+    # XLA ranks the hand once for both)
+    word = _get(t["raw5"], _colex(seen[:, 2:]))
+    info = _get(t["river_info"], word >> 8)
+    rank = evaluate(seen).astype(jnp.int32)
+    row = jnp.maximum(-info - 1, 0)
+    exc = _bit(t["river_exc"], row * 1326 + _hole_index(seen[:, 0:2], word & 255))
+    return jnp.where(info >= 0, rank >= info, exc > 0).astype(jnp.int8)
+
+
+def board_words(k: int) -> np.ndarray:
+    """(C(52, k),) int32 per raw k-card board (by colex index): its suit class << 8 | the
+    code of the permutation into the class's suits (new suit of old suit s at bits 2s)."""
+    b = board_classes(k)
+    codes = (PERMUTATIONS.astype(np.int32) << (2 * np.arange(4, dtype=np.int32))).sum(axis=1)
+    return (b.raw_class.astype(np.int32) << 8) | codes[b.raw_perm.astype(np.int64)]
+
+
+def river_rule(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The river table's compact exact form (module docstring), from its packed bits.
+
+    Returns (info (134459,) int32: the class's rank threshold, or -(exception row + 1);
+    exceptions: packed bits (n_exceptions x 1326), the rows of the classes that keep them).
+    Cached in memory and, by the table's sha256, in the cache folder (building it ranks all
+    145 million (class, hole) hands: about ten seconds)."""
+    return _river_rule(hashlib.sha256(packed.tobytes()).hexdigest()[:16], packed.tobytes())
+
+
+@lru_cache(maxsize=2)
+def _river_rule(digest: str, raw: bytes) -> tuple[np.ndarray, np.ndarray]:
+    path = cache_dir() / f"uth_river_rule_{digest}_v{FORMAT}.npz"
+    if path.is_file():
+        with np.load(path) as z:
+            return z["info"], z["exceptions"]
+    reps = board_classes(5).reps.astype(np.int32)
+    n = len(reps)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), count=n * 1326).reshape(n, 1326)
+    thr = np.empty(n, dtype=np.int64)
+    exc = np.zeros(n, dtype=bool)
+    for a in range(0, n, 4096):
+        rem = remaining_cards(reps[a : a + 4096])
+        lo, hi = rem[:, PAIR_I], rem[:, PAIR_J]
+        rank = evaluate_board_pairs(reps[a : a + 4096], lo, hi).astype(np.int64)
+        played = bits[a : a + 4096][np.arange(len(rem))[:, None], hi * (hi - 1) // 2 + lo] > 0
+        thr[a : a + 4096] = np.where(played, rank, _NEVER).min(axis=1)
+        # a class keeps its bits unless the threshold gives every one of its hands' bits
+        exc[a : a + 4096] = ((rank >= thr[a : a + 4096, None]) != played).any(axis=1)
+    rows = np.flatnonzero(exc)
+    info = np.where(exc, -(np.cumsum(exc) - 1) - 1, thr).astype(np.int32)
+    exceptions = np.packbits(bits[rows].astype(bool).ravel())
+    atomic_savez(path, info=info, exceptions=exceptions)
+    return info, exceptions
 
 
 @dataclass(frozen=True)
@@ -62,14 +173,16 @@ class UltimateHoldemTables(TableStrategy):
         }
 
     def _game_tables(self) -> dict:
-        b5 = board_classes(5)
+        info, exceptions = river_rule(self.tables["river"])
+        # class and suit permutation in one word: one cache miss a round, not two
         return {
-            "raw5_class": jnp.asarray(b5.raw_class, jnp.int32),
-            "raw5_perm": jnp.asarray(b5.raw_perm, jnp.int32),
+            "raw3": jnp.asarray(board_words(3)),
+            "raw5": jnp.asarray(board_words(5)),
+            "river_info": jnp.asarray(info),
+            "river_exc": jnp.asarray(exceptions),
             "pair_class": jnp.asarray(pair_classes()),
             "preflop": jnp.asarray(self.tables["preflop"], jnp.int8),
             "flop": jnp.asarray(self.tables["flop"]),
-            "river": jnp.asarray(self.tables["river"]),
         }
 
     def _kernel_game_tables(self) -> dict[str, np.ndarray]:
