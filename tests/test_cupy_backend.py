@@ -58,12 +58,23 @@ CASES = [
     ("holdem_bonus", "always-play", 7, 0, 65_536),
     ("holdem_bonus_classic", "win-over-half-ev", 8, 999, 100_000),
     ("holdem_bonus_classic", "basic", 9, 0, 4_097),
+    ("ultimate_holdem", "always-check", 10, 0, 100_003),
+    ("ultimate_holdem", "basic", 11, 2**32 - 50_000, 100_000),
+    ("ultimate_holdem", "optimal", 12, 2**40, (1 << 20) + 3),
 ]
 
 
 @pytest.mark.parametrize(("config", "strategy", "seed", "first", "n"), CASES)
 def test_cupy_counts_equal_jax(config, strategy, seed, first, n):
     got, want = _both(config, strategy, seed, first, n, meter=31_415)
+    assert got == want
+
+
+def test_uth_dealer_qualifier_variant_equals_jax():
+    """The kernel takes the dealer's qualifying rank from the rules (here a pair of jacks)."""
+    rules = load_config("ultimate_holdem")
+    rules = replace(rules, dealer_qualifier=replace(rules.dealer_qualifier, rank=9))
+    got, want = _both(rules, "basic", 13, 777, 200_000)
     assert got == want
 
 
