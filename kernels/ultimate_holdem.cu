@@ -1,14 +1,9 @@
 // Ultimate Texas Hold'em fused chunk kernel: deal, decide, evaluate, settle and histogram in
-// one pass.
+// one pass (see casino_holdem.cu for the scheme). No Jackpot, so every round is counted in the
+// histogram of joint outcome codes (settle_ultimate_holdem.cuh).
 //
-// Each thread plays rounds first_round + i (grid-stride over i < n_rounds), reduces each to its
-// joint outcome code (settle_ultimate_holdem.cuh) and counts it in a per-block shared-memory
-// histogram; each block adds its non-zero bins to the global 64-bit histogram once at the end.
-// The host (gpusim/sim/backends/cupy_backend.py) turns the histogram into exact ChunkCounts.
-//
-// Compile-time constants (#defines injected by the host):
-//   GPUSIM_STRATEGY  strategy code (strategy_common.cuh), folds the decision to one branch.
-//   GPUSIM_BLOCK     threads per block (the launch must use exactly this many).
+// Compile-time constants: GPUSIM_STRATEGY (always-check, basic or the tables), GPUSIM_BLOCK as
+// in casino_holdem.cu.
 #include "settle_ultimate_holdem.cuh"
 
 #ifndef GPUSIM_STRATEGY

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _host_build import KERNELS, build_harness, random_rounds
 
 from gpusim.cards import HAND_CLASSES, RANKS, class_members, hand_class_index, parse_cards
 from gpusim.dealing_numpy import deal_numpy
@@ -42,7 +43,6 @@ from gpusim.index import board_classes, hole_index, permute_cards
 from gpusim.rules import Qualifier
 from gpusim.sim.backends import cupy_backend as cb
 
-KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 N_BINS = 300
 # the tables' layouts (kernels/strategy_ultimate_holdem.cuh), by name: file dtype
 TABLE_DTYPES = {"preflop": np.uint8, "flop": np.uint8, "river": np.uint8,
@@ -130,28 +130,11 @@ int main(int argc, char** argv) {
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory) -> Path:
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed")
-    work = tmp_path_factory.mktemp("uth_host")
-    src = work / "harness.cpp"
-    src.write_text(HARNESS)
-    exe = work / "harness"
-    cmd = [gxx, "-O2", "-std=c++17", "-Wall", "-Wextra", "-Werror", f"-I{KERNELS}"]
-    proc = subprocess.run([*cmd, str(src), "-o", str(exe)], capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return exe
+    return build_harness(tmp_path_factory, "uth_host", HARNESS)
 
 
 def _run(exe: Path, *args) -> None:
     subprocess.run([str(exe), *map(str, args)], check=True, timeout=300)
-
-
-def _random_rounds(n: int, seed: int) -> np.ndarray:
-    """(n, 9) int32 distinct cards per round, by an independent generator (numpy)."""
-    keys = np.random.default_rng(seed).random((n, 52))
-    return np.argsort(keys, axis=1)[:, :9].astype(np.int32)
 
 
 def _host_codes(exe: Path, cards: np.ndarray, paths: np.ndarray, qualifier: int) -> np.ndarray:
@@ -197,7 +180,7 @@ def _reference_codes(cards: np.ndarray, paths: np.ndarray, qualifier: int) -> np
 @pytest.mark.parametrize("qualifier", [Qualifier("pair", 0), Qualifier("high_card", 11)])
 def test_host_codes_match_the_numpy_reference(harness, qualifier):
     n = 100_000
-    cards = _random_rounds(n, seed=qualifier.rank)
+    cards = random_rounds(n, seed=qualifier.rank)
     paths = np.random.default_rng(3).integers(0, 5, n)
     rank = qualifier_threshold(qualifier)
     got = _host_codes(harness, cards, paths, rank)
@@ -254,7 +237,7 @@ def test_host_codes_match_the_jax_settlement(harness):
     uth = _uth()
     n = 50_000
     for name, rules in _uth_rules().items():
-        cards = _random_rounds(n, seed=len(name))
+        cards = random_rounds(n, seed=len(name))
         paths = np.random.default_rng(len(name)).integers(0, 5, n)
         got = _host_codes(harness, cards, paths, uth.qualifier_threshold(rules.dealer_qualifier))
         want = _jax_codes(rules, cards, paths)
@@ -361,7 +344,7 @@ def test_host_decisions_match_python_strategy(harness, strategy):
     rules = load_config("ultimate_holdem")
     strat = get_strategy(strategy, rules)
     n = 100_000
-    cards = _random_rounds(n, seed=len(strategy))
+    cards = random_rounds(n, seed=len(strategy))
     got = _host_paths(harness, _rule_code(strat), {}, cards, "none")
     want = _python_paths(rules, strat, cards)
     bad = np.flatnonzero(got != want)
@@ -424,7 +407,7 @@ def _numpy_table_paths(t: dict, cards: np.ndarray) -> np.ndarray:
 
 def test_host_table_lookup_matches_numpy_index(harness, synthetic_tables):
     n = 100_000
-    cards = _random_rounds(n, seed=99)
+    cards = random_rounds(n, seed=99)
     got = _host_paths(harness, cb.STRAT_TABLE, synthetic_tables, cards, "synthetic")
     want = _numpy_table_paths(synthetic_tables, cards)
     bad = np.flatnonzero(got != want)
