@@ -35,7 +35,12 @@ struct GpusimUthTables {
   const int8_t* new_suit;
 };
 
-// --- basic (issue 20's published rules) ----------------------------------------------------
+// --- basic (issue 20's published rules, read as strategies.py's docstring reads them) --------
+
+// A straight, flush or straight flush.
+GPUSIM_HD bool gpusim_uth_made(int cat) {
+  return cat == GPUSIM_STRAIGHT || cat == GPUSIM_FLUSH || cat == GPUSIM_STRAIGHT_FLUSH;
+}
 
 // Pre-flop 4x: any pair but 2-2, any suited ace or king, Q6s+, J8s+, any offsuit ace, K5o+,
 // Q8o+, JTo (ranks: 0 = deuce .. 12 = ace).
@@ -47,21 +52,22 @@ GPUSIM_HD bool gpusim_uth_basic_preflop(int h0, int h1) {
   return hi == 12 || (hi == 11 && lo >= 3) || (hi == 10 && lo >= 6) || (hi == 9 && lo >= 8);
 }
 
-// Flop 2x: two pair or better, a hidden pair (a hole rank seen twice) but pocket deuces, or
-// four to a flush with a hole card of that suit ranked ten or better.
+// Flop 2x: two pair or better with a hole card in it (a hidden pair, or a straight or flush
+// of the five), a hidden pair (a hole rank seen twice) but pocket deuces, or exactly four to a
+// flush with a hole card of that suit ranked ten or better. Board trips alone: no bet.
 GPUSIM_HD bool gpusim_uth_basic_flop(const int* cards) {
   const int seen[5] = {cards[0], cards[1], cards[4], cards[5], cards[6]};
   const GpusimFeatures f = gpusim_features(seen, 5);
   const int cat = gpusim_hand_category(gpusim_evaluate(seen, 5));
-  const int r0 = cards[0] >> 2, r1 = cards[1] >> 2;
-  const bool pocket_deuces = r0 == 0 && r1 == 0;
+  const bool pocket_deuces = (cards[0] >> 2) == 0 && (cards[1] >> 2) == 0;
   bool flush_draw = false;
   for (int h = 0; h < 2; ++h) {
     int same = 0;
     for (int j = 0; j < 5; ++j) same += (seen[j] & 3) == (seen[h] & 3);
-    flush_draw = flush_draw || (same >= 4 && (seen[h] >> 2) >= 8);
+    flush_draw = flush_draw || (same == 4 && (seen[h] >> 2) >= 8);
   }
-  return cat >= GPUSIM_TWO_PAIR || (f.hole_pair && !pocket_deuces) || flush_draw;
+  const bool two_pair_up = cat >= GPUSIM_TWO_PAIR && (f.hole_pair || gpusim_uth_made(cat));
+  return two_pair_up || (f.hole_pair && !pocket_deuces) || flush_draw;
 }
 
 // Dealer outs: the unseen cards (45) that, with the five board cards, make a hand that beats
@@ -85,14 +91,15 @@ GPUSIM_HD int gpusim_uth_dealer_outs(const int* cards, uint32_t player) {
   return outs;
 }
 
-// River 1x: a hidden pair or better (a hole rank seen twice, or the player's hand beats the
-// board's own five cards at two pair or better), or fewer than 21 dealer outs.
+// River 1x: a hidden pair or better (a hole rank seen twice, or a straight, flush or straight
+// flush that ranks above the board's own five), or fewer than 21 dealer outs.
 GPUSIM_HD bool gpusim_uth_basic_river(const int* cards, uint32_t player) {
   const int seen[7] = {cards[0], cards[1], cards[4], cards[5], cards[6], cards[7], cards[8]};
   const GpusimFeatures f = gpusim_features(seen, 7);
-  const uint32_t board = gpusim_evaluate5(cards[4], cards[5], cards[6], cards[7], cards[8]);
-  const bool better = gpusim_hand_category(player) >= GPUSIM_TWO_PAIR && player > board;
-  return f.hole_pair || better || gpusim_uth_dealer_outs(cards, player) < 21;
+  const bool hole_plays =
+      gpusim_uth_made(gpusim_hand_category(player)) &&
+      player > gpusim_evaluate5(cards[4], cards[5], cards[6], cards[7], cards[8]);
+  return f.hole_pair || hole_plays || gpusim_uth_dealer_outs(cards, player) < 21;
 }
 
 // --- the optimal tables --------------------------------------------------------------------
