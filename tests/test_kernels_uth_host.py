@@ -234,12 +234,12 @@ def _jax_codes(rules, cards: np.ndarray, paths: np.ndarray) -> np.ndarray:
 
 
 def test_host_codes_match_the_jax_settlement(harness):
-    uth = _uth()
+    _uth()
     n = 50_000
     for name, rules in _uth_rules().items():
         cards = random_rounds(n, seed=len(name))
         paths = np.random.default_rng(len(name)).integers(0, 5, n)
-        got = _host_codes(harness, cards, paths, uth.qualifier_threshold(rules.dealer_qualifier))
+        got = _host_codes(harness, cards, paths, int(KERNEL.head_args(rules)[0]))
         want = _jax_codes(rules, cards, paths)
         bad = np.flatnonzero(got != want)
         assert bad.size == 0, f"{name}: {bad.size} rounds differ, first {cards[bad[0]]}"
@@ -473,7 +473,7 @@ CHUNKS = [
 
 @pytest.mark.parametrize(("strategy", "seed", "first", "n"), CHUNKS)
 def test_host_chunk_counts_equal_jax_chunk(harness, synthetic_tables, strategy, seed, first, n):
-    uth = _uth()
+    _uth()
     from gpusim.config import load_config
     from gpusim.games.registry import get_strategy
     from gpusim.sim.chunks import ChunkRunner
@@ -487,7 +487,7 @@ def test_host_chunk_counts_equal_jax_chunk(harness, synthetic_tables, strategy, 
         pytest.skip(f"strategy not available here: {exc}")
     tables = strat.kernel_tables() if hasattr(strat, "kernel_tables") else {}
     code = cb.STRAT_TABLE if tables else _rule_code(strat)
-    qualifier = uth.qualifier_threshold(rules.dealer_qualifier)
+    qualifier = int(KERNEL.head_args(rules)[0])
     bins = _host_chunk(harness, code, tables, strategy, seed, first, n, qualifier)
     got = cb.counts_from_bins(rules, bins, [], first, n, 0)
     assert got == ChunkRunner(rules, strat)(seed, first, n, 0)
@@ -507,17 +507,17 @@ def test_kernel_spec_matches_the_kernel_signature():
     assert set(KERNEL.tables) == set(TABLE_DTYPES)
 
 
-def test_kernel_spec_is_the_games():
-    """Once merged, the game's SPEC carries this KernelSpec and its head is the qualifier."""
-    uth = _uth()
-    from gpusim.config import load_config
+def test_kernel_head_is_the_qualifier_and_the_spec_carries_the_kernel():
+    _uth()
     from gpusim.games import spec_for
 
-    rules = load_config("ultimate_holdem")
+    for name, rules in _uth_rules().items():
+        head = KERNEL.head_args(rules)
+        assert head == (qualifier_threshold(rules.dealer_qualifier),), name
+        assert head[0].dtype == np.uint32  # the kernel's unsigned int
     if spec_for(rules).kernel is None:
-        pytest.skip("the UTH SPEC has no kernel=KERNEL line yet")
+        pytest.skip("the UTH SPEC has no kernel=KERNEL line yet (the coordinator adds it)")
     assert spec_for(rules).kernel == KERNEL
-    assert KERNEL.head_args(rules) == (uth.qualifier_threshold(rules.dealer_qualifier),)
 
 
 def _nvcc():
