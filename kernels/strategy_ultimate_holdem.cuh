@@ -71,22 +71,40 @@ GPUSIM_HD bool gpusim_uth_basic_flop(const int* cards) {
 }
 
 // Dealer outs: the unseen cards (45) that, with the five board cards, make a hand that beats
-// the player's seven-card rank `player`.
+// the player's seven-card rank `player`. A card's suit matters only in a suit the board holds
+// four or five of (a flush): per rank, one evaluation stands for that rank's unseen cards of
+// the other suits and one more, where the board has such a suit, for its card of that suit
+// (13 to 26 evaluations instead of 45).
 GPUSIM_HD int gpusim_uth_dealer_outs(const int* cards, uint32_t player) {
   uint32_t m[4] = {0u, 0u, 0u, 0u};
-  uint64_t seen = 0ull;
+  uint64_t seen = 0ull;  // bit rank * 4 + suit = the card code
   const int idx[7] = {0, 1, 4, 5, 6, 7, 8};
   for (int j = 0; j < 7; ++j) {
     const int c = cards[idx[j]];
     seen |= 1ull << c;
     if (j >= 2) m[c & 3] |= 1u << (c >> 2);
   }
+  int flush_suit = -1;  // at most one suit holds four of five board cards
+  for (int s = 0; s < 4; ++s) flush_suit = gpusim_popc(m[s]) >= 4 ? s : flush_suit;
+  const uint32_t special = flush_suit >= 0 ? 1u << flush_suit : 0u;
   int outs = 0;
-  for (int c = 0; c < 52; ++c) {
-    if ((seen >> c) & 1ull) continue;
-    uint32_t a[4] = {m[0], m[1], m[2], m[3]};
-    a[c & 3] |= 1u << (c >> 2);
-    outs += gpusim_rank_from_masks(a[0], a[1], a[2], a[3], 6) > player;
+  for (int r = 0; r < 13; ++r) {
+    const uint32_t unseen = ~(uint32_t)(seen >> (4 * r)) & 0xFu;  // suits of rank r unseen
+    const uint32_t plain = unseen & ~special;
+    if (plain != 0u) {
+      // any unseen plain suit: the board holds no card of it at this rank
+      const int s = (plain & 1u) ? 0 : (plain & 2u) ? 1 : (plain & 4u) ? 2 : 3;
+      uint32_t a[4] = {m[0], m[1], m[2], m[3]};
+      a[s] |= 1u << r;
+      if (gpusim_rank_from_masks(a[0], a[1], a[2], a[3], 6) > player) {
+        outs += (int)gpusim_popc(plain);
+      }
+    }
+    if (unseen & special) {
+      uint32_t a[4] = {m[0], m[1], m[2], m[3]};
+      a[flush_suit] |= 1u << r;
+      outs += gpusim_rank_from_masks(a[0], a[1], a[2], a[3], 6) > player;
+    }
   }
   return outs;
 }

@@ -23,8 +23,8 @@ KERNEL = KernelSpec(
     tables=("preflop", "flop", "river", "raw3_class", "raw3_perm", "raw5_class", "raw5_perm",
             "new_suit"),
     royal_buffer=False,
-    # ptxas (sm_90, 256 threads): 48 registers for the rule lists (5 blocks of 256 per SM), 39
-    # for the tables
-    fallback_blocks_per_sm=5,
+    # ptxas (sm_90, 256 threads): 57 registers for the rule lists (4 blocks of 256 per SM), 39
+    # for the tables (6)
+    fallback_blocks_per_sm=4,
     rule_strategies={f"{_RULES}:uth_always_check": 0, f"{_RULES}:uth_basic": 1},
 )
