@@ -78,6 +78,7 @@ struct UthTableFiles {
 
 // code CARDS PATHS QUALIFIER OUT: per round (n x 9 int32 cards, n uint8 paths) the joint code.
 // decide STRATEGY TABLEDIR CARDS OUT: per round the path (uint8).
+// outs CARDS OUT: per round the dealer outs against the player's hand (int32).
 // chunk STRATEGY TABLEDIR SEED FIRST N QUALIFIER OUT: the kernel's loop on the host, its
 //   GPUSIM_UTH_MAX_BINS uint64 counts.
 int main(int argc, char** argv) {
@@ -105,6 +106,16 @@ int main(int argc, char** argv) {
       out[i] = (uint8_t)gpusim_uth_decide(strategy, c, gpusim_uth_player_rank(c), tf.t);
     }
     save(argv[5], out);
+    return 0;
+  }
+  if (mode == "outs" && argc == 4) {
+    const std::vector<int32_t> cards = load<int32_t>(argv[2]);
+    std::vector<int32_t> out(cards.size() / 9);
+    for (size_t i = 0; i < out.size(); ++i) {
+      const int* c = &cards[9 * i];
+      out[i] = gpusim_uth_dealer_outs(c, gpusim_uth_player_rank(c));
+    }
+    save(argv[3], out);
     return 0;
   }
   if (mode == "chunk" && argc == 9) {
@@ -365,10 +376,40 @@ BASIC_HAND_BUILT = [
 ]
 
 
+def _host_outs(exe: Path, cards: np.ndarray) -> np.ndarray:
+    np.ascontiguousarray(cards, np.int32).tofile(exe.parent / "ocards.bin")
+    _run(exe, "outs", exe.parent / "ocards.bin", exe.parent / "outs.bin")
+    return np.fromfile(exe.parent / "outs.bin", np.int32)
+
+
+def test_host_dealer_outs_match_jax(harness):
+    """The count itself (counted by rank on the device), not only its side of 21; every
+    other round's board holds four or five of a suit, where a card's suit matters."""
+    _uth()
+    from gpusim.games.ultimate_holdem.strategies import dealer_outs
+
+    cards = random_rounds(40_000, seed=21)
+    suited = cards[::2].copy()
+    for i, row in enumerate(suited):  # recolour the board into one suit where it is free
+        s = i % 4
+        for j in range(4, 9 - i % 2):
+            card = (row[j] & ~3) | s
+            if card not in row:
+                row[j] = card
+    cards[::2] = suited
+    got = _host_outs(harness, cards)
+    want = np.asarray(dealer_outs(cards[:, [0, 1, 4, 5, 6, 7, 8]]))
+    bad = np.flatnonzero(got != want)
+    assert bad.size == 0, f"{bad.size} rounds differ, e.g. cards {cards[bad[0]]}"
+    assert (got < 21).any() and (got >= 21).any()
+
+
 def test_basic_on_hand_built_rounds(harness):
     cards = np.array([parse_cards(f"{p} {d} {b}") for p, d, b, _ in BASIC_HAND_BUILT], np.int32)
     got = _host_paths(harness, cb.STRAT_BASIC, {}, cards, "none")
     np.testing.assert_array_equal(got, [row[3] for row in BASIC_HAND_BUILT])
+    # the dealer outs worked out in the comments
+    np.testing.assert_array_equal(_host_outs(harness, cards[-2:]), [15, 39])
 
 
 # --- the optimal tables ---------------------------------------------------------------------
