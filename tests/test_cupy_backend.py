@@ -62,6 +62,8 @@ CASES = [
     ("holdem_bonus_classic", "basic", 9, 0, 4_097),
     ("ultimate_holdem", "always-check", 10, 0, 100_003),
     ("ultimate_holdem", "basic", 11, 2**32 - 50_000, 100_000),
+    ("ultimate_holdem", "optimal", 12, 2**40, (1 << 20) + 3),
+    ("ultimate_holdem_must_beat", "optimal", 15, 999, 100_000),
 ]
 
 
@@ -72,8 +74,8 @@ def test_cupy_counts_equal_jax(config, strategy, seed, first, n):
 
 
 def test_uth_tables_equal_jax_on_random_tables():
-    """UTH's table path, on random decision tables: the exact solver's may not be stored on the
-    GPU machine (``optimal`` is played by the preflight and the benchmark where they are)."""
+    """UTH's table path on random decision tables: every table bit and pre-flop action occurs
+    (the optimal tables leave most of the pre-flop and river choices one way)."""
     from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
 
     rng = np.random.default_rng(20)
