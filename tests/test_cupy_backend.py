@@ -74,8 +74,8 @@ def test_cupy_counts_equal_jax(config, strategy, seed, first, n):
 
 
 def test_uth_tables_equal_jax_on_random_tables():
-    """UTH's table path on random decision tables: every table bit and pre-flop action occurs
-    (the optimal tables leave most of the pre-flop and river choices one way)."""
+    """UTH's table path on random decision tables: Play 3x occurs, which the optimal tables
+    never choose."""
     from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
 
     rng = np.random.default_rng(20)
