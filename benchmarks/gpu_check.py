@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BUDGET_S = int(os.environ.get("GPU_CHECK_BUDGET_S", "450"))
+BUDGET_S = int(os.environ.get("GPU_CHECK_BUDGET_S", "540"))
 E2E_ROUNDS = 2**30
 EXACT_CONFIG = "holdem_bonus"
 
@@ -211,19 +211,19 @@ def main(argv: list[str]) -> int:
                 step.status, step.cause = "failed", usable.cause
             check.steps.remove(usable)
         check.run("preflight", [check.py, "benchmarks/gpu_preflight.py", "--json",
-                                str(out / "preflight.json")], 180,
+                                str(out / "preflight.json")], 240,
                   env={"JAX_PLATFORMS": "cpu"})  # fmt: skip
         tests = check.run(
             "gpu_tests",
             [check.py, "-m", "pytest", "-m", "gpu", "-p", "no:cacheprovider", "-q", "-rA",
              f"--junitxml={out / 'gpu_tests.xml'}", "tests/test_cupy_backend.py"],
-            240, env={"JAX_PLATFORMS": "cpu"},  # the truth is the JAX path on the CPU, as in CI
+            300, env={"JAX_PLATFORMS": "cpu"},  # the truth is the JAX path on the CPU, as in CI
         )  # fmt: skip
         if tests.status != "not run" and tests.data.get("exit") is not None:
             cause = pytest_verdict(out / "gpu_tests.xml", tests.data["exit"])
             tests.status, tests.cause = ("failed", cause) if cause else ("passed", None)
         bench = check.run("benchmark", [check.py, "benchmarks/simulate_gpu.py", "--rounds",
-                                        "2**29", "--json", str(out / "bench.json")], 150)
+                                        "2**29", "--json", str(out / "bench.json")], 200)
         end_to_end(check, bench)
         exact(check)
     return report(check)

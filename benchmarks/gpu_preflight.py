@@ -2,8 +2,8 @@
 
 Usage: ``python benchmarks/gpu_preflight.py [--json OUT.json]`` (run by ``gpu_check.sh``).
 
-For both games (their main configs) and every strategy with a kernel form: the compiled
-kernel's registers per thread, static shared, constant and local (spill) bytes
+For every game with a kernel (their main configs) and every strategy with a kernel form: the
+compiled kernel's registers per thread, static shared, constant and local (spill) bytes
 (``cuFuncGetAttribute``), resident blocks per SM from the driver's occupancy query against the
 grid launched for 2^30 rounds, and one chunk that crosses round 2^32 played by CuPy and by the
 JAX path (on the CPU), compared count for count. Exits 1, naming the first problem, when a
@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 # The variants share these kernels; tests/test_cupy_backend.py plays them too.
-CONFIGS = ["casino_holdem", "holdem_bonus"]
-STRATEGIES = ["always-play", "basic", "side-bet-optimal", "optimal", "optimal-main",
-              "win-over-half", "win-over-half-ev"]  # fmt: skip
+CONFIGS = ["casino_holdem", "holdem_bonus", "ultimate_holdem"]
+STRATEGIES = ["always-play", "always-check", "basic", "side-bet-optimal", "optimal",
+              "optimal-main", "win-over-half", "win-over-half-ev"]  # fmt: skip
 FIRST, ROUNDS = 2**32 - 40_000, 80_000  # crosses the counter's high word
 
 
@@ -40,6 +40,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
 
     from gpusim.config import load_config
+    from gpusim.games import spec_for
     from gpusim.games.registry import get_strategy
     from gpusim.sim.backends import cupy_backend as cb
     from gpusim.strategy import StrategyError
@@ -54,6 +55,9 @@ def main(argv=None) -> int:
     print(f"{'config':24s} {'strategy':17s} regs shared local blocks/SM SMs grid waves  counts")
     for config in CONFIGS:
         rules = load_config(config)
+        if spec_for(rules).kernel is None:
+            out["problems"].append(f"{config}: the game's spec has no CUDA kernel")
+            continue
         for name in STRATEGIES:
             try:
                 strat = get_strategy(name, rules)

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from gpusim.config import load_config
 from gpusim.games.registry import get_strategy
+from gpusim.index import board_classes
 from gpusim.sim.backends import cupy_backend as cb
 from gpusim.sim.counts import merge_counts
 from gpusim.strategy import StrategyError
@@ -58,12 +60,40 @@ CASES = [
     ("holdem_bonus", "always-play", 7, 0, 65_536),
     ("holdem_bonus_classic", "win-over-half-ev", 8, 999, 100_000),
     ("holdem_bonus_classic", "basic", 9, 0, 4_097),
+    ("ultimate_holdem", "always-check", 10, 0, 100_003),
+    ("ultimate_holdem", "basic", 11, 2**32 - 50_000, 100_000),
+    ("ultimate_holdem", "optimal", 12, 2**40, (1 << 20) + 3),
+    ("ultimate_holdem_must_beat", "optimal", 15, 999, 100_000),
 ]
 
 
 @pytest.mark.parametrize(("config", "strategy", "seed", "first", "n"), CASES)
 def test_cupy_counts_equal_jax(config, strategy, seed, first, n):
     got, want = _both(config, strategy, seed, first, n, meter=31_415)
+    assert got == want
+
+
+def test_uth_tables_equal_jax_on_random_tables():
+    """UTH's table path on random decision tables: Play 3x occurs, which the optimal tables
+    never choose."""
+    from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
+
+    rng = np.random.default_rng(20)
+    tables = {"preflop": rng.choice(3, 169, p=[0.5, 0.1, 0.4]).astype(np.uint8),
+              "flop": np.packbits(rng.random(board_classes(3).n_classes * 1326) < 0.3),
+              "river": np.packbits(rng.random(board_classes(5).n_classes * 1326) < 0.6)}
+    strat = UltimateHoldemTables(name="random", game="ultimate_holdem", tables=tables)
+    rules = load_config("ultimate_holdem")
+    seed, first, n = 12, 2**40 - 100_000, (1 << 20) + 3
+    got = cb.make_chunk_runner(rules, strat)(seed, first, n, 0)
+    assert got == _jax_counts(rules, strat, seed, first, n, 0)
+
+
+def test_uth_dealer_qualifier_variant_equals_jax():
+    """The kernel takes the dealer's qualifying rank from the rules (here a pair of jacks)."""
+    rules = load_config("ultimate_holdem")
+    rules = replace(rules, dealer_qualifier=replace(rules.dealer_qualifier, rank=9))
+    got, want = _both(rules, "basic", 13, 777, 200_000)
     assert got == want
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _host_build import KERNELS, build_harness, random_rounds
 
 from gpusim.config import Stakes, load_config
 from gpusim.games import bets, settle
@@ -35,8 +36,6 @@ from gpusim.games.holdem_bonus import event_returns as thb_returns
 from gpusim.games.registry import get_strategy
 from gpusim.sim.backends import cupy_backend as cb
 from gpusim.strategy import StrategyError
-
-KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
 HARNESS = r"""
 #include <cstdio>
@@ -187,18 +186,7 @@ ALL_RULES = {**CONFIGS, **VARIANTS}
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory) -> Path:
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("g++ is not installed")
-    work = tmp_path_factory.mktemp("settle_host")
-    src = work / "harness.cpp"
-    src.write_text(HARNESS)
-    exe = work / "harness"
-    cmd = [gxx, "-O2", "-std=c++17", "-Wall", "-Wextra", "-Werror", f"-I{KERNELS}"]
-    proc = subprocess.run([*cmd, str(src), "-o", str(exe)], capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return exe
+    return build_harness(tmp_path_factory, "settle_host", HARNESS)
 
 
 def _game(rules) -> str:
@@ -256,12 +244,6 @@ def _host_settle(exe: Path, rules, cards: np.ndarray, dec: np.ndarray, meter: in
     }
 
 
-def _random_rounds(n: int, seed: int) -> np.ndarray:
-    """(n, 9) int32 distinct cards per round, by an independent generator (numpy)."""
-    keys = np.random.default_rng(seed).random((n, 52))
-    return np.argsort(keys, axis=1)[:, :9].astype(np.int32)
-
-
 def _decision_dict(rules, dec: np.ndarray) -> dict:
     if rules.game == "casino_holdem":
         return {"call": dec[:, 0].astype(bool)}
@@ -286,10 +268,10 @@ def _assert_settlement_equal(host, s, rules, label=""):
 
 
 @pytest.mark.parametrize("name", list(ALL_RULES))
-def test_host_settle_matches_jax_on_random_rounds(harness, name):
+def test_host_settle_matches_jax_onrandom_rounds(harness, name):
     rules = ALL_RULES[name]
     n = 100_000
-    cards = _random_rounds(n, seed=len(name))
+    cards = random_rounds(n, seed=len(name))
     # Random decisions, including a Turn/River bet after a fold (settle must ignore it).
     dec = np.random.default_rng(7).random((n, 3)) < 0.7
     meter = 123_457
@@ -336,7 +318,7 @@ def test_host_settle_matches_the_hand_worked_scenarios(harness):
 
 def test_host_settle_can_fail(harness):
     """Not vacuous: a different river changes the host's result for the same decisions."""
-    a = _random_rounds(1, seed=1)
+    a = random_rounds(1, seed=1)
     b = a.copy()
     spare = next(c for c in range(52) if c not in a[0])
     b[0, 8] = spare
@@ -384,7 +366,7 @@ def _table_dir(exe: Path, spec) -> Path:
 def test_host_decisions_match_python_strategy(harness, config, strategy):
     rules, strat, spec = _spec(config, strategy)
     n = 100_000
-    cards = _random_rounds(n, seed=zlib.crc32(f"{config}/{strategy}".encode()))
+    cards = random_rounds(n, seed=zlib.crc32(f"{config}/{strategy}".encode()))
     work = harness.parent
     cards.tofile(work / "dcards.bin")
     subprocess.run(

@@ -21,7 +21,8 @@ from gpusim.sim.backends import cupy_backend as cb
 # Every (game, strategy code) a kernel is built for (strategy_*.cuh).
 KERNELS = [("casino_holdem", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_SIDE_BET,
                                           cb.STRAT_TABLE)] + [
-    ("holdem_bonus", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_TABLE)]  # fmt: skip
+    ("holdem_bonus", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_TABLE)] + [
+    ("ultimate_holdem", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_TABLE)]  # fmt: skip
 CLEAN = "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"
 
 
@@ -84,7 +85,7 @@ def test_the_deal_divides_nothing_at_run_time(headers):
         return cuda.nvrtc_compile(cb.kernel_source(game), opts)
 
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(ptx, ["casino_holdem", "holdem_bonus"]))
+        results = list(pool.map(ptx, ["casino_holdem", "holdem_bonus", "ultimate_holdem"]))
     for res in results:
         assert res.ok and ".entry gpusim_" in res.ptx, res.log
         assert not re.findall(r"\b(?:rem|div)\.[us]64\b", res.ptx)

@@ -1,0 +1,37 @@
+"""Shared by the host-compiled kernel tests (``tests/test_kernels_*_host.py``): building a C++
+harness that includes the kernels' headers with g++ (the test skips without it), and the random
+rounds such a harness plays."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+KERNELS = Path(__file__).resolve().parents[1] / "kernels"
+
+
+def build_harness(tmp_path_factory, name: str, source: str) -> Path:
+    """The harness ``source`` compiled (warnings are errors) in a fresh temporary folder
+    ``name``; its executable, beside which the tests write their input and output files."""
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ is not installed")
+    work = tmp_path_factory.mktemp(name)
+    src = work / "harness.cpp"
+    src.write_text(source)
+    exe = work / "harness"
+    cmd = [gxx, "-O2", "-std=c++17", "-Wall", "-Wextra", "-Werror", f"-I{KERNELS}"]
+    proc = subprocess.run([*cmd, str(src), "-o", str(exe)], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return exe
+
+
+def random_rounds(n: int, seed: int) -> np.ndarray:
+    """(n, 9) int32 distinct cards per round, by an independent generator (numpy)."""
+    keys = np.random.default_rng(seed).random((n, 52))
+    return np.argsort(keys, axis=1)[:, :9].astype(np.int32)
