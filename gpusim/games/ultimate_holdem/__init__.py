@@ -17,6 +17,7 @@ from gpusim.games.ultimate_holdem.events import (
     event_returns,
     joint_decode,
 )
+from gpusim.games.ultimate_holdem.kernel import KERNEL
 from gpusim.games.ultimate_holdem.rules import (
     BLIND_LINES,
     TRIPS_LINES,
@@ -74,6 +75,7 @@ SPEC = GameSpec(
     table_strategies=("optimal",),
     table_strategy_class="gpusim.games.ultimate_holdem.tables:UltimateHoldemTables",
     exact_solver="gpusim.games.ultimate_holdem.exact:SOLVER",
+    kernel=KERNEL,
     joint=JointCode(
         encoder="gpusim.games.ultimate_holdem.settlement:joint_code", decode=joint_decode,
         reads=("player_category",),
