@@ -2,7 +2,11 @@
 
 Usage::
 
-    python benchmarks/simulate.py [--rounds 1048576] [--repeats 5] [--peer-rounds 20000] [--json]
+    python benchmarks/simulate.py [--rounds 1048576] [--repeats 5] [--peer-rounds 20000]
+                                  [--configs casino_holdem,holdem_bonus,ultimate_holdem] [--json]
+
+With ``ultimate_holdem`` beside ``casino_holdem`` it also prints each Ultimate Texas Hold'em
+strategy's rate as a multiple of Casino Hold'em ``optimal``'s, measured in the same run.
 
 For each game and strategy gpusim plays whole chunks exactly as ``gpusim simulate`` does (deal,
 decide, settle, count into the integer tables; Parquet writing excluded) and reports the median
@@ -139,7 +143,34 @@ def peer_holdem_bonus(rounds: int, seed: int) -> int:
     return total
 
 
-PEERS = {"casino_holdem": peer_casino_holdem, "holdem_bonus": peer_holdem_bonus}
+def peer_ultimate_holdem(rounds: int, seed: int) -> int:
+    """Play 4x pre-flop every hand; Blind 500/50/10/3/3:2/1 (in half units: the Ante is 2),
+    Trips 50/40/30/8/7/4/3; the dealer qualifies with a pair."""
+    deck, ev, category, eval7 = _peer_setup()
+    rng = random.Random(seed)
+    royal = ev([eval7.Card(x) for x in ("As", "Ks", "Qs", "Js", "Ts")])
+    blind2 = [0, 0, 0, 0, 2, 3, 6, 20, 100]  # Blind pay x 2 by category (royal apart)
+    trips = [-1, -1, -1, 3, 4, 7, 8, 30, 40]
+    total = 0
+    for _ in range(rounds):
+        c = rng.sample(deck, 9)
+        board = c[4:9]
+        p = ev(c[0:2] + board)
+        d = ev(c[2:4] + board)
+        pc = category(p)
+        q = category(d) >= 1
+        if p > d:
+            net = 2 * 4 + (2 if q else 0) + (1000 if p == royal else blind2[pc])
+        elif p == d:
+            net = 0
+        else:
+            net = -2 * 4 - 2 - (2 if q else 0)
+        total += net + 2 * (50 if p == royal else trips[pc])
+    return total
+
+
+PEERS = {"casino_holdem": peer_casino_holdem, "holdem_bonus": peer_holdem_bonus,
+         "ultimate_holdem": peer_ultimate_holdem}
 
 
 def _peer_rate(game: str, rounds: int, repeats: int) -> float:
@@ -186,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         print(f"{r['config']:<24}{r['strategy']:<18}{r['gpusim_rounds_per_s']:>18,.0f}"
               f"{r['peer_rounds_per_s']:>16,.0f}{r['ratio']:>8.0f}x")
+    rate = {(r["config"], r["strategy"]): r["gpusim_rounds_per_s"] for r in rows}
+    ch = rate.get(("casino_holdem", "optimal"))
+    for (config, strategy), r in rate.items():
+        if ch and config.startswith("ultimate_holdem"):
+            print(f"{config} {strategy} / casino_holdem optimal, same run: {r / ch:.2f}")
     return 0
 
 
