@@ -14,14 +14,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.evaluator import evaluate
 from gpusim.games import payout as payout_of
 from gpusim.games.base import (
+    DEALER7,
     Settlement,
     category10,
     in_bet_order,
     net_from_returns,
     qualifier_threshold,
-    seven_card_ranks,
 )
 from gpusim.games.ultimate_holdem.events import (
     ANTE_OF_OUTCOME,
@@ -35,7 +36,7 @@ from gpusim.games.ultimate_holdem.events import (
     event_names,
 )
 from gpusim.games.ultimate_holdem.rules import UltimateHoldemRules
-from gpusim.strategy.tree import placed_multiples
+from gpusim.strategy.tree import placed_multiples, visible
 
 __all__ = ["joint_code", "kernel_head", "settle"]
 
@@ -83,7 +84,10 @@ def _nibble(table: tuple[int, ...], index):
 @partial(jax.jit, static_argnames=("rules",))
 def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement:
     # rules: the structure only (blank pays and stakes); every number comes from ``pay``
-    pr, dr = seven_card_ranks(cards)
+    # the player's seven cards as the river decision reads them (the tree's static slices), so
+    # XLA ranks the hand once for both
+    pr = evaluate(visible(cards, TREE[-1].sees))
+    dr = evaluate(cards[:, list(DEALER7)])
     pcat, dcat = category10(pr), category10(dr)
     qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))
     i32 = jnp.int32
