@@ -80,7 +80,9 @@ def _brute(flop, hole, qualifier, trips_stake):
     return a, r
 
 
-@pytest.mark.parametrize("trips_stake", [0, 1])
+# with Trips that must beat the dealer the river also weighs Trips: the fuller check runs in
+# the default suite, the plain one in the slow suite
+@pytest.mark.parametrize("trips_stake", [pytest.param(0, marks=pytest.mark.slow), 1])
 def test_counts_and_river_bits_equal_brute_force(trips_stake):
     q = qualifier_threshold(Qualifier("pair", 0))
     prices = RiverPrices(ANTE, 2, BLIND2, trips_stake, TRIPS)
