@@ -258,11 +258,21 @@ def exact_text(report: dict) -> str:
         lines.append(f"  {point}: {acts}")
     if "preflop" in report:
         lines.append("")
-        lines.append("preflop (EV of the flop bet per ante; fold = -1):")
+        hands = report["preflop"]
+        # each starting hand's EV of every pre-flop action the game reports (``ev_<action>``)
+        keys = [k for k in next(iter(hands.values())) if k.startswith("ev_")]
+        if keys == ["ev_bet"]:
+            lines.append("preflop (EV of the flop bet per ante; fold = -1):")
+            per_row = 4
+        else:
+            lines.append(f"preflop (EV per ante of {', '.join(k[3:] for k in keys)}; the "
+                         "action taken):")
+            per_row = 2
         row = []
-        for name, v in report["preflop"].items():
-            row.append(f"{name:>4} {v['ev_bet']:+.6f} {v['action']:<4}")
-            if len(row) == 4:
+        for name, v in hands.items():
+            evs = " ".join(f"{v[k]:+.6f}" for k in keys)
+            row.append(f"{name:>4} {evs} {v['action']:<4}")
+            if len(row) == per_row:
                 lines.append("  " + "   ".join(row))
                 row = []
         if row:
