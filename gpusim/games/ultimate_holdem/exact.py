@@ -48,6 +48,7 @@ from gpusim.games.ultimate_holdem.exact_counts import (
     UthCounts,
     solve_counts,
 )
+from gpusim.strategy import StrategyError
 
 __all__ = [
     "PATHS",
@@ -386,7 +387,7 @@ def report(rules, strategy, *, progress: bool, backend: str) -> dict:
     solver does not do (simulate it instead)."""
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", str(strategy))
     if name != "optimal":
-        raise ValueError(f"strategy {name!r}: the exact report of Ultimate Texas Hold'em is "
+        raise StrategyError(f"strategy {name!r}: the exact report of Ultimate Texas Hold'em is "
                          f"available for 'optimal' only; simulate {name!r} instead")
     return analyse(solution(rules, progress=progress, backend=backend), rules, name)
 
