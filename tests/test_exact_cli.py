@@ -31,6 +31,23 @@ def test_unknown_config_is_one_line_exit_2():
     assert len(_err_lines(result)) == 1
 
 
+def test_ultimate_holdem_text_and_a_rule_strategy_refused():
+    # the shipped report answers at once; its text shows each hand's EV of all three actions
+    result = runner.invoke(app, ["exact", "ultimate_holdem"])
+    assert result.exit_code == 0, result.output
+    assert "house edge per ante" in result.output and "check, play_3x, play_4x" in result.output
+    from gpusim.analysis import shipped_exact_report
+    from gpusim.config import load_config
+
+    aa = shipped_exact_report(load_config("ultimate_holdem"), "optimal")["preflop"]["AA"]
+    evs = " ".join(f"{aa[k]:+.6f}" for k in ("ev_check", "ev_play_3x", "ev_play_4x"))
+    assert f"  AA {evs} {aa['action']}" in result.output
+    result = runner.invoke(app, ["exact", "ultimate_holdem", "--strategy", "basic"])
+    assert result.exit_code == 2
+    lines = _err_lines(result)
+    assert len(lines) == 1 and "'basic'" in lines[0] and "optimal" in lines[0]
+
+
 def test_help():
     result = runner.invoke(app, ["exact", "--help"])
     assert result.exit_code == 0
