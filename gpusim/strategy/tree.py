@@ -151,9 +151,8 @@ def visible(cards, sees: tuple[int, ...], *, gather: bool = False):
 
     - ``gather=False``: static slices, joined. XLA fuses them into the elementwise work that
       follows (Hold'em Bonus's per-street rules and table lookups lost about a fifth of their
-      rate to a gather), but when several consumers read them it keeps the dealt round as one
-      row-major (N, 9) array, and work that reads a whole hand (the evaluator, reductions over
-      the cards) then reads strided.
+      rate to a gather), but work that reads the (N, k) whole (the evaluator, reductions over
+      the cards) may then read it strided from a row-major array.
     - ``gather=True``: a gather with constant indices, which XLA writes once as a column-major
       (N, k) array; the evaluator and the reductions then read contiguous columns (Casino
       Hold'em's strategies and its AA Bonus lost 8-15 % of their rate without it).
