@@ -18,6 +18,7 @@ from gpusim.strategy.tree import (
     placed_multiples,
     reached,
     taken,
+    visible,
 )
 
 TOY = (
@@ -121,3 +122,32 @@ def test_decide_points_hands_each_point_its_columns():
     for p in TOY:
         assert (seen[p.name] == cards[:, list(p.sees)]).all()
         assert out[p.name].dtype == np.int8
+
+
+def test_columns_are_the_same_gathered_or_sliced():
+    cards = np.arange(27, dtype=np.int32).reshape(3, 9)
+    for sees in [(0, 1), (0, 1, 4, 5, 6), (0, 1, 4, 5, 6, 7), (2, 3, 8)]:
+        want = cards[:, list(sees)]
+        for gather in (False, True):
+            assert (visible(cards, sees, gather=gather) == want).all()
+            got = jax.jit(lambda c, s=sees, g=gather: visible(c, s, gather=g))(cards)
+            assert (np.asarray(got) == want).all()
+
+
+def test_a_point_whose_actions_all_lead_on_does_not_read_its_answer():
+    # Hold'em Bonus's shape: the Turn's bet and check both lead to the River
+    tree = (
+        DecisionPoint("flop", (Action("fold", folds=True), Action("bet", {"flop": 2}, "turn")),
+                      sees=(0, 1)),
+        DecisionPoint("turn", (Action("check", next="river"),
+                               Action("bet", {"turn": 1}, "river")), sees=(0, 1, 4, 5, 6)),
+        DecisionPoint("river", (Action("check"), Action("bet", {"river": 1})),
+                      sees=(0, 1, 4, 5, 6, 7)),
+    )
+    flop = np.array([1, 1, 0, 1], np.int32)
+    # whatever the Turn's answer, even one that is not an action (count_taken refuses it)
+    for turn in (np.array([0, 1, 1, 0], np.int32), np.array([1, 5, 0, -3], np.int32)):
+        r = reached(tree, {"flop": flop, "turn": turn, "river": np.ones(4, np.int32)})
+        assert r["river"].tolist() == [True, True, False, True]
+    # the toy tree's check and plays lead to different places: there the answer decides
+    assert reached(TOY, ANSWERS)["river"].tolist() == [False, False, False, True, True, False]

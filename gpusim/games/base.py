@@ -83,10 +83,11 @@ def in_bet_order(s: Settlement, order: tuple[str, ...]) -> Settlement:
 
 
 def first_five(cards: jax.Array) -> jax.Array:
-    """(N, 5) the player's hole cards and the flop (:data:`FIRST5`), built exactly as a decision
-    point that sees those columns is handed them (:func:`gpusim.strategy.tree.visible`), so that
-    XLA computes a hand the strategy and the settlement both evaluate once."""
-    return visible(cards, FIRST5)
+    """(N, 5) the player's hole cards and the flop (:data:`FIRST5`), for the evaluator: gathered
+    (:func:`gpusim.strategy.tree.visible` with ``gather=True``), so it reads contiguous columns.
+    A strategy whose point sees these columns and builds them the same way (Casino Hold'em's)
+    shares the hand with the settlement, and XLA evaluates it once."""
+    return visible(cards, FIRST5, gather=True)
 
 
 def category10(rank: jax.Array) -> jax.Array:

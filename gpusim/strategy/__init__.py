@@ -53,13 +53,17 @@ class PointRules:
     """A rule strategy's decision functions, one per point of a game's decision tree ``points``:
     ``fns[point](visible (N, len(point.sees)) int32) -> (N,) int`` action index. Called with
     the dealt ``cards (N, 9)``, it hands each function only its point's columns
-    (:func:`gpusim.strategy.tree.decide_points`) and returns ``{point: (N,) int8}``."""
+    (:func:`gpusim.strategy.tree.decide_points`) and returns ``{point: (N,) int8}``.
+    ``gather``: how those columns are built for XLA (:func:`gpusim.strategy.tree.visible`; the
+    values are the same), True where the functions read a whole hand (the evaluator, reductions
+    over the cards)."""
 
     points: tuple[DecisionPoint, ...]
     fns: Mapping[str, Callable[[Any], Any]]
+    gather: bool = False
 
     def __call__(self, cards) -> dict[str, Any]:
-        return decide_points(self.points, self.fns, cards)
+        return decide_points(self.points, self.fns, cards, gather=self.gather)
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,9 @@ class TableStrategy:
     """The game's decision tree (per subclass)."""
     _point_fns: ClassVar[dict] = {}
     """{point: fn(seen (N, len(sees)) int32, device tables) -> (N,) bool} (per subclass)."""
+    gather: ClassVar[bool] = False
+    """How a point's columns are built for XLA (:func:`gpusim.strategy.tree.visible`; the
+    values are the same): measured per game."""
 
     @cached_property
     def _decide_all(self):
@@ -144,7 +147,7 @@ class TableStrategy:
         # program, are kept apart by XLA and cost a quarter of Hold'em Bonus's rate
         def run(cards, t):
             fns = {p: partial(fn, t=t) for p, fn in self._point_fns.items()}
-            return decide_points(self.points, fns, cards)
+            return decide_points(self.points, fns, cards, gather=self.gather)
 
         return jax.jit(run)
 

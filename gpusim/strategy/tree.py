@@ -107,30 +107,60 @@ def check_tree(points: Sequence[DecisionPoint], n_cards: int = 9) -> None:
 
 def reached(points: Sequence[DecisionPoint], actions: Mapping[str, Any]) -> dict[str, Any]:
     """{point: (N,) bool}: the rounds that reach each point, given every point's answers
-    ``actions`` ({point: (N,) int}; answers at points a round does not reach are ignored)."""
+    ``actions`` ({point: (N,) int}; answers at points a round does not reach are ignored).
+
+    Where every action of a point leads to the same next point (Hold'em Bonus: a Turn bet or
+    check both go on to the River), reaching it does not depend on the answer, so it is not
+    read: in a compiled batch the later point's settlement then does not wait on (or recompute)
+    the earlier point's lookup. An answer outside a point's actions is an error
+    (:func:`count_taken` says so); such a round reaches that next point all the same.
+    """
     root = actions[points[0].name]
     out = {points[0].name: root == root}
     for p in points[1:]:
         out[p.name] = root != root
     for p in points:
         a, r = actions[p.name], out[p.name]
+        leads: dict[str, list[int]] = {}
         for i, act in enumerate(p.actions):
             if act.next is not None:
-                out[act.next] = out[act.next] | (r & (a == i))
+                leads.setdefault(act.next, []).append(i)
+        for nxt, idx in leads.items():
+            hit = r
+            if len(idx) < len(p.actions):
+                hit = r & (a == idx[0])
+                for i in idx[1:]:
+                    hit = hit | (r & (a == i))
+            out[nxt] = out[nxt] | hit
     return out
 
 
-def decide_points(points: Sequence[DecisionPoint], fns: Mapping[str, Any], cards) -> dict:
+def decide_points(points: Sequence[DecisionPoint], fns: Mapping[str, Any], cards, *,
+                  gather: bool = False) -> dict:
     """{point: (N,) int8 action index}: each point's ``fns[point](visible)``, where ``visible``
-    is ``cards[:, point.sees]`` (``(N, len(sees))``), so a decision function is never handed a
-    card its point may not see. cards: (N, 9) int32, numpy or JAX."""
-    return {p.name: fns[p.name](visible(cards, p.sees)).astype("int8") for p in points}
+    is ``cards[:, point.sees]`` (``(N, len(sees))``, built as :func:`visible` with ``gather``),
+    so a decision function is never handed a card its point may not see. cards: (N, 9) int32,
+    numpy or JAX."""
+    return {p.name: fns[p.name](visible(cards, p.sees, gather=gather)).astype("int8")
+            for p in points}
 
 
-def visible(cards, sees: tuple[int, ...]):
-    """``cards[:, sees]`` (numpy or JAX) as static slices, joined: indexing with a list is a
-    gather, which XLA does not fuse into the lookups that follow (Hold'em Bonus's rule and table
-    strategies lost about a fifth of their rate to it)."""
+def visible(cards, sees: tuple[int, ...], *, gather: bool = False):
+    """``cards[:, sees]`` (numpy or JAX); the same values either way, built for XLA's CPU
+    backend in one of two ways (``python benchmarks/simulate.py`` measures them):
+
+    - ``gather=False``: static slices, joined. XLA fuses them into the elementwise work that
+      follows (Hold'em Bonus's per-street rules and table lookups lost about a fifth of their
+      rate to a gather), but work that reads the (N, k) whole (the evaluator, reductions over
+      the cards) may then read it strided from a row-major array.
+    - ``gather=True``: a gather with constant indices, which XLA writes once as a column-major
+      (N, k) array; the evaluator and the reductions then read contiguous columns (Casino
+      Hold'em's strategies and its AA Bonus lost 8-15 % of their rate without it).
+
+    A hand read by a strategy and by the settlement (:func:`gpusim.games.base.first_five`) is
+    evaluated once only when both build it the same way."""
+    if gather:
+        return cards[:, list(sees)]
     runs: list[list[int]] = []
     for c in sees:
         if runs and c == runs[-1][1]:

@@ -66,11 +66,14 @@ def _ch_side_bet_optimal(seen) -> jax.Array:
     return _aa_bonus_win(seen) | _ch_basic(seen)
 
 
-ch_basic = PointRules(TREE, {"call": _ch_basic})
+# The call point's columns are gathered (gpusim.strategy.tree.visible): the features reduce over
+# the cards, and side-bet-optimal's hand is the settlement's AA Bonus hand (first_five), so XLA
+# evaluates it once.
+ch_basic = PointRules(TREE, {"call": _ch_basic}, gather=True)
 """Casino Hold'em basic strategy (module docstring)."""
-ch_side_bet_optimal = PointRules(TREE, {"call": _ch_side_bet_optimal})
+ch_side_bet_optimal = PointRules(TREE, {"call": _ch_side_bet_optimal}, gather=True)
 """Call on every AA Bonus win, else basic."""
-ch_always_play = PointRules(TREE, {"call": always})
+ch_always_play = PointRules(TREE, {"call": always}, gather=True)
 
 
 # --- the table strategy ---------------------------------------------------------------------------
@@ -96,3 +99,4 @@ class CasinoHoldemTables(TableStrategy):
 
     points = TREE
     _point_fns = {"call": _ch_call}
+    gather = True  # the lookups and the AA Bonus hand then share one gathered (N, 5)
