@@ -28,7 +28,9 @@ def test_every_shipped_config_has_tables_with_matching_checksums(shipped_rules):
         assert entry["config_hash"] == load_config(name).config_hash, name
         assert "--write-tables" in entry["command"]
         total += path.stat().st_size
-    assert total <= 20 * 2**20
+    # Ultimate Texas Hold'em's river table is one bit per canonical river situation (22 MB,
+    # 12 MB in its npz) per config
+    assert total <= 40 * 2**20
 
 
 def _all_completions(seen: np.ndarray, n_board: int, ordered: bool) -> np.ndarray:

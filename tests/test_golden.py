@@ -22,13 +22,17 @@ record = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(record)
 
 GOLDEN = json.loads(record.GOLDEN.read_text())
+SLOW_CONFIGS = {"ultimate_holdem_must_beat"}
+"""Variants whose default case runs the same code as their game's main config's: in the slow
+suite, to keep the default suite's time."""
 
 
 def _cases():
     for key in sorted(GOLDEN["simulation"]):
         config, strategy = key.split("/")
         default = strategy == load_config(config).default_strategy
-        yield pytest.param(config, strategy, id=key, marks=() if default else pytest.mark.slow)
+        slow = not default or config in SLOW_CONFIGS
+        yield pytest.param(config, strategy, id=key, marks=pytest.mark.slow if slow else ())
 
 
 def test_golden_covers_every_shipped_config_and_strategy():

@@ -25,7 +25,7 @@ openpyxl = pytest.importorskip("openpyxl")
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 _NOT_PLACED = {"call": {"fold"}, "flop": {"fold"}, "turn": {"fold", "check"},
-               "river": {"fold", "check"}}
+               "river": {"fold", "check"}, "play": {"fold"}}
 
 
 def _table(path, sheet: str, table: str) -> pl.DataFrame:

@@ -48,6 +48,7 @@ MAIN_CONFIGS = ("casino_holdem", "holdem_bonus")
 # 10^8 rounds for each game's main config: the main game's check then has a 95 % chance to
 # catch an error of 0.05 points in the total-bet RTP (standard error 0.01 points)
 ROUNDS = {c: 100_000_000 if c in MAIN_CONFIGS else 10_000_000 for c in CONFIGS}
+SLOW = {"ultimate_holdem_must_beat"}  # the same code path as ultimate_holdem: slow suite
 
 
 def _exact(config: str, strategy: str) -> dict:
@@ -64,7 +65,9 @@ def test_shipped_exact_reports_match_provenance():
         assert json.loads(data)["strategy"] == p["strategy"]
 
 
-@pytest.mark.parametrize("seed, config", list(enumerate(CONFIGS, start=101)))
+@pytest.mark.parametrize("seed, config", [
+    pytest.param(seed, config, marks=pytest.mark.slow if config in SLOW else ())
+    for seed, config in enumerate(CONFIGS, start=101)])
 def test_simulated_rtp_within_exact_ci(tmp_path, seed, config):
     rules = load_config(config)
     strategy = rules.default_strategy
