@@ -86,7 +86,7 @@ def _settle(cards, play_multiple, pay, rules: UltimateHoldemRules) -> Settlement
     # rules: the structure only (blank pays and stakes); every number comes from ``pay``
     # the player's seven cards as the river decision reads them (the tree's static slices), so
     # XLA ranks the hand once for both
-    pr = evaluate(visible(cards, TREE[-1].sees))
+    pr = evaluate(visible(cards, TREE[-1].sees, gather=True))
     dr = evaluate(cards[:, list(DEALER7)])
     pcat, dcat = category10(pr), category10(dr)
     qualified = dr >= jnp.uint32(qualifier_threshold(rules.dealer_qualifier))

@@ -197,4 +197,5 @@ class UltimateHoldemTables(TableStrategy):
         }
 
     points = TREE
+    gather = True
     _point_fns = {"preflop": _preflop, "flop": _flop, "river": _river}
