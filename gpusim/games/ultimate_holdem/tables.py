@@ -12,9 +12,10 @@ permutation, the bit), which made the river a tenth of the simulation's rate. So
 reads them in an equivalent compact form (:func:`river_rule`): on 119,426 of the 134,459 board
 classes the player plays exactly when his seven-card rank reaches a threshold of the class (the
 lowest rank that plays there); only the other 15,033, where card removal breaks that order, keep
-their row of bits (2.5 MB). A round then reads one word per raw board (class and permutation
-together) and two small tables. The form is derived from the bits and checked against every
-one of them when it is built, so it decides exactly as the table does.
+their row of bits (2.5 MB). A round then reads one word per raw board (:func:`river_words`:
+the threshold, or the kept row and the suit permutation) and, for a kept row, one bit. The
+form is derived from the bits and checked against every one of them when it is built, so it
+decides exactly as the table does.
 
 The solver's tables (``{"<point>/optimal": bool array}``) are ``preflop`` (169, 3) one-hot,
 ``flop`` (1755, 1326) and ``river`` (134459, 1326).
@@ -37,7 +38,7 @@ from gpusim.games.ultimate_holdem.events import TREE
 from gpusim.index import PERMUTATIONS, board_classes
 from gpusim.strategy.table_strategy import TableStrategy
 
-__all__ = ["UltimateHoldemTables", "board_words", "pair_classes", "river_rule"]
+__all__ = ["UltimateHoldemTables", "board_words", "pair_classes", "river_rule", "river_words"]
 
 _NEVER = np.int64((1 << 31) - 1)  # above every rank: the class never plays
 
@@ -106,13 +107,24 @@ def _flop(seen, t):
 
 def _river(seen, t):
     # seen: hole cards then the board, the player's seven cards in the settlement's order (so
-    # XLA ranks the hand once for both)
-    word = _get(t["raw5"], _colex(seen[:, 2:]))
-    info = _get(t["river_info"], word >> 8)
+    # XLA ranks the hand once for both). One word per raw board: the class's rank threshold,
+    # or, for a class that keeps its bits, -(row << 8 | permutation code) - 1.
+    word = _get(t["river_word"], _colex(seen[:, 2:]))
     rank = evaluate(seen).astype(jnp.int32)
-    row = jnp.maximum(-info - 1, 0)
-    exc = _bit(t["river_exc"], row * 1326 + _hole_index(seen[:, 0:2], word & 255))
-    return jnp.where(info >= 0, rank >= info, exc > 0).astype(jnp.int8)
+    kept = -word - 1
+    exc = _bit(t["river_exc"], jnp.maximum(kept >> 8, 0) * 1326
+               + _hole_index(seen[:, 0:2], kept & 255))
+    return jnp.where(word >= 0, rank >= word, exc > 0).astype(jnp.int8)
+
+
+def river_words(info: np.ndarray) -> np.ndarray:
+    """(C(52, 5),) int32 per raw 5-card board (by colex index): :func:`river_rule`'s threshold
+    of its class, or -(exception row << 8 | the permutation code into the class's suits) - 1,
+    so a round reads one word (one cache miss) for its river decision."""
+    word = board_words(5)
+    cls, code = word >> 8, word & 255
+    i = info.astype(np.int64)[cls]
+    return np.where(i >= 0, i, -(((-i - 1) << 8) | code) - 1).astype(np.int32)
 
 
 def board_words(k: int) -> np.ndarray:
@@ -177,8 +189,7 @@ class UltimateHoldemTables(TableStrategy):
         # class and suit permutation in one word: one cache miss a round, not two
         return {
             "raw3": jnp.asarray(board_words(3)),
-            "raw5": jnp.asarray(board_words(5)),
-            "river_info": jnp.asarray(info),
+            "river_word": jnp.asarray(river_words(info)),
             "river_exc": jnp.asarray(exceptions),
             "pair_class": jnp.asarray(pair_classes()),
             "preflop": jnp.asarray(self.tables["preflop"], jnp.int8),
