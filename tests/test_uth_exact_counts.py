@@ -105,6 +105,7 @@ def test_counts_and_river_bits_equal_brute_force(trips_stake):
             assert a[20:30].sum() == 1081
 
 
+@pytest.mark.slow  # tests/test_uth_tables.py reads the shipped tables at the same classes
 def test_river_bit_is_read_at_the_situations_class():
     """The river table is indexed by (5-card class, hole in the class's suits): every raw
     (board, hole) of one class reads the same bit."""
