@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SharedArrays", "attach", "default_workers", "run_chunks", "worker_pool"]
+__all__ = ["SharedArrays", "attach", "default_workers", "detach", "run_chunks", "worker_pool"]
 
 
 def default_workers() -> int:
@@ -90,12 +90,13 @@ class SharedArrays:
         for _, path, shape, dt in self.spec:
             with open(path, "wb") as f:  # a sparse file: zero pages until written
                 f.truncate(max(1, int(np.prod(shape)) * np.dtype(dt).itemsize))
-        self.arrays = attach(self.spec)
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]:
+        return attach(self.spec)
 
     def close(self) -> None:
-        for _, path, *_ in self.spec:
-            _ATTACHED.pop(path, None)
-        self.arrays = {}
+        detach(self.spec)
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> SharedArrays:
@@ -108,11 +109,22 @@ class SharedArrays:
 _ATTACHED: dict[str, np.ndarray] = {}
 
 
-def attach(spec: tuple) -> dict[str, np.ndarray]:
-    """The arrays of a :class:`SharedArrays` spec, mapped once per process."""
+def attach(spec: tuple, names: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+    """The arrays of a :class:`SharedArrays` spec (or those in ``names``), mapped once per
+    process."""
     out = {}
     for name, path, shape, dtype in spec:
+        if names is not None and name not in names:
+            continue
         if path not in _ATTACHED:
             _ATTACHED[path] = np.memmap(path, dtype=dtype, mode="r+", shape=shape)
         out[name] = _ATTACHED[path]
     return out
+
+
+def detach(spec: tuple, keep: tuple[str, ...] = ()) -> None:
+    """Drop this process's mappings of a spec's arrays, except those in ``keep``: once no view
+    of one is left, its pages leave this process's resident memory."""
+    for name, path, *_ in spec:
+        if name not in keep:
+            _ATTACHED.pop(path, None)

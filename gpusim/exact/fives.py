@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.cards import hand_class_index
-from gpusim.exact._parallel import SharedArrays, attach, run_chunks, worker_pool
+from gpusim.exact._parallel import SharedArrays, attach, detach, run_chunks, worker_pool
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
 from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
@@ -355,5 +355,8 @@ def two_stages(
                 done += m
                 if progress is not None:
                     progress(done, total)
-            shared = attach(spec)
-            return {name: np.array(shared[name]) for name in (*extra, *keep)}, stats
+            out = {name: np.array(a) for name, a in attach(spec, keep).items()}
+            # the 5-card tables leave this process's memory before the results are copied
+            detach(spec, keep=tuple(extra))
+            out.update({name: np.array(a) for name, a in attach(spec, tuple(extra)).items()})
+            return out, stats

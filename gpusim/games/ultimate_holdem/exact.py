@@ -38,6 +38,7 @@ from gpusim.games.ultimate_holdem.exact_counts import (
     A_T,
     A_WINS,
     A_WN,
+    N_COUNTS,
     N_PAY,
     R_BOARDS,
     R_LQ,
@@ -72,7 +73,7 @@ PATHS = ("play_4x", "play_3x", "play_2x", "play_1x")
 _MULTIPLE = (4, 3, 2, 1)
 # per path: wins, wn, boards (10 each), t, lq; the river path's fold boards in FOLDS
 _FIELDS = 3 * N_PAY + 2
-_CHUNK = 64  # flop classes priced at a time: their counts widened to int64 stay ~0.4 GB
+_CHUNK = 64  # flop classes priced at a time (their counts as float64: 43 MB)
 
 
 @dataclass(frozen=True)
@@ -101,18 +102,46 @@ class Solution:
         return int(self.folds.sum())
 
 
-def _fields(c: np.ndarray, played: bool):
-    """(wins, wn, n boards, t, lq, ln) of int64 counts (..., 64), all boards or the played."""
-    wins, wn, boards = (c[..., s] for s in ((R_WINS, R_WN, R_BOARDS) if played else
-                                             (A_WINS, A_WN, A_BOARDS)))
-    t, lq = (c[..., i] for i in ((R_T, R_LQ) if played else (A_T, A_LQ)))
-    n = boards.sum(axis=-1)
-    return wins, wn, n, t, lq, N_DEALER * n - wins.sum(axis=-1) - t - lq
+# decide's per (flop, hole) sums, for every board then the boards played (:func:`_sums`)
+_W, _WN, _BOARDS, _BLIND, _KEPT, _T, _LQ = range(7)
+_SLICES = ((A_WINS, A_WN, A_BOARDS, A_T, A_LQ), (R_WINS, R_WN, R_BOARDS, R_T, R_LQ))
 
 
-def _value(prices: RiverPrices, m: int, f) -> np.ndarray:
-    wins, wn, _, t, lq, ln = f
-    return prices.raised(m, wins, wn, t, lq, ln, wins @ prices.blind) + prices.trips_kept(wins)
+def _sum_map(prices: RiverPrices) -> np.ndarray:
+    """(64, 14) float64: the linear map from a (flop, hole)'s counts to what its decisions
+    weigh, for every board (columns 0..6) then the boards played (7..13): wins, wn, boards,
+    the Blind's pays and the Trips kept over the wins, ties, qualifying losses."""
+    m = np.zeros((N_COUNTS, 14))
+    for k, (wins, wn, boards, t, lq) in enumerate(_SLICES):
+        at = 7 * k
+        m[wins, at + _W], m[wn, at + _WN], m[boards, at + _BOARDS] = 1, 1, 1
+        m[wins, at + _BLIND], m[wins, at + _KEPT] = prices.blind, prices.kept
+        m[t, at + _T], m[lq, at + _LQ] = 1, 1
+    if np.abs(m).max() >= 2**32:
+        raise ValueError(f"pays: {np.abs(m).max():.0f} x the Ante is not allowed in an exact "
+                         "solve; pays must stay below 2**32")
+    return m
+
+
+def _as_float(counts: np.ndarray) -> np.ndarray:
+    """(n, 64) float64 counts of a block of flops, for the sums below to go through BLAS.
+
+    They stay exact: every partial sum is an integer below 2**53. Per (flop, hole) a count is
+    at most 1,081 boards x 990 dealer hands (< 2**20), times a pay of at most 2**32
+    (:func:`_sum_map` checks it); over all flops with their weights the counts add up to at
+    most the 2.8 x 10**13 deals (< 2**45)."""
+    return counts.reshape(-1, N_COUNTS).astype(np.float64)
+
+
+def _sums(c: np.ndarray, m: np.ndarray) -> np.ndarray:
+    return np.rint(c @ m).astype(np.int64)
+
+
+def _value(prices: RiverPrices, mult: int, x: np.ndarray) -> np.ndarray:
+    """Value (money x den) of Play ``mult`` x over sums (..., 7) as :func:`_sum_map` gives."""
+    wins, wn, boards, t, lq = (x[..., i] for i in (_W, _WN, _BOARDS, _T, _LQ))
+    ln = N_DEALER * boards - wins - t - lq
+    return prices.raised(mult, wins, wn, lq, ln, x[..., _BLIND]) + x[..., _KEPT]
 
 
 def decide(counts: UthCounts, prices: RiverPrices) -> Solution:
@@ -121,14 +150,16 @@ def decide(counts: UthCounts, prices: RiverPrices) -> Solution:
     n_flops = len(counts.weights)
     flop = np.zeros((n_flops, 1326), dtype=bool)
     per_hole = np.zeros((3, 1326), dtype=np.int64)  # weighted sums: best flop answer, 3x, 4x
+    m = _sum_map(prices)
     for a in range(0, n_flops, _CHUNK):
-        c = counts.counts[a : a + _CHUNK].astype(np.int64)
-        w = counts.weights[a : a + _CHUNK, None]
-        every, played = _fields(c, False), _fields(c, True)
-        fold_boards = every[2] - played[2]
+        part = slice(a, a + _CHUNK)
+        x = _sums(_as_float(counts.counts[part]), m).reshape(-1, 1326, 14)
+        every, played = x[..., :7], x[..., 7:]
+        w = counts.weights[part, None]
+        fold_boards = every[..., _BOARDS] - played[..., _BOARDS]
         check = _value(prices, 1, played) + prices.fold(N_DEALER * fold_boards)
         bet2 = _value(prices, 2, every)
-        flop[a : a + _CHUNK] = (bet2 > check) & counts.valid[a : a + _CHUNK]
+        flop[part] = (bet2 > check) & counts.valid[part]
         per_hole[0] += (w * np.maximum(bet2, check)).sum(axis=0)
         per_hole[1] += (w * _value(prices, 3, every)).sum(axis=0)
         per_hole[2] += (w * _value(prices, 4, every)).sum(axis=0)
@@ -145,22 +176,22 @@ def _path_totals(counts: UthCounts, preflop: np.ndarray, flop: np.ndarray):
     """(4, 32) outcome totals per path and (10,) the river folds by pay class, each deal
     counted once."""
     pre = preflop[HOLE_CLASS]  # (1326,) the action of every hole
-    out = np.zeros((4, _FIELDS), dtype=np.int64)
-    folds = np.zeros(N_PAY, dtype=np.int64)
+    total = np.zeros((4, N_COUNTS), dtype=np.int64)  # per path, the deal-weighted counts
+    checked = pre[None, :] == 0
     for a in range(0, len(counts.weights), _CHUNK):
-        c = counts.counts[a : a + _CHUNK].astype(np.int64)
-        w = counts.weights[a : a + _CHUNK, None] * counts.valid[a : a + _CHUNK]
-        checked = pre[None, :] == 0
-        masks = (pre[None, :] == 2, pre[None, :] == 1, checked & flop[a : a + _CHUNK],
-                 checked & ~flop[a : a + _CHUNK])
+        part = slice(a, a + _CHUNK)
+        c = _as_float(counts.counts[part])
+        w = counts.weights[part, None] * counts.valid[part]
+        masks = (pre[None, :] == 2, pre[None, :] == 1, checked & flop[part],
+                 checked & ~flop[part])
         for p, mask in enumerate(masks):
-            f = _fields(c, played=p == 3)
-            boards = c[..., R_BOARDS] if p == 3 else c[..., A_BOARDS]
-            cols = np.concatenate([f[0], f[1], boards * N_DEALER, f[3][..., None],
-                                   f[4][..., None]], axis=-1)
-            out[p] += np.einsum("fh,fhk->k", w * mask, cols)
-        fold_boards = (c[..., A_BOARDS] - c[..., R_BOARDS]) * N_DEALER
-        folds += np.einsum("fh,fhk->k", w * masks[3], fold_boards)
+            total[p] += _sums((w * mask).reshape(-1).astype(np.float64), c)
+    out = np.zeros((4, _FIELDS), dtype=np.int64)
+    for p in range(4):
+        wins, wn, boards, t, lq = _SLICES[p == 3]
+        out[p] = np.concatenate([total[p, wins], total[p, wn], total[p, boards] * N_DEALER,
+                                 total[p, [t, lq]]])
+    folds = (total[3, A_BOARDS] - total[3, R_BOARDS]) * N_DEALER
     return out, folds
 
 

@@ -72,21 +72,30 @@ _BOARDS_PER_HOLE = 1081  # turn-river pairs of a flop that avoid a hole: C(47, 2
 _HOLES = subsets(2).astype(np.int32)
 _M = (1 << FIELD) - 1
 
-# A cell: wq | wn << 10 | t << 20 | lq << 30 | pay class << 40 (each count <= 990 < 2**10)
+# The 5-card cells, laid out so that the second stage gathers rows and bins them, nothing else
+# (it reads ten times as many cells as the first stage writes):
+# - ``w``: float64 ``wins | wn << 21 | 1 << 42`` (exact: 53 bits), the last field counting
+#   boards; zero where the hole meets the board;
+# - ``tl``: int32 ``t | lq << 21`` (ties, qualifying losses; lq <= 990 < 2**10);
+# - ``code``: uint8 ``play * 10 + pay class``: the river bit and the bin within the hole.
+# The second stage bins ``w`` and ``tl`` by ``hole * 20 + code``; sums over a flop's boards
+# stay below 2**21 per field, so the packed fields add without carries.
 _B = 10
 _MASK = (1 << _B) - 1
+_CODES = 2 * N_PAY  # bins per hole: (fold, play) x pay class
 
 A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS = (
     slice(i * N_PAY, (i + 1) * N_PAY) for i in range(6))
 A_T, A_LQ, R_T, R_LQ = range(6 * N_PAY, N_COUNTS)
-_BOARD_BITS = 11  # boards per (hole, pay class) of one flop: at most 1,176 < 2**11
 
 
-def unpack_cells(cells: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(wq, wn, t, lq, ln, pay class) of packed cells (any shape), int64 each."""
-    c = np.asarray(cells, dtype=np.int64)
-    wq, wn, t, lq = ((c >> (i * _B)) & _MASK for i in range(4))
-    return wq, wn, t, lq, N_DEALER - wq - wn - t - lq, c >> (4 * _B)
+def unpack_cells(cells: dict) -> tuple[np.ndarray, ...]:
+    """(wins, wn, t, lq, pay class, play) of cells as :data:`CELLS` packs them (rows of
+    ``w``, ``tl`` and ``code``, any shape), int64 each."""
+    w = np.asarray(cells["w"]).astype(np.int64)
+    tl = np.asarray(cells["tl"]).astype(np.int64)
+    code = np.asarray(cells["code"]).astype(np.int64)
+    return w & _M, (w >> FIELD) & _M, tl & _M, tl >> FIELD, code % N_PAY, code // N_PAY
 
 
 class RiverPrices:
@@ -97,36 +106,30 @@ class RiverPrices:
     trips: the Trips stake when it must beat the dealer (so a fold forfeits its win), else 0;
     trips_pay: (10,) int64 Trips pay by pay class, -1 where it loses.
 
-    :meth:`play` and :meth:`fold` give a (board, hole)'s value in money x den over its 990
-    dealer hands, Trips counted only where the decision changes it.
+    Values are money x den over dealer hands, Trips counted only where the decision changes
+    it: :meth:`raised` and :attr:`kept` for playing on, :meth:`fold` for folding.
     """
 
     def __init__(self, ante: int, den: int, blind, trips: int, trips_pay) -> None:
         self.ante, self.den, self.trips = int(ante), int(den), int(trips)
         self.blind = np.asarray(blind, dtype=np.int64)
         self.trips_pay = np.asarray(trips_pay, dtype=np.int64)
+        self.kept = self.trips * self.den * np.maximum(self.trips_pay + 1, 0)
+        """(10,) int64 Trips' value kept per dealer hand beaten, by pay class, by playing on
+        (a fold forfeits the win only when Trips must beat the dealer: else all zero)."""
 
     def key(self) -> tuple:
         return (self.ante, self.den, tuple(self.blind.tolist()), self.trips,
                 tuple(self.trips_pay.tolist()))
 
-    def raised(self, m: int, wins, wn, t, lq, ln, pay_class_wins: np.ndarray) -> np.ndarray:
-        """Main-game value (money x den) of Play m x over outcome counts.
-
-        wins, wn: (..., 10) by pay class; t, lq, ln: (...,); pay_class_wins: (...,) the
-        Blind's pays already summed over the wins (``wins @ blind``)."""
-        del t  # a tie pushes every bet
-        d, w, n = self.den, wins.sum(axis=-1), wn.sum(axis=-1)
-        wq = w - n
-        return self.ante * (d * (wq * (m + 1) + n * m - lq * (m + 2) - ln * (m + 1))
-                            + pay_class_wins)
-
-    def trips_kept(self, wins: np.ndarray) -> np.ndarray:
-        """Trips' value (money x den) kept by playing on: its wins, where a fold forfeits
-        them; 0 otherwise. wins: (..., 10)."""
-        if self.trips == 0:
-            return np.zeros(wins.shape[:-1], dtype=np.int64)
-        return self.trips * self.den * (wins @ np.maximum(self.trips_pay + 1, 0))
+    def raised(self, m: int, wins, wn, lq, ln, blind_wins) -> np.ndarray:
+        """Main-game value (money x den) of Play m x over dealer-hand counts (...,): wins, of
+        them wn where the dealer does not qualify, qualifying (lq) and other (ln) losses;
+        blind_wins: the Blind's pays summed over the wins (wins by pay class @ ``blind``).
+        A tie pushes every bet."""
+        wq = wins - wn
+        return self.ante * (self.den * (wq * (m + 1) + wn * m - lq * (m + 2) - ln * (m + 1))
+                            + blind_wins)
 
     def fold(self, dealer_hands) -> np.ndarray:
         """A fold's main-game value (money x den): Ante and Blind lost on every hand."""
@@ -146,16 +149,16 @@ def _cells(sc, pc: np.ndarray, param: tuple) -> dict:
     ln = N_DEALER - wq - wn - equal - lq
     pc = pc.astype(np.int64)
     wins = wq + wn
-    one_hot = wins[..., None] * (np.arange(N_PAY) == pc[..., None])
-    main = prices.raised(1, one_hot, wn[..., None] * (np.arange(N_PAY) == pc[..., None]),
-                         equal, lq, ln, wins * prices.blind[pc])
-    play = main + prices.trips_kept(one_hot) > prices.fold(N_DEALER)
-    cells = wq | (wn << _B) | (equal << 2 * _B) | (lq << 3 * _B) | (pc << 4 * _B)
-    return {"cells": cells, "play": play.astype(np.uint8)}
+    main = prices.raised(1, wins, wn, lq, ln, wins * prices.blind[pc])
+    play = main + wins * prices.kept[pc] > prices.fold(N_DEALER)
+    return {"w": (wins | (wn << FIELD) | (1 << 2 * FIELD)).astype(np.float64),
+            "tl": (equal | (lq << FIELD)).astype(np.int32),
+            "code": (play * N_PAY + pc).astype(np.uint8)}
 
 
-CELLS = CellKind(layout={"cells": np.int64, "play": np.uint8}, cells=_cells, qualified=True)
-"""Ultimate Texas Hold'em's 5-card cells: packed counts and the river's Play bit."""
+CELLS = CellKind(layout={"w": np.float64, "tl": np.int32, "code": np.uint8}, cells=_cells,
+                 qualified=True)
+"""Ultimate Texas Hold'em's 5-card cells: packed counts, pay class and the river's Play bit."""
 
 
 def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
@@ -164,52 +167,42 @@ def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
 
 
 def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
-    """Sum each flop's boards' cells into its (1326, 45) count rows (shared ``counts``)."""
+    """Sum each flop's boards' cells into its (1326, 64) count rows (shared ``counts``)."""
     arrays = attach(spec)
     perms = hole_permutation_table()
-    n_bins = 1326 * N_PAY
-    hole_key = (np.arange(1326, dtype=np.int64) * N_PAY)[None, :]
+    n_bins = 1326 * _CODES
+    hole_key = (np.arange(1326, dtype=np.intp) * _CODES)[None, :]
     for f, flop in zip(flop_ids, flops, strict=True):
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
+        # Boards that share a suit permutation are binned in their classes' suits, by
+        # (hole, play, pay class); only the bins are permuted into the flop's suits.
         used, grp = np.unique(perm, return_inverse=True)
         order = np.argsort(grp, kind="stable")
         rows = cls[order]
-        cells = arrays["cells"][rows]
-        wq, wn, t, lq, _, pc = unpack_cells(cells)
-        # a hole that meets the board has an empty cell (a real one always counts a loss or
-        # a win: some dealer hands qualify)
-        play = arrays["play"][rows].astype(np.int64)
-        weight = size[order][:, None] if len(stab) > 1 else np.ones((len(rows), 1), np.int64)
-        wins, wn = (wq + wn) * weight, wn * weight
-        # Per (hole, pay class): wins, the dealer-not-qualified wins and boards, packed in one
-        # float64 (exact: 21 + 21 + 11 bits, within its 53), over all boards and the boards
-        # played.
-        boards = np.where(cells != 0, weight, 0)
-        both = (wins | (wn << FIELD) | (boards << 2 * FIELD)).astype(np.float64)
-        key = (hole_key + pc).astype(np.intp)
-        # Per hole: ties and qualifying losses, packed, and the boards played.
-        tl = (t | (lq << FIELD)) * weight
+        w, tl = arrays["w"][rows], arrays["tl"][rows]
+        key = hole_key + arrays["code"][rows]
+        if len(stab) > 1:  # orbit weights (the fields still add without carries)
+            weight = size[order][:, None]
+            w *= weight
+            tl = tl * weight
         starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
         ends = np.append(starts[1:], len(rows))
         g_n = len(used)
         bins = np.empty((2, g_n, n_bins), dtype=np.float64)
-        sums = np.empty((2, g_n, 1326), dtype=np.int64)
         for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
             k = key[a:b].ravel()
-            bins[0, g] = np.bincount(k, weights=both[a:b].ravel(), minlength=n_bins)
-            bins[1, g] = np.bincount(k, weights=(both[a:b] * play[a:b]).ravel(),
-                                     minlength=n_bins)
-            np.sum(tl[a:b], axis=0, out=sums[0, g])
-            np.sum(tl[a:b] * play[a:b], axis=0, out=sums[1, g])
-        bins = np.rint(bins).astype(np.int64).reshape(2, g_n, 1326, N_PAY)
+            bins[0, g] = np.bincount(k, weights=w[a:b].ravel(), minlength=n_bins)
+            bins[1, g] = np.bincount(k, weights=tl[a:b].ravel(), minlength=n_bins)
+        bins = np.rint(bins).astype(np.int64).reshape(2, g_n, 1326, 2, N_PAY)
         g = np.arange(g_n)[:, None]
-        b_all = bins[0][g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
-        b_play = bins[1][g, perms[used]].sum(axis=0)
-        s = sums[:, g, perms[used]].sum(axis=1)  # (2, 1326)
+        s = bins[:, g, perms[used]].sum(axis=1)  # (2, 1326, 2, 10), holes in the flop's suits
+        s_w, s_tl = s[0], s[1].sum(axis=-1)  # ties and losses per hole: (1326, 2)
+        b_all, b_play = s_w[:, 0] + s_w[:, 1], s_w[:, 1]
+        tl_all, tl_play = s_tl[:, 0] + s_tl[:, 1], s_tl[:, 1]
         parts = [b_all & _M, (b_all >> FIELD) & _M, b_all >> 2 * FIELD,
                  b_play & _M, (b_play >> FIELD) & _M, b_play >> 2 * FIELD,
-                 s[0] & _M, s[0] >> FIELD, s[1] & _M, s[1] >> FIELD]
+                 tl_all & _M, tl_all >> FIELD, tl_play & _M, tl_play >> FIELD]
         if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
             parts = [symmetrize(p, perms[stab]) for p in parts]
         row = arrays["counts"][f]
@@ -264,8 +257,8 @@ def solve_counts(
     chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
     extra = {"counts": ((n_cls, 1326, N_COUNTS), np.int32)}
     out, _ = two_stages(CELLS, (int(qualifier), prices), needed_of, _flop_rows, chunks,
-                        bcls.reps, extra, workers=workers, progress=progress, keep=("play",))
+                        bcls.reps, extra, workers=workers, progress=progress, keep=("code",))
     valid = ~(_HOLES[None, :, :, None] == bcls.reps[:, None, None, :]).any(axis=(2, 3))
     return UthCounts(flops=bcls.reps, weights=bcls.weights.astype(np.int64),
-                     counts=out["counts"], valid=valid, river=out["play"].astype(bool),
+                     counts=out["counts"], valid=valid, river=out["code"] >= N_PAY,
                      key=(int(qualifier), prices.key()))
