@@ -13,7 +13,7 @@ suits (zero where the hole meets the board), with counts (at most 990 dealer han
 packed in 21-bit fields (:data:`FIELD`), so that a game's second stage adds whole words and
 unpacks the sums once:
 
-- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as float64 (exact; the weights of one
+- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as int32 (exact; the weights of one
   bincount by (hole, pay class)): dealer hands that do not qualify / qualify and lose; ``bin``
   = hole * 10 + pay class (int16); ``tie`` (int16) dealer hands that qualify and tie. The loss
   count is the rest of 990.
@@ -230,10 +230,8 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
                 stats: dict) -> None:
     """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
     per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
-    nb = len(sc.rem)
     lo, hi = sc.rem[:, PAIR_I], sc.rem[:, PAIR_J]  # lo < hi: rem ascends
     h = np.take_along_axis((hi * (hi - 1) >> 1) + lo, sc.order, axis=1)  # hole_index
-    to_cell = (h + (np.arange(nb) * N_HOLES)[:, None]).ravel()
     pc = pay_class(sc.rank)
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
     if isinstance(kind, CellKind):
@@ -242,8 +240,9 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         nq = sc.not_qualified.astype(np.int64)
         qw = np.maximum(below - nq, 0)
         tie = np.where(sc.rank >= np.uint32(param), equal, 0)
-        # (nq, qw) as one float64 (exact below 2**53) to be binned by (hole, pay class)
-        tables = {"w": (nq | (qw << FIELD)).astype(np.float64),
+        # (nq, qw) in one int32 (qw <= 990 < 2**10) to be binned by (hole, pay class); the
+        # bins' float64 sums stay exact and keep the fields apart (each sum < 2**21)
+        tables = {"w": (nq | (qw << FIELD)).astype(np.int32),
                   "bin": (h * 10 + pc).astype(np.int16), "tie": tie.astype(np.int16)}
     else:
         ante = np.where(pc >= param, below, 0)
@@ -260,10 +259,10 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         stats["ch"] += ch
         stats["ct"] += ct.reshape(169, 10).sum(axis=1)
         stats["cl"] += (990 * ch - cw - ct).reshape(169, 10).sum(axis=1)
+    # written straight into the shared rows: a fresh table is zero where a hole meets the board
+    to_cell = (h + (np.asarray(ids, dtype=np.intp) * N_HOLES)[:, None]).ravel()
     for name, val in tables.items():
-        row = np.zeros(nb * N_HOLES, dtype=val.dtype)
-        row[to_cell] = val.ravel()
-        arrays[name][ids] = row.reshape(nb, N_HOLES)
+        arrays[name].reshape(-1)[to_cell] = val.ravel()
 
 
 
@@ -299,7 +298,7 @@ def five_card_table(
     if isinstance(kind, CellKind):
         layout.update({name: (rows, dt) for name, dt in kind.layout.items()})
     elif kind == "ch":
-        layout.update(w=(rows, np.float64), bin=(rows, np.int16), tie=(rows, np.int16))
+        layout.update(w=(rows, np.int32), bin=(rows, np.int16), tie=(rows, np.int16))
     else:
         layout["cells"] = (rows, np.int64)
     layout.update(extra or {})

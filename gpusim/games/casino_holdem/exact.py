@@ -119,7 +119,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         rows = cls[order]
         w, key, tie = arrays["w"][rows], arrays["bin"][rows], arrays["tie"][rows]
         if len(stab) > 1:
-            w *= size[order][:, None]
+            w = w * size[order][:, None].astype(np.float64)
             tie = tie.astype(np.int32) * size[order].astype(np.int32)[:, None]
         starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
         ends = np.append(starts[1:], len(rows))
@@ -128,7 +128,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
             # summed into int32 directly: no widened copy of the int16 rows
             np.sum(tie[a:b], axis=0, dtype=np.int32, out=ties[g])
-            # (nq, qw) packed in one float64: exact, the sums stay below 2**42
+            # (nq, qw) packed in one int32, summed as float64: exact, the sums stay below 2**42
             # (the keys cast here: bincount's own cast of int16 costs twice as much)
             bins[g] = np.bincount(key[a:b].astype(np.intp).ravel(), weights=w[a:b].ravel(),
                                   minlength=bins_per_group)
