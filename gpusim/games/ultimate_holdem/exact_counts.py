@@ -169,34 +169,23 @@ def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
 def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
     """Sum each flop's boards' cells into its (1326, 64) count rows (shared ``counts``)."""
     arrays = attach(spec)
-    perms = hole_permutation_table()
     n_bins = 1326 * _CODES
-    hole_key = (np.arange(1326, dtype=np.intp) * _CODES)[None, :]
+    # per suit permutation, each class-suit hole's bin base in the flop's own suits: the
+    # permutation goes into the bin keys, so one bincount per flop and field sums every board
+    # (a board's class reads the flop-suit hole h at hole_permutation_table()[perm, h])
+    perm_key = np.argsort(hole_permutation_table(), axis=1).astype(np.intp) * _CODES
     for f, flop in zip(flop_ids, flops, strict=True):
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
-        # Boards that share a suit permutation are binned in their classes' suits, by
-        # (hole, play, pay class); only the bins are permuted into the flop's suits.
-        used, grp = np.unique(perm, return_inverse=True)
-        order = np.argsort(grp, kind="stable")
-        rows = cls[order]
-        w, tl = arrays["w"][rows], arrays["tl"][rows]
-        key = hole_key + arrays["code"][rows]
+        key = perm_key[perm] + arrays["code"][cls]  # (boards, 1326)
+        w, tl = arrays["w"][cls], arrays["tl"][cls].astype(np.float64)
         if len(stab) > 1:  # orbit weights (the fields still add without carries)
-            weight = size[order][:, None]
+            weight = size[:, None].astype(np.float64)
             w *= weight
-            tl = tl * weight
-        starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
-        ends = np.append(starts[1:], len(rows))
-        g_n = len(used)
-        bins = np.empty((2, g_n, n_bins), dtype=np.float64)
-        for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
-            k = key[a:b].ravel()
-            bins[0, g] = np.bincount(k, weights=w[a:b].ravel(), minlength=n_bins)
-            bins[1, g] = np.bincount(k, weights=tl[a:b].ravel(), minlength=n_bins)
-        bins = np.rint(bins).astype(np.int64).reshape(2, g_n, 1326, 2, N_PAY)
-        g = np.arange(g_n)[:, None]
-        s = bins[:, g, perms[used]].sum(axis=1)  # (2, 1326, 2, 10), holes in the flop's suits
+            tl *= weight
+        k = key.ravel()
+        bins = np.stack([np.bincount(k, weights=x.ravel(), minlength=n_bins) for x in (w, tl)])
+        s = np.rint(bins).astype(np.int64).reshape(2, 1326, 2, N_PAY)
         s_w, s_tl = s[0], s[1].sum(axis=-1)  # ties and losses per hole: (1326, 2)
         b_all, b_play = s_w[:, 0] + s_w[:, 1], s_w[:, 1]
         tl_all, tl_play = s_tl[:, 0] + s_tl[:, 1], s_tl[:, 1]
@@ -204,7 +193,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
                  b_play & _M, (b_play >> FIELD) & _M, b_play >> 2 * FIELD,
                  tl_all & _M, tl_all >> FIELD, tl_play & _M, tl_play >> FIELD]
         if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
-            parts = [symmetrize(p, perms[stab]) for p in parts]
+            parts = [symmetrize(p, hole_permutation_table()[stab]) for p in parts]
         row = arrays["counts"][f]
         for at, part in zip((A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS), parts[:6],
                             strict=True):
