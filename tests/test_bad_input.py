@@ -1,9 +1,10 @@
 """Bad-input battery: malformed configs, CLI values and run folders through the real CLI.
 
-Every case runs ``python -m gpusim ...`` as a subprocess in its own folder and must end with
-exit code 2, exactly one line on stderr that names the field and the value (``needles``),
-nothing on stdout, no traceback, and the folder exactly as it was (no run folder, no partial
-file). Cases run concurrently (each process imports JAX).
+Every case runs ``python -m gpusim ...`` as a process of its own in its own folder (forked from
+one interpreter that imported the command line once; a sample also through a fresh interpreter,
+which must give the same) and must end with exit code 2, exactly one line on stderr that names
+the field and the value (``needles``), nothing on stdout, no traceback, and the folder exactly as
+it was (no run folder, no partial file). Cases run concurrently.
 
 To add a case, append a ``Case`` to ``CASES``: an id, the arguments, the substrings the one line
 must contain, and optionally a ``setup(folder)`` that writes the files it refers to.
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from _cli_fork import run_cli_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 CH = (ROOT / "configs" / "casino_holdem.toml").read_text()
@@ -364,30 +366,62 @@ def template_run(tmp_path_factory) -> Path:
     return out
 
 
-def _run_one(case: Case, d: Path, env: dict) -> tuple[Case, subprocess.CompletedProcess, bool]:
-    before = _snapshot(d)
-    res = subprocess.run([sys.executable, "-m", "gpusim", *case.args], cwd=d, env=env,
-                         capture_output=True, text=True, timeout=300)
-    return case, res, _snapshot(d) == before
+def _prepare(case: Case, d: Path, template_run: Path) -> None:
+    d.mkdir()
+    if case.uses_run:
+        shutil.copytree(template_run, d / "run")
+    if case.setup is not None:
+        case.setup(d)
+
+
+def _env(tmp_path_factory) -> dict:
+    return {**os.environ, "GPUSIM_CACHE_DIR": str(tmp_path_factory.mktemp("cache")),
+            "JAX_PLATFORMS": "cpu", "COLUMNS": "200"}
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory, template_run):
+    """{case id: (result, folder unchanged)}; every case a process of its own, forked from one
+    interpreter that imported the command line once (tests/_cli_fork.py)."""
     base = tmp_path_factory.mktemp("bad-input")
-    env = {**os.environ, "GPUSIM_CACHE_DIR": str(tmp_path_factory.mktemp("cache")),
-           "JAX_PLATFORMS": "cpu", "COLUMNS": "200"}
-    jobs = []
-    for i, case in enumerate(CASES):
+    folders = [base / f"{i:03d}" for i in range(len(CASES))]
+    for case, d in zip(CASES, folders, strict=True):
+        _prepare(case, d, template_run)
+    before = [_snapshot(d) for d in folders]
+    done = run_cli_cases([(case.args, d) for case, d in zip(CASES, folders, strict=True)],
+                         base / "logs", _env(tmp_path_factory))
+    return {case.id: (res, _snapshot(d) == snap)
+            for case, d, snap, res in zip(CASES, folders, before, done, strict=True)}
+
+
+# one case per command: through a fresh ``python -m gpusim`` each, the same process, stderr and
+# stdout as the forked children give (what a real start-up adds, e.g. a warning, shows here)
+ENTRY_CASES = ("config-ante-nan", "simcfg-pay-nan", "exact-bad-config", "sim-rounds-1e30",
+               "unknown-command", "eval-duplicate", "play-reversed", "bench-hands",
+               "summary-manifest-sha", "risk-bankroll", "report-format", "whatif-line",
+               "merge-out-exists", "verify-no-such-folder")
+
+
+def test_a_fresh_interpreter_gives_what_the_forked_child_gave(results, tmp_path_factory,
+                                                              template_run):
+    base = tmp_path_factory.mktemp("entry")
+    env = _env(tmp_path_factory)
+    cases = [c for c in CASES if c.id in ENTRY_CASES]
+    assert len(cases) == len(ENTRY_CASES)
+
+    def one(i_case):
+        i, case = i_case
         d = base / f"{i:03d}"
-        d.mkdir()
-        if case.uses_run:
-            shutil.copytree(template_run, d / "run")
-        if case.setup is not None:
-            case.setup(d)
-        jobs.append((case, d))
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        done = list(pool.map(lambda job: _run_one(job[0], job[1], env), jobs))
-    return {case.id: (res, unchanged) for case, res, unchanged in done}
+        _prepare(case, d, template_run)
+        return subprocess.run([sys.executable, "-m", "gpusim", *case.args], cwd=d, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        fresh = list(pool.map(one, enumerate(cases)))
+    for case, res in zip(cases, fresh, strict=True):
+        forked = results[case.id][0]
+        assert (res.returncode, res.stdout, res.stderr) == (
+            forked.returncode, forked.stdout, forked.stderr), case.id
 
 
 def test_battery_is_large_and_ids_are_unique():

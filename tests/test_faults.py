@@ -29,7 +29,7 @@ from gpusim.runs.runfolder import PART_TABLES, RunFolder
 
 CONFIG, STRATEGY, SEED = "holdem_bonus", "always-play", 77
 ROUNDS, CHUNK = 24_000, 2_000  # 12 chunks
-N_CHAINS, KILLS_PER_CHAIN = 3, 7  # 21 kills in all
+N_CHAINS, KILLS_PER_CHAIN = 3, 4  # 12 kills in all
 
 
 def _chunk_counts(path: Path) -> dict[int, dict]:
@@ -119,7 +119,7 @@ def test_sigkill_at_random_moments_then_resume_gives_identical_counts(tmp_path, 
                              range(N_CHAINS)))
     kills = [e for log in logs for e in log if e.startswith("killed")]
     print(f"{len(kills)} kills mid-run in {sum(map(len, logs))} trials:", logs)
-    assert len(kills) >= 20
+    assert len(kills) >= N_CHAINS * KILLS_PER_CHAIN - 1
 
 
 # --- a full disk ------------------------------------------------------------------------------

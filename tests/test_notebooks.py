@@ -1,6 +1,7 @@
-"""The numbered notebooks run top to bottom on small runs (nbclient, a fresh kernel each), and
-their committed outputs are those of that run: a reader who opens a notebook without running it
-sees its tables and plots, and a notebook whose code changed without re-running fails here.
+"""The numbered notebooks run top to bottom on small runs (nbclient, a fresh kernel each, two
+kernels at a time), and their committed outputs are those of that run: a reader who opens a
+notebook without running it sees its tables and plots, and a notebook whose code changed without
+re-running fails here.
 
 "Stale" compares, cell by cell: the text outputs (stdout, results) exactly, after rounding
 floats to 9 significant digits (FFT sums may differ in the last bits across CPUs); and the
@@ -58,22 +59,65 @@ def signature(nb) -> list[list[tuple[str, str]]]:
     return out
 
 
-def execute(path: Path, workdir: Path):
-    """The notebook at ``path`` executed top to bottom in a fresh kernel inside ``workdir``."""
+def _client(path: Path, workdir: Path):
     nb = nbformat.read(path, as_version=4)
-    old = {k: os.environ.get(k) for k in [*ENV, "MPLBACKEND"]}
-    os.environ.update(ENV)
-    os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend puts the plots in the file
-    try:
-        nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                                resources={"metadata": {"path": str(workdir)}}).execute()
-    finally:
-        for k, v in old.items():
+    return nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                   resources={"metadata": {"path": str(workdir)}})
+
+
+class _Env:
+    """ENV set and MPLBACKEND unset while the kernels start (they inherit the environment)."""
+
+    def __enter__(self):
+        self.old = {k: os.environ.get(k) for k in [*ENV, "MPLBACKEND"]}
+        os.environ.update(ENV)
+        os.environ.pop("MPLBACKEND", None)  # the kernel's inline backend puts the plots in the file
+
+    def __exit__(self, *exc):
+        for k, v in self.old.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return nb
+
+
+def execute(path: Path, workdir: Path):
+    """The notebook at ``path`` executed top to bottom in a fresh kernel inside ``workdir``."""
+    client = _client(path, workdir)
+    with _Env():
+        client.execute()
+    return client.nb
+
+
+def execute_all(paths: list[Path], workdir: Path, width: int = 2) -> dict:
+    """{path: the executed notebook, or the exception its execution raised}: each in a fresh
+    kernel of its own, ``width`` kernels at a time (a kernel mostly keeps one core busy)."""
+    import asyncio
+
+    async def main():
+        gate = asyncio.Semaphore(width)
+
+        async def one(i, path):
+            d = workdir / f"{i}"
+            d.mkdir()
+            client = _client(path, d)
+            async with gate:
+                try:
+                    await client.async_execute()
+                except Exception as exc:  # reported by that notebook's test
+                    return exc
+            return client.nb
+
+        return await asyncio.gather(*(one(i, p) for i, p in enumerate(paths)))
+
+    with _Env():
+        done = asyncio.run(main())
+    return dict(zip(paths, done, strict=True))
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory) -> dict:
+    return execute_all(NOTEBOOKS, tmp_path_factory.mktemp("notebooks"))
 
 
 def test_all_notebooks_present():
@@ -91,11 +135,13 @@ def test_markdown_headings_render(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs_and_committed_outputs_are_current(path, tmp_path):
+def test_notebook_runs_and_committed_outputs_are_current(path, executed):
     committed = nbformat.read(path, as_version=4)
     assert all(c.get("execution_count") for c in committed.cells if c.cell_type == "code"), \
         f"{path.name}: committed without outputs; run python tests/test_notebooks.py --write"
-    nb = execute(path, tmp_path)  # raises CellExecutionError, naming the cell, on any failure
+    nb = executed[path]
+    if isinstance(nb, BaseException):  # CellExecutionError names the cell
+        raise nb
     fresh = signature(nb)
     assert not [s for cell in fresh for s in cell if s[0] == "error"]
     assert any(s[0] == "image/png" for cell in fresh for s in cell)  # at least one plot
