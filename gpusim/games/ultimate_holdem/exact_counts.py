@@ -4,8 +4,8 @@ The river decision (Play 1x or fold) is taken knowing the hole cards and the who
 it is one bit per (5-card board suit class, hole): 134,459 x 1,326 cells. Each cell's
 showdown counts come from the 5-card table that every solver shares
 (:func:`gpusim.exact.fives.two_stages`, hands ranked once per suit class of boards), packed by
-this game's :data:`CellKind`: of the 990 dealer hands, those the player beats when the dealer
-qualifies (``wq``) and when he does not (``wn``), the ties (``t``), those that beat the player
+this game's :data:`CELLS`: of the 990 dealer hands, those the player beats (``wins``), of them
+those where the dealer does not qualify (``wn``), the ties (``t``), those that beat the player
 and qualify (``lq``) and the rest (``ln``, not stored: 990 minus the others), with the player's
 pay class. The same pass prices Play 1x against the fold from these counts and the config's
 pays, so the river bits are exact and cost no second pass.
@@ -62,13 +62,11 @@ __all__ = [
     "RiverPrices",
     "UthCounts",
     "solve_counts",
-    "unpack_cells",
 ]
 
 N_PAY = 10
 """Pay classes: category 0..8 (high card .. straight flush), 9 = royal flush."""
 N_COUNTS = 6 * N_PAY + 4
-_BOARDS_PER_HOLE = 1081  # turn-river pairs of a flop that avoid a hole: C(47, 2)
 _HOLES = subsets(2).astype(np.int32)
 _M = (1 << FIELD) - 1
 
@@ -78,24 +76,14 @@ _M = (1 << FIELD) - 1
 #   boards; zero where the hole meets the board;
 # - ``tl``: int32 ``t | lq << 21`` (ties, qualifying losses; lq <= 990 < 2**10);
 # - ``code``: uint8 ``play * 10 + pay class``: the river bit and the bin within the hole.
-# The second stage bins ``w`` and ``tl`` by ``hole * 20 + code``; sums over a flop's boards
-# stay below 2**21 per field, so the packed fields add without carries.
-_B = 10
-_MASK = (1 << _B) - 1
+# The second stage bins ``w`` and ``tl`` by ``hole * 20 + code``, the hole in the flop's suits;
+# sums over a flop's boards stay below 2**21 per field, so the packed fields add without
+# carries.
 _CODES = 2 * N_PAY  # bins per hole: (fold, play) x pay class
 
 A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS = (
     slice(i * N_PAY, (i + 1) * N_PAY) for i in range(6))
 A_T, A_LQ, R_T, R_LQ = range(6 * N_PAY, N_COUNTS)
-
-
-def unpack_cells(cells: dict) -> tuple[np.ndarray, ...]:
-    """(wins, wn, t, lq, pay class, play) of cells as :data:`CELLS` packs them (rows of
-    ``w``, ``tl`` and ``code``, any shape), int64 each."""
-    w = np.asarray(cells["w"]).astype(np.int64)
-    tl = np.asarray(cells["tl"]).astype(np.int64)
-    code = np.asarray(cells["code"]).astype(np.int64)
-    return w & _M, (w >> FIELD) & _M, tl & _M, tl >> FIELD, code % N_PAY, code // N_PAY
 
 
 class RiverPrices:
