@@ -162,23 +162,27 @@ def _exclude(rem, order, srank, start, stop, pi, pj, qualifier) -> SortedCounts:
     row_off = (np.arange(nb, dtype=np.intp) * npairs)[:, None]
     row_lo, row_hi = _run_bounds(start.reshape(-1)[(pos + row_off).ravel()].reshape(-1, n - 1))
     to_entry = (by_card + 2 * row_off).ravel()  # entry 2 p + side of its board
-    # both row counts (at most n - 1 < 128 each) in one int16 scatter, the two cards' rows
-    # added as packed bytes
-    rows = _scatter((row_lo | (row_hi << 8)).astype(np.int16), to_entry).reshape(nb, npairs, 2)
+    # Each entry's row counts (at most n - 1 < 128 each, so a hand's two cards' sum fits a
+    # byte) go into one scatter, and the two cards' rows are added as packed bytes.
+    packed = row_lo | (row_hi << 8)
+    n_low = None
+    if qualifier is not None:
+        # The hands below the qualifier are the first n_low sorted positions, so card x's
+        # hands below it are its entries at positions < n_low: a third byte per entry.
+        n_low = (srank < np.uint32(qualifier)).sum(axis=1, dtype=np.int32)
+        low_row = (pos.reshape(nb, n, n - 1) < n_low[:, None, None]).sum(axis=2,
+                                                                          dtype=np.int32)
+        packed = packed.reshape(nb, n, n - 1) | (low_row << 16)[..., None]
+    dtype = np.int16 if n_low is None else np.int32
+    rows = _scatter(packed.astype(dtype), to_entry).reshape(nb, npairs, 2)
     rows = rows[..., 0] + rows[..., 1]
-    below_rows, atmost_rows = (rows & 255).astype(np.int32), (rows >> 8).astype(np.int32)
+    below_rows, atmost_rows = (rows & 255).astype(np.int32), ((rows >> 8) & 255).astype(np.int32)
     below = start - below_rows
     equal = (stop - start) - atmost_rows + below_rows + 1
     nq = None
-    if qualifier is not None:
-        # the hands below the qualifier are the first n_low sorted positions
-        n_low = (srank < np.uint32(qualifier)).sum(axis=1, dtype=np.int32)[:, None]
-        is_low = np.arange(npairs, dtype=np.int32) < n_low
-        card_key = (held + (np.arange(nb, dtype=np.intp) * n)[:, None, None]).ravel()
-        nq_row = np.bincount(card_key, weights=np.repeat(is_low.ravel(), 2),
-                             minlength=nb * n).astype(np.int32)
-        held_low = nq_row[card_key].reshape(nb, npairs, 2)
-        nq = n_low - held_low[..., 0] - held_low[..., 1] + is_low
+    if n_low is not None:
+        is_low = np.arange(npairs, dtype=np.int32) < n_low[:, None]
+        nq = n_low[:, None] - (rows >> 16).astype(np.int32) + is_low
     return SortedCounts(rem=rem, order=order, cards=held, rank=srank, below=below,
                         equal=equal, not_qualified=nq)
 
