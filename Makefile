@@ -16,13 +16,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/gpusim simulate --out runs/default --force
 
+# the suite on every core (at most 4 workers); each test module runs whole on one worker, so its
+# module-scoped set-up is built once (tests/conftest.py: the fresh exact cache)
+PYTEST_WORKERS ?= -n logical --maxprocesses 4 --dist loadfile
+
 test: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks
 	$(BIN)/lint-imports
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_WORKERS)
 
 test-slow: $(STAMP)
-	$(BIN)/pytest -q -m slow
+	$(BIN)/pytest -q -m slow $(PYTEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks

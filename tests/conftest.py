@@ -13,6 +13,16 @@ from gpusim.config import load_config, shipped_configs
 
 SHIPPED_CONFIGS = tuple(shipped_configs())
 
+LONGEST_FIRST = ("test_exact_truth.py", "test_ray.py", "test_bad_input.py")
+"""The modules that take longest (the fresh solves; two Ray runs; the bad-input battery), in order:
+collected first, so that the parallel workers of `make test` start them first and the short
+modules fill in around them, instead of one long module starting last and running alone."""
+
+
+def pytest_collection_modifyitems(config, items):
+    first = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(first)))  # stable: else as found
+
 
 def pytest_generate_tests(metafunc):
     own = [m for m in metafunc.definition.iter_markers("parametrize")
@@ -31,7 +41,9 @@ def shipped_rules() -> dict:
 def fresh_exact_cache(tmp_path_factory):
     """An exact-count cache folder that is empty when the session starts: the first test that
     points ``GPUSIM_CACHE_DIR`` at it enumerates the counts, the later ones reuse them (one
-    Casino Hold'em enumeration per run for tests/test_exact_truth.py and tests/test_designer.py).
+    Casino Hold'em enumeration per run in tests/test_exact_truth.py, shared by the designer's test
+    there). Its users stay in that one module: `make test` runs modules on parallel workers
+    (``--dist loadfile``), each with its own session.
     """
     return tmp_path_factory.mktemp("exact-cache")
 

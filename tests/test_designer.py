@@ -1,5 +1,6 @@
-"""The paytable designer (``gpusim design``): complete against brute force, true against a fresh
-``gpusim exact``, and its bad input.
+"""The paytable designer (``gpusim design``): complete against brute force, and its bad input.
+That its candidates are what a fresh ``gpusim exact`` gives is tested with the other fresh
+solves, in tests/test_exact_truth.py.
 
 Brute force here prices every paytable of a small space by another path: a side bet through the
 config parser and the exact side-bet tables; Casino Hold'em's Ante through the exact solver's own
@@ -208,43 +209,6 @@ def test_write_config_gives_a_config_with_that_paytable(thb, tmp_path):
     assert rules.bonus_paytable.as_dict() == {ln: row[ln] for ln in res.lines}
     assert rules.stakes == thb.stakes and rules.jackpot == thb.jackpot
     assert _bonus_rtp(rules) == Fraction(row["rtp_exact"])
-
-
-def test_main_game_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,
-                                                         tmp_path):
-    # the counts are those the exact-truth tests enumerate from an empty cache in this run
-    import os
-
-    import openpyxl
-
-    from gpusim.runs.exact import exact_report
-
-    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
-    cfg, par = tmp_path / "ch_design.toml", tmp_path / "ch_design.xlsx"
-    p = subprocess.run([*CLI, "design", "casino_holdem", "--bet", "ante", "--rtp", "0.975:0.98",
-                        "--line", "royal_flush=50:150:50", "--line", "four_of_a_kind=8:12",
-                        "--line", "flush=1:3", "--top", "3", "--pick", "2", "--json",
-                        "--write-config", str(cfg), "--par", str(par)],
-                       capture_output=True, text=True, env=os.environ)
-    assert p.returncode == 0, p.stderr
-    row = json.loads(p.stdout)["candidates"][1]
-    rules = load_config(cfg)
-    assert rules.ante_paytable.as_dict() == {k: row[k] for k in current_paytable(rules, "ante")}
-    rep = exact_report(rules, "optimal", progress=False)
-    assert rep["main"]["ante_rtp"] == row["rtp"]
-    assert rep["main"]["house_edge_per_ante"] == row["house_edge"]
-    assert rep["main"]["element_of_risk"] == row["element_of_risk"]
-    assert rep["main"]["sd_per_round"] == row["sd"]
-    assert rep["decisions"]["call"]["call"] == row["call_rate"]
-    summary = {r[0]: r[1] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
-        values_only=True)}
-    assert summary["Ante RTP (1 - house edge per ante)"] == row["rtp"]
-    texts = {r[0]: r[2] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
-        values_only=True)}
-    assert texts["config hash (sha256)"] == rules.config_hash
-    # and the AA Bonus as the designer prices it is the report's always-settled figure
-    aa = search(cfg, "aa_bonus", rtp=":", lines=["flush=25:25"]).table.row(0, named=True)
-    assert aa["rtp"] == rep["bets"]["aa_bonus_always_settled"]["rtp"]
 
 
 @pytest.mark.parametrize("args, message", [
