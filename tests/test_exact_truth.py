@@ -6,7 +6,8 @@ all on two cores with load average about 3). From those counts alone the test re
 - every shipped decision table (``gpusim/data/tables/*.npz``), compared bit for bit;
 - every shipped exact report (``gpusim/data/exact/*.json``), compared number for number, using
   the freshly solved tables, not the shipped ones;
-- every figure of the README's "Exact figures" table, compared digit for digit as printed.
+- every figure of the README's "Exact figures" table, compared digit for digit as printed;
+- and a paytable ``gpusim design`` finds, whose figures a fresh ``gpusim exact`` must repeat.
 
 So a flipped bit in a table, an edited number in a report, or a README figure that no longer
 follows from the engine fails ``make test``.
