@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -61,9 +62,19 @@ def test_a_saved_program_loads_and_counts_the_same(setup, tmp_path):
     assert _same(_reduction(second), setup[3])
 
 
+@pytest.fixture(scope="module")
+def saved(setup, tmp_path_factory):
+    """A cache folder with the program's two files as a build saved them (each damage case
+    damages its own copy)."""
+    folder = tmp_path_factory.mktemp("saved")
+    assert _build(setup, folder).origin == "compiled"
+    return folder
+
+
 @pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "garbage header"])
-def test_a_damaged_file_is_compiled_again_and_replaced(setup, tmp_path, damage):
-    _build(setup, tmp_path)
+def test_a_damaged_file_is_compiled_again_and_replaced(setup, saved, tmp_path, damage):
+    shutil.copytree(saved, tmp_path, dirs_exist_ok=True)
+    assert _build(setup, tmp_path).origin == "disk"  # the copy is a valid cache
     victim = next(tmp_path.glob("*-settle.xla"))
     data = bytearray(victim.read_bytes())
     if damage == "flip a payload byte":

@@ -48,16 +48,20 @@ def _staked(s, bet) -> int:
 
 
 def _thb_bonus_rtp(config: str) -> tuple[Fraction, dict[str, int]]:
-    """Every player hole pair x every dealer hole pair (1326 x 1225 rounds)."""
+    """Every player hole pair x every dealer hole pair (1326 x 1225 rounds), settled 102 player
+    pairs (124,950 rounds) at a time."""
     rules = load_config(config)
     pairs = np.asarray(list(itertools.combinations(range(52), 2)), dtype=np.int32)
+    di, dj = np.triu_indices(50, 1)  # the dealer's pairs of the 50 cards the player left
     returned = staked = 0
     events: dict[str, int] = {}
-    for p in pairs:
-        rest = np.setdiff1d(np.arange(52, dtype=np.int32), p)
-        dealer = np.asarray(list(itertools.combinations(rest, 2)), dtype=np.int32)
-        hole = np.broadcast_to(p, (len(dealer), 2))
-        used = np.concatenate([hole, dealer], axis=1)
+    for lo in range(0, len(pairs), 102):
+        blocks = []
+        for p in pairs[lo : lo + 102]:
+            rest = np.setdiff1d(np.arange(52, dtype=np.int32), p)
+            blocks.append(np.stack([np.full(len(di), p[0]), np.full(len(di), p[1]),
+                                    rest[di], rest[dj]], axis=1))
+        used = np.concatenate(blocks).astype(np.int32)
         cards = np.concatenate([used, _fill(used, 5)], axis=1)
         # Fold preflop: the Bonus is settled whatever happens in the main game.
         dec = {k: np.zeros(len(cards), bool) for k in ("flop", "turn", "river")}
@@ -67,6 +71,7 @@ def _thb_bonus_rtp(config: str) -> tuple[Fraction, dict[str, int]]:
         names = s.event_names["bonus"]
         for e, n in zip(*np.unique(np.asarray(s.events["bonus"]), return_counts=True), strict=True):
             events[names[e]] = events.get(names[e], 0) + int(n)
+    assert sum(events.values()) == 1326 * 1225
     return Fraction(returned, staked), events
 
 
