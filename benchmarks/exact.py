@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|ultimate_holdem|both|all]
                                   [--workers N] [--repeats R] [--profile] [--json]
+                                  [--pass auto|numpy|compiled|both]
 
 ``both`` is Casino Hold'em and Texas Hold'em Bonus; ``all`` adds Ultimate Texas Hold'em, and
 ``ultimate_holdem`` alone still solves Casino Hold'em beside it, its peer in the same run.
@@ -16,6 +17,13 @@ Texas Hold'em Bonus 16,432 x 48 x 1,081), the time as a multiple of the bound (e
 against its own measurement, then the median), the evaluations actually done,
 and the solve's peak resident memory (the largest of its processes; the 5-card tables are
 shared memory, counted in every process that maps them).
+
+``--pass`` picks the form of the two loops that have a compiled form (the per-board tie runs and
+inclusion-exclusion, and the second stage's binned sums; ``GPUSIM_EXACT_NATIVE``,
+:mod:`gpusim.exact._native`): ``auto`` (the default) is what a user gets, ``both`` runs every
+solve with the numpy forms and then with the compiled ones, side by side in one run (printed as
+"per-board pass"). The compiled library's one-off build (once per machine and compiler, then
+cached) is timed separately, in an empty cache folder.
 
 ``--profile`` runs each solve once with one worker, every stage timed in CPU seconds
 (``gpusim.exact._profile``), and prints where the time goes.
@@ -99,19 +107,34 @@ def _solve(game: str, workers: int) -> dict:
     t3 = time.perf_counter()
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    from gpusim.exact._native import status
     from gpusim.exact._profile import totals
 
-    return {"game": game, "workers": workers, "count_s": t1 - t0, "price_s": t2 - t1,
-            "cache_write_s": t3 - t2, "total_s": t3 - t0,
+    return {"game": game, "workers": workers, "pass": status(), "count_s": t1 - t0,
+            "price_s": t2 - t1, "cache_write_s": t3 - t2, "total_s": t3 - t0,
             "peak_rss_mb": max(own, kids) / 1024, "total_bet_rtp": rep["main"]["total_bet_rtp"],
             "stages_cpu_s": totals()}
 
 
-def _fresh(game: str, workers: int, profile: bool) -> dict:
-    env = dict(os.environ, GPUSIM_EXACT_PROFILE="1" if profile else "0")
+PASS_ENV = {"auto": "auto", "numpy": "0", "compiled": "1"}
+
+
+def _fresh(game: str, workers: int, profile: bool, form: str = "auto") -> dict:
+    env = dict(os.environ, GPUSIM_EXACT_PROFILE="1" if profile else "0",
+               GPUSIM_EXACT_NATIVE=PASS_ENV[form])
     out = subprocess.run([sys.executable, __file__, "--child", game, "--workers", str(workers)],
                          env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _build_time() -> str:
+    """The compiled pass's first build, in an empty cache folder (what a new machine pays once)."""
+    with tempfile.TemporaryDirectory() as d:
+        code = ("import time; t = time.perf_counter(); from gpusim.exact import _native; "
+                "s = _native.status(); print(f'{time.perf_counter() - t:.1f} s: {s}')")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=dict(os.environ, GPUSIM_CACHE_DIR=d, GPUSIM_EXACT_NATIVE="auto"))
+        return out.stdout.strip() or out.stderr.strip().splitlines()[-1]
 
 
 def _load() -> str:
@@ -126,6 +149,9 @@ def main() -> None:
                     help="worker processes (default: the usable CPU cores)")
     ap.add_argument("--repeats", type=int, default=1, help="solves per game; the median")
     ap.add_argument("--profile", action="store_true", help="one single-worker solve, by stage")
+    ap.add_argument("--pass", dest="form", default="auto",
+                    choices=["auto", "numpy", "compiled", "both"],
+                    help="per-board pass: what a user gets, numpy, compiled, or both side by side")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -138,29 +164,35 @@ def main() -> None:
     from gpusim.sim.bench import bench_evaluator
 
     games = GAMES.get(args.game, [args.game])
+    forms = ["numpy", "compiled"] if args.form == "both" else [args.form]
+    build = _build_time()
     load_before = _load()
     rates, spreads, results = [], [], []
     for game in games:
-        runs = []
+        runs = {form: [] for form in forms}
         for _ in range(1 if args.profile else args.repeats):
-            # the evaluator's rate right before each solve: the load moves between them
-            ev = bench_evaluator(1 << 20, 5, peers=False, min_window=0.5)
-            rates.append(ev["evals_per_s"])
-            spreads.append(ev["spread"])
-            run = _fresh(game, 1 if args.profile else workers, args.profile)
-            run["bound_s"] = EVALS_NEEDED[game] / ev["evals_per_s"]
-            run["x_bound"] = run["total_s"] / run["bound_s"]
-            runs.append(run)
-        results.append({**runs[0], "total_s": statistics.median(r["total_s"] for r in runs),
-                        "runs_s": [r["total_s"] for r in runs],
-                        "bound_s": statistics.median(r["bound_s"] for r in runs),
-                        "x_bound": statistics.median(r["x_bound"] for r in runs),
-                        "x_bound_runs": [r["x_bound"] for r in runs],
-                        "evals_needed": EVALS_NEEDED[game], "evals_done": EVALS_DONE,
-                        "peak_rss_mb": max(r["peak_rss_mb"] for r in runs)})
+            for form in forms:
+                # the evaluator's rate right before each solve: the load moves between them
+                ev = bench_evaluator(1 << 20, 5, peers=False, min_window=0.5)
+                rates.append(ev["evals_per_s"])
+                spreads.append(ev["spread"])
+                run = _fresh(game, 1 if args.profile else workers, args.profile, form)
+                run["bound_s"] = EVALS_NEEDED[game] / ev["evals_per_s"]
+                run["x_bound"] = run["total_s"] / run["bound_s"]
+                runs[form].append(run)
+        for form in forms:
+            rs = runs[form]
+            results.append({**rs[0], "total_s": statistics.median(r["total_s"] for r in rs),
+                             "runs_s": [r["total_s"] for r in rs],
+                             "bound_s": statistics.median(r["bound_s"] for r in rs),
+                             "x_bound": statistics.median(r["x_bound"] for r in rs),
+                             "x_bound_runs": [r["x_bound"] for r in rs],
+                             "evals_needed": EVALS_NEEDED[game], "evals_done": EVALS_DONE,
+                             "peak_rss_mb": max(r["peak_rss_mb"] for r in rs)})
     rate = statistics.median(rates)
     ev = {"spread": max(spreads)}
     out = {"evaluator_evals_per_s": rate, "evaluator_spread": ev["spread"],
+           "compiled_pass_build": build,
            "load_before": load_before, "load_after": _load(), "results": results}
     if args.json:
         print(json.dumps(out, indent=2))
@@ -168,6 +200,7 @@ def main() -> None:
     print(f"evaluator: {rate / 1e6:.1f} M evals/s (median over the solves; before each, 5 "
           f"windows of >= 0.5 s, spread up to {100 * ev['spread']:.1f} %); {load_before}, "
           f"after: {out['load_after']}")
+    print(f"compiled pass, first build in an empty cache: {build}")
     for r in results:
         runs = ", ".join(f"{t:.1f}" for t in r["runs_s"])
         ratios = ", ".join(f"{x:.2f}" for x in r["x_bound_runs"])
@@ -176,7 +209,8 @@ def main() -> None:
               f"{r['cache_write_s']:.1f}), {r['workers']} workers; evaluator bound "
               f"{r['bound_s']:.1f} s ({r['evals_needed'] / 1e9:.2f} G evaluations) -> "
               f"{r['x_bound']:.2f}x the bound (median of {ratios}); evaluations done "
-              f"{r['evals_done'] / 1e9:.3f} G; peak RSS {r['peak_rss_mb']:.0f} MB")
+              f"{r['evals_done'] / 1e9:.3f} G; peak RSS {r['peak_rss_mb']:.0f} MB; "
+              f"per-board pass: {r['pass']}")
         if r["stages_cpu_s"]:
             cpu = sum(r["stages_cpu_s"].values())
             for name, s in sorted(r["stages_cpu_s"].items(), key=lambda kv: -kv[1]):

@@ -14,7 +14,9 @@ hand's dense position = number of hands strictly below it, with the tie runs' bo
 hands' cards are stably sorted by card, which lists the 46 hands holding each card in rank
 order; the tie-run bounds within each card's list are the per-card counts. All counts are
 exact integers. Ranks come from :func:`gpusim.evaluator.evaluate_board_pairs`, which builds the
-board's suit masks once per board instead of once per hand.
+board's suit masks once per board instead of once per hand. After the sort, the tie runs and the
+per-card rows run as a compiled loop where one can be built (:mod:`gpusim.exact._native`), else
+as the numpy passes below; both give the same arrays.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpusim.evaluator import evaluate_board_pairs
+from gpusim.exact import _native
 from gpusim.exact._profile import stage
 
 __all__ = [
@@ -123,8 +126,14 @@ class SortedCounts:
     not_qualified: np.ndarray | None
 
 
-def sorted_counts(boards: np.ndarray, qualifier: int | None = None) -> SortedCounts:
-    """:func:`board_counts` without restoring the hands' order (the solvers' fast path)."""
+def sorted_counts(boards: np.ndarray, qualifier: int | None = None, *,
+                  native: bool | None = None) -> SortedCounts:
+    """:func:`board_counts` without restoring the hands' order (the solvers' fast path).
+
+    native: None runs the compiled sort and inclusion-exclusion where it is available
+    (:func:`gpusim.exact._native.status`), False the numpy passes, True requires the compiled
+    one; the counts are the same.
+    """
     b = np.asarray(boards, dtype=np.int32)
     nb, k = b.shape
     n = 52 - k
@@ -134,10 +143,16 @@ def sorted_counts(boards: np.ndarray, qualifier: int | None = None) -> SortedCou
     with stage("rank the hands (evaluator)"):
         rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
 
-    with stage("sort the hands, tie runs"):
+    if native is None:
+        native = _native.library() is not None
+    with stage("sort the hands"):
         # dense position of every hand on its board (number of hands strictly below it)
         key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
         key.sort(axis=1)
+    if native:
+        with stage("tie runs, inclusion-exclusion (compiled)"):
+            return SortedCounts(rem=rem, **_native.sorted_counts_native(key, pi, pj, qualifier))
+    with stage("tie runs"):
         order = (key & np.uint64(2047)).astype(np.intp)
         srank = (key >> np.uint64(11)).astype(np.uint32)
         start, stop = _run_bounds(srank)

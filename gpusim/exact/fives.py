@@ -13,10 +13,10 @@ suits (zero where the hole meets the board), with counts (at most 990 dealer han
 packed in 21-bit fields (:data:`FIELD`), so that a game's second stage adds whole words and
 unpacks the sums once:
 
-- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as int32 (exact; the weights of one
-  bincount by (hole, pay class)): dealer hands that do not qualify / qualify and lose; ``bin``
-  = hole * 10 + pay class (int16); ``tie`` (int16) dealer hands that qualify and tie. The loss
-  count is the rest of 990.
+- ``ch`` (Casino Hold'em): ``w = nq + qw * 2**21`` as int32 (summed by (hole, pay class) with
+  :func:`binned_sums`): dealer hands that do not qualify / qualify and lose; ``pc`` the
+  player's pay class (uint8); ``tie`` (int16) dealer hands that qualify and tie. The loss count
+  is the rest of 990.
 - ``thb`` (Texas Hold'em Bonus): ``cells = below | equal << 21 | ante << 42`` (int64): dealer
   hands the player beats, ties with, and those beaten with a hand that pays the Ante (pay
   class at least ``ante_from``).
@@ -28,6 +28,7 @@ nothing of this size crosses a pipe.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
 from contextlib import contextmanager
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.cards import hand_class_index
+from gpusim.exact import _native
 from gpusim.exact._parallel import SharedArrays, attach, detach, run_chunks, worker_pool
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
@@ -46,6 +48,7 @@ from gpusim.index import board_classes, hole_index, permute_cards, set_index, su
 __all__ = [
     "HOLE_CLASS",
     "CellKind",
+    "binned_sums",
     "N_HOLES",
     "FIELD",
     "five_card_table",
@@ -70,7 +73,8 @@ FIELD = 21
 """Bits per packed count: a sum of counts <= 990 over at most 1,176 boards stays below
 2**21, so packed cells add up without carrying from one field into the next."""
 _ROYAL = np.uint32((8 << 27) | ((1 << 12) << 13))
-_BATCH = 128  # boards per board_counts call: its arrays stay in the CPU caches
+_BATCH = 64  # boards per board_counts call: its arrays stay in the CPU caches (64 and 128
+# measured alike)
 _CHUNK = 1024  # classes per worker task
 
 
@@ -159,10 +163,18 @@ def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarra
 
     group: (m,) int ascending group id 0..G-1 of each board; boards: (m, 5) raw cards.
     Returns (G, 1326) int64, the hole in the boards' own suits (field sums as packed).
-    Boards of a group that share a permutation are summed in the class's suits first (a
-    row copy and an add per board), so only one row per (group, permutation) is permuted.
+    With the compiled pass, one :func:`binned_sums` (each group its own 1,326 bins). In numpy,
+    boards of a group that share a permutation are summed in the class's suits first (a row
+    copy and an add per board), so only one row per (group, permutation) is permuted.
     """
     cls, perm = lookup(spec, boards)
+    if _native.library() is not None:
+        cells = attach(spec)["cells"]
+        base = np.argsort(hole_permutation_table(), axis=1)
+        n_groups = int(group[-1]) + 1 if len(group) else 0
+        return binned_sums([cells], None, cls, perm, np.ones(len(cls), np.int64), base,
+                           n_groups * N_HOLES, offset=np.asarray(group) * N_HOLES,
+                           native=True)[0].reshape(n_groups, N_HOLES)
     order = np.lexsort((perm, group))
     g, p = group[order], perm[order]
     rows = attach(spec)["cells"][cls[order]]
@@ -175,6 +187,48 @@ def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarra
     first = np.ones(len(gs), dtype=bool)
     first[1:] = gs[1:] != gs[:-1]
     return segment_sums(part, np.flatnonzero(first))
+
+
+def binned_sums(tables: list[np.ndarray], code: np.ndarray | None, cls: np.ndarray,
+                perm: np.ndarray, weight: np.ndarray, base: np.ndarray, n_bins: int, *,
+                code_stride: int = 1, offset: np.ndarray | None = None,
+                native: bool | None = None) -> np.ndarray:
+    """Weighted sums of table cells over m boards, by bin: a flop's boards summed in the flop's
+    suits in one pass (the second stage of every game).
+
+    tables: one or two (T, 1326) cell tables (int16, int32, int64, or float64 holding integers);
+    board i reads row ``cls[i]`` and adds ``weight[i]`` x its cell h to bin ``offset[i] +
+    base[perm[i], h] + code[cls[i], h] * code_stride`` (``code``: (T, 1326) uint8, or None for
+    0; ``offset`` (m,), or None for 0); ``base``: (24, 1326), each suit permutation's bin base
+    of every class-suit hole. Returns (len(tables), n_bins) int64. Code-major bins
+    (``code_stride`` = 1326, ``base`` the hole in the group's suits) are the fast layout.
+
+    native: None runs the compiled loop where it is available (:mod:`gpusim.exact._native`),
+    False ``np.bincount``s in float64, which are exact while every bin's sum stays below 2**53
+    (int64 tables are summed as two 32-bit halves, each within that).
+    """
+    if native is None:
+        native = _native.library() is not None
+    if native:
+        return _native.binned_sums_native(tables, code, cls, perm, weight, base, n_bins, offset,
+                                          code_stride)
+    key = base[perm] if code is None else base[perm] + code[cls].astype(np.intp) * code_stride
+    if offset is not None:
+        key = key + np.asarray(offset)[:, None]
+    k = key.ravel().astype(np.intp, copy=False)
+    w = np.asarray(weight, dtype=np.float64)[:, None]
+    out = np.empty((len(tables), n_bins), dtype=np.int64)
+
+    def bins(x: np.ndarray) -> np.ndarray:
+        return np.rint(np.bincount(k, weights=(x * w).ravel(), minlength=n_bins)).astype(np.int64)
+
+    for t, row in zip(tables, out, strict=True):
+        x = t[cls]
+        if t.dtype == np.int64:  # packed fields beyond 2**53: summed as two 32-bit halves
+            row[:] = bins(x & 0xFFFFFFFF) + (bins(x >> 32) << 32)
+        else:
+            row[:] = bins(x)
+    return out
 
 
 def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -242,8 +296,8 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         tie = np.where(sc.rank >= np.uint32(param), equal, 0)
         # (nq, qw) in one int32 (qw <= 990 < 2**10) to be binned by (hole, pay class); the
         # bins' float64 sums stay exact and keep the fields apart (each sum < 2**21)
-        tables = {"w": (nq | (qw << FIELD)).astype(np.int32),
-                  "bin": (h * 10 + pc).astype(np.int16), "tie": tie.astype(np.int16)}
+        tables = {"w": (nq | (qw << FIELD)).astype(np.int32), "pc": pc.astype(np.uint8),
+                  "tie": tie.astype(np.int16)}
     else:
         ante = np.where(pc >= param, below, 0)
         tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
@@ -271,6 +325,18 @@ def _zero_stats() -> dict:
             "ct": np.zeros(169, np.int64), "cl": np.zeros(169, np.int64)}
 
 
+_ANNOUNCED: list[str] = []
+
+
+def _announce_form() -> None:
+    """One line on stderr per process when a solve runs without the compiled passes it would
+    otherwise use (no compiler, a failed build): the counts are the same, the solve slower."""
+    if _native.library() is None and not _ANNOUNCED and "=0" not in _native.status():
+        _ANNOUNCED.append(_native.status())
+        print(f"gpusim exact: counting with {_native.status()}; the counts are the same, "
+              "the solve takes up to twice as long", file=sys.stderr)
+
+
 @contextmanager
 def five_card_table(
     kind,
@@ -292,13 +358,14 @@ def five_card_table(
     Yields (spec for :func:`gpusim.exact._parallel.attach` and :func:`class_rows`,
     summed per-starting-hand counts); the files are removed on exit.
     """
+    _announce_form()  # also builds the compiled pass here, once, before the workers load it
     b5 = board_classes(5)
     rows = (b5.n_classes, N_HOLES)
     layout = {"raw_class": (b5.raw_class.shape, np.int32), "raw_perm": (b5.raw_perm.shape, np.int8)}
     if isinstance(kind, CellKind):
         layout.update({name: (rows, dt) for name, dt in kind.layout.items()})
     elif kind == "ch":
-        layout.update(w=(rows, np.int32), bin=(rows, np.int16), tie=(rows, np.int16))
+        layout.update(w=(rows, np.int32), pc=(rows, np.uint8), tie=(rows, np.int16))
     else:
         layout["cells"] = (rows, np.int64)
     layout.update(extra or {})

@@ -36,6 +36,7 @@ from gpusim.exact.cache import (
 )
 from gpusim.exact.fives import (
     FIELD,
+    binned_sums,
     flop_boards,
     hole_permutation_table,
     lookup,
@@ -108,34 +109,18 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
     written in place into the shared ``counts``."""
     arrays = attach(spec)
     perms = hole_permutation_table()
-    bins_per_group = 1326 * N_PAY_CLASSES
+    # per suit permutation, each class-suit hole's bin in the flop's suits, in one plane of
+    # 1,326 bins per pay class: one pass bins every board of a flop, whatever its permutation
+    base = np.argsort(perms, axis=1)
+    n_bins = 1326 * N_PAY_CLASSES
     for f, flop in zip(flop_ids, flops, strict=True):
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
-        # Boards that share a suit permutation are binned in their classes' suits, by
-        # (hole, pay class); only the bins are permuted into the flop's suits afterwards.
-        used, grp = np.unique(perm, return_inverse=True)
-        order = np.argsort(grp, kind="stable")
-        rows = cls[order]
-        w, key, tie = arrays["w"][rows], arrays["bin"][rows], arrays["tie"][rows]
-        if len(stab) > 1:
-            w = w * size[order][:, None].astype(np.float64)
-            tie = tie.astype(np.int32) * size[order].astype(np.int32)[:, None]
-        starts = np.flatnonzero(np.r_[True, np.diff(grp[order]) != 0])
-        ends = np.append(starts[1:], len(rows))
-        bins = np.empty((len(used), bins_per_group), dtype=np.float64)
-        ties = np.empty((len(used), 1326), dtype=np.int32)
-        for g, (a, b) in enumerate(zip(starts, ends, strict=True)):
-            # summed into int32 directly: no widened copy of the int16 rows
-            np.sum(tie[a:b], axis=0, dtype=np.int32, out=ties[g])
-            # (nq, qw) packed in one int32, summed as float64: exact, the sums stay below 2**42
-            # (the keys cast here: bincount's own cast of int16 costs twice as much)
-            bins[g] = np.bincount(key[a:b].astype(np.intp).ravel(), weights=w[a:b].ravel(),
-                                  minlength=bins_per_group)
-        bins = np.rint(bins).astype(np.int64).reshape(len(used), 1326, N_PAY_CLASSES)
-        g = np.arange(len(used))[:, None]
-        s = bins[g, perms[used]].sum(axis=0)  # (1326, 10), holes in the flop's suits
-        tie_sum = ties[g, perms[used]].sum(axis=0).astype(np.int64)
+        # (nq, qw) packed in one int32 per cell: the bins' sums stay below 2**42
+        w, tie = binned_sums([arrays["w"], arrays["tie"]], arrays["pc"], cls, perm, size, base,
+                             n_bins, code_stride=1326)  # fmt: skip
+        s = w.reshape(N_PAY_CLASSES, 1326).T
+        tie_sum = tie.reshape(N_PAY_CLASSES, 1326).sum(axis=0)
         nq, qw = s & _M, s >> FIELD
         if len(stab) > 1:  # spread the orbit sums over the flop's symmetric holes
             nq, qw, tie_sum = (symmetrize(a, perms[stab]) for a in (nq, qw, tie_sum))

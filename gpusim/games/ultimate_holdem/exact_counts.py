@@ -37,6 +37,7 @@ from gpusim.exact.boards import N_DEALER
 from gpusim.exact.fives import (
     FIELD,
     CellKind,
+    binned_sums,
     hole_permutation_table,
     lookup,
     orbit_boards,
@@ -159,21 +160,17 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
     arrays = attach(spec)
     n_bins = 1326 * _CODES
     # per suit permutation, each class-suit hole's bin base in the flop's own suits: the
-    # permutation goes into the bin keys, so one bincount per flop and field sums every board
+    # permutation goes into the bin keys, so one pass per flop sums every board
     # (a board's class reads the flop-suit hole h at hole_permutation_table()[perm, h])
-    perm_key = np.argsort(hole_permutation_table(), axis=1).astype(np.intp) * _CODES
+    # (code-major: one plane of 1,326 bins per code)
+    perm_key = np.argsort(hole_permutation_table(), axis=1)
     for f, flop in zip(flop_ids, flops, strict=True):
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
-        key = perm_key[perm] + arrays["code"][cls]  # (boards, 1326)
-        w, tl = arrays["w"][cls], arrays["tl"][cls].astype(np.float64)
-        if len(stab) > 1:  # orbit weights (the fields still add without carries)
-            weight = size[:, None].astype(np.float64)
-            w *= weight
-            tl *= weight
-        k = key.ravel()
-        bins = np.stack([np.bincount(k, weights=x.ravel(), minlength=n_bins) for x in (w, tl)])
-        s = np.rint(bins).astype(np.int64).reshape(2, 1326, 2, N_PAY)
+        # orbit weights: the fields still add without carries
+        bins = binned_sums([arrays["w"], arrays["tl"]], arrays["code"], cls, perm, size,
+                           perm_key, n_bins, code_stride=1326)  # fmt: skip
+        s = bins.reshape(2, _CODES, 1326).transpose(0, 2, 1).reshape(2, 1326, 2, N_PAY)
         s_w, s_tl = s[0], s[1].sum(axis=-1)  # ties and losses per hole: (1326, 2)
         b_all, b_play = s_w[:, 0] + s_w[:, 1], s_w[:, 1]
         tl_all, tl_play = s_tl[:, 0] + s_tl[:, 1], s_tl[:, 1]

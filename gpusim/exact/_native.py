@@ -1,0 +1,206 @@
+"""The compiled form of the per-board tie runs and inclusion-exclusion
+(``kernels/exact_cpu_boards.cpp``): built once with the system C++ compiler into the user's
+cache, loaded with ctypes.
+
+It gives the numpy form's counts exactly (``tests/test_exact_native.py``) and runs several times
+faster (``benchmarks/exact_stage.py``). Where it cannot be built (no compiler, a failed build)
+the solver keeps the numpy form; :func:`status` says which form runs and why.
+
+``GPUSIM_EXACT_NATIVE``: unset or ``auto`` builds it if a compiler is found; ``0`` never uses it;
+``1`` requires it (a build failure is an error instead of the numpy form).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from gpusim.exact.cache import cache_dir
+
+__all__ = ["ENV", "NativeError", "binned_sums_native", "library", "sorted_counts_native", "status"]
+
+ENV = "GPUSIM_EXACT_NATIVE"
+_SOURCE = "exact_cpu_boards.cpp"
+_ABI = 3
+# No -march=native: a cache folder shared by a cluster's nodes must not hold a library that
+# only some of their CPUs can run (and in a throwaway test -march=native and x86-64-v3 were not
+# measurably faster than the baseline on the binned sums).
+_FLAGS = ("-O3", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno")
+
+
+class NativeError(RuntimeError):
+    """The compiled pass was required (``GPUSIM_EXACT_NATIVE=1``) but could not be built."""
+
+
+def _mode() -> str:
+    value = os.environ.get(ENV, "auto").strip().lower() or "auto"
+    if value not in ("auto", "0", "1"):
+        raise ValueError(f"{ENV}: {value!r} is not allowed; use auto, 0 or 1")
+    return value
+
+
+def _compiler() -> str | None:
+    for name in (os.environ.get("CXX"), "c++", "g++", "clang++"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def _source() -> Path:
+    from gpusim.cuda import kernel_dir
+
+    return kernel_dir() / _SOURCE
+
+
+def _build(cxx: str) -> Path:
+    """The library for this source, compiler and machine: from the cache, or compiled into it
+    (under a temporary name, then moved into place, so concurrent builds never see half a
+    file)."""
+    src = _source()
+    version = subprocess.run([cxx, "--version"], capture_output=True, text=True,
+                             timeout=60).stdout  # fmt: skip
+    digest = hashlib.sha256(
+        b"\0".join([src.read_bytes(), version.encode(), " ".join(_FLAGS).encode(),
+                    platform.machine().encode()])
+    ).hexdigest()[:16]
+    folder = cache_dir().parent / "native"
+    folder.mkdir(parents=True, exist_ok=True)
+    lib = folder / f"exact_cpu_boards_{digest}.so"
+    if lib.is_file():
+        return lib
+    tmp = folder / f"{lib.name}.tmp{os.getpid()}"
+    proc = subprocess.run([cxx, *_FLAGS, str(src), "-o", str(tmp)], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        first = (proc.stderr.strip().splitlines() or ["no message"])[0]
+        raise NativeError(f"{Path(cxx).name} could not build {_SOURCE}: {first}")
+    os.replace(tmp, lib)
+    return lib
+
+
+@lru_cache(maxsize=1)
+def _load() -> tuple[ctypes.CDLL | None, str]:
+    mode = _mode()
+    if mode == "0":
+        return None, f"numpy ({ENV}=0)"
+    cxx = _compiler()
+    try:
+        if cxx is None:
+            raise NativeError("no C++ compiler (c++, g++ or clang++; or $CXX) was found")
+        path = _build(cxx)
+        lib = ctypes.CDLL(str(path))
+        if lib.gpusim_exact_cpu_abi() != _ABI:
+            raise NativeError(f"{path.name} has another entry-point version")
+    except (NativeError, OSError, subprocess.SubprocessError) as err:
+        if mode == "1":
+            raise NativeError(f"{ENV}=1: {err}") from err
+        return None, f"numpy (the compiled pass is off: {err})"
+    u64, u32, i32, i64, u8 = (
+        np.ctypeslib.ndpointer(t, flags="C_CONTIGUOUS")
+        for t in (np.uint64, np.uint32, np.int32, np.int64, np.uint8)
+    )
+    fn = lib.gpusim_exact_sorted_counts
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, u64, i32, i32,
+                   ctypes.c_uint32, ctypes.c_int32, i64, u32, u8, i32, i32, ctypes.c_void_p]
+    fn = lib.gpusim_exact_binned_sums
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_int64, i64, i64, i64, ctypes.c_void_p, i32, ctypes.c_void_p,
+                   ctypes.c_int32, ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p), i32,
+                   ctypes.c_int64, i64]
+    return lib, f"compiled ({Path(cxx).name}, {path.name})"
+
+
+def library() -> ctypes.CDLL | None:
+    """The loaded library, or None where the numpy form runs (see :func:`status`)."""
+    return _load()[0]
+
+
+def status() -> str:
+    """Which form of the tie runs and inclusion-exclusion a solve in this process uses, and why."""
+    return _load()[1]
+
+
+def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray,
+                         qualifier: int | None) -> dict[str, np.ndarray | None]:
+    """The compiled pass over nb boards. key: (nb, P) uint64 ``rank << 11 | hand``, sorted
+    along each board; pi, pj: (P,) the hands' local card indices. Returns order (nb, P) intp,
+    rank (nb, P) uint32 sorted, cards (nb, P, 2) uint8, below, equal, not_qualified (nb, P)
+    int32 (None without a qualifier): :class:`gpusim.exact.boards.SortedCounts`'s fields."""
+    lib = library()
+    if lib is None:
+        raise NativeError(status())
+    key = np.ascontiguousarray(key, dtype=np.uint64)
+    nb, npairs = key.shape
+    n = int(pj[-1]) + 1
+    order = np.empty((nb, npairs), dtype=np.int64)
+    srank = np.empty((nb, npairs), dtype=np.uint32)
+    cards = np.empty((nb, npairs, 2), dtype=np.uint8)
+    below = np.empty((nb, npairs), dtype=np.int32)
+    equal = np.empty((nb, npairs), dtype=np.int32)
+    nq = None if qualifier is None else np.empty((nb, npairs), dtype=np.int32)
+    rc = lib.gpusim_exact_sorted_counts(
+        nb, n, npairs, key, np.ascontiguousarray(pi, dtype=np.int32),
+        np.ascontiguousarray(pj, dtype=np.int32), 0 if qualifier is None else int(qualifier),
+        0 if qualifier is None else 1, order, srank, cards, below, equal,
+        None if nq is None else nq.ctypes.data)
+    if rc != 0:
+        raise ValueError(f"key: shape {key.shape} is not allowed; use (nb, C(n, 2)), n in 2..49")
+    return {"order": order.astype(np.intp, copy=False), "rank": srank, "cards": cards,
+            "below": below, "equal": equal, "not_qualified": nq}
+
+
+_VTYPE = {np.dtype(np.int16): 0, np.dtype(np.int32): 1, np.dtype(np.float64): 2,
+          np.dtype(np.int64): 3}
+
+
+def binned_sums_native(values: list[np.ndarray], code: np.ndarray | None, cls: np.ndarray,
+                       perm: np.ndarray, weight: np.ndarray, base: np.ndarray, n_bins: int,
+                       offset: np.ndarray | None = None, code_stride: int = 1) -> np.ndarray:
+    """The compiled binned sums (see :func:`gpusim.exact.fives.binned_sums`). values: one or
+    two tables (T, 1326) of int16, int32, float64 (integers) or int64, C-contiguous (memory-mapped
+    rows are read in place); code: (T, 1326) uint8 or None, its bin step ``code_stride``; cls,
+    perm, weight, offset: (m,) int; base: (24, 1326) int. Returns (len(values), n_bins) int64."""
+    lib = library()
+    if lib is None:
+        raise NativeError(status())
+    if not 1 <= len(values) <= 2:
+        raise ValueError(f"values: {len(values)} tables is not allowed; use 1 or 2")
+    for v in values:
+        if v.dtype not in _VTYPE or not v.flags.c_contiguous or v.shape[1:] != (1326,):
+            raise ValueError(f"values: {v.dtype} {v.shape} is not allowed; use C-contiguous "
+                             f"(T, 1326) int16, int32, float64 or int64")
+    if code is not None and (code.dtype != np.uint8 or not code.flags.c_contiguous):
+        raise ValueError(f"code: {code.dtype} is not allowed; use C-contiguous uint8")
+    if not 0 < n_bins < 2**31:
+        raise ValueError(f"n_bins: {n_bins} is not allowed; use 1..2**31-1")
+    if not 0 <= code_stride * 255 < 2**31:
+        raise ValueError(f"code_stride: {code_stride} is not allowed; use 0..{(2**31 - 1) // 255}")
+    cls = np.ascontiguousarray(cls, dtype=np.int64)
+    perm = np.ascontiguousarray(perm, dtype=np.int64)
+    if len(cls) and not (0 <= cls.min() and all(cls.max() < len(v) for v in values)):
+        raise ValueError("cls: a row index outside the tables is not allowed")
+    if len(perm) and not (0 <= perm.min() and perm.max() < len(base)):
+        raise ValueError(f"perm: a permutation outside 0..{len(base) - 1} is not allowed")
+    if offset is not None:
+        offset = np.ascontiguousarray(offset, dtype=np.int64)
+    acc = np.zeros((len(values), n_bins), dtype=np.int64)
+    ptrs = (ctypes.c_void_p * len(values))(*(v.ctypes.data for v in values))
+    rc = lib.gpusim_exact_binned_sums(
+        len(cls), cls, perm, np.ascontiguousarray(weight, dtype=np.int64),
+        None if offset is None else offset.ctypes.data,
+        np.ascontiguousarray(base, dtype=np.int32), None if code is None else code.ctypes.data,
+        int(code_stride), len(values), ptrs,
+        np.array([_VTYPE[v.dtype] for v in values], dtype=np.int32), n_bins, acc)
+    if rc != 0:
+        raise ValueError(f"base: a bin key falls outside 0..{n_bins - 1}")
+    return acc

@@ -1,0 +1,224 @@
+// The exact solver's per-board showdown counts on the CPU, compiled: the loop form of the numpy
+// passes in gpusim/exact/boards.py (sort, tie runs, per-card inclusion-exclusion rows), which
+// it must match count for count (tests/test_exact_native.py).
+//
+// Why a compiled pass at all: per board the numpy form makes some thirty passes over 1,081
+// hands and 2,162 card entries (about 200 us per board against 15 us of ranking), because a
+// per-card row is only reachable through a stable argsort of every hand's cards. Here a card's
+// hands are listed by appending each hand, in rank order, to its two cards' lists, so after the
+// sort of its 1,081 keys a board costs a few linear walks. benchmarks/exact_stage.py measures both
+// forms side by side.
+//
+// Built on first use with the system C++ compiler into the user's cache (gpusim/exact/_native.py)
+// and called through ctypes; without a compiler the numpy form runs, with the same counts.
+//
+// Hands: p = (pi[p], pj[p]), local indices (pi < pj) into a board's n unseen cards, in
+// np.triu_indices(n, 1) order. For each board, sorted position s (hands ascending by rank, ties
+// by p) of hand order[s]:
+//   start[s] / stop[s]  hands ranked strictly below / at most it (its tie run's bounds)
+//   below  = start - (hands holding one of its cards ranked strictly below it)
+//   equal  = (stop - start) - (hands holding one of its cards, tied or below) + (same, below) + 1
+//   not_q  = n_low - (hands holding one of its cards ranked below the qualifier) + (s < n_low)
+// (the player's own hand is in both cards' lists of ties, hence the + 1).
+
+#include <cstdint>
+
+namespace {
+
+constexpr int kMaxUnseen = 49;     // a 3-card board
+constexpr int kMaxHands = 1176;    // C(49, 2)
+constexpr int kHandBits = 11;      // a sort key is rank << 11 | hand index (< 2048)
+constexpr uint64_t kHandMask = (1u << kHandBits) - 1;
+
+void board(int n, int npairs, const uint64_t* key, const int32_t* pi, const int32_t* pj,
+           uint32_t qualifier, int has_qualifier, int64_t* order, uint32_t* srank,
+           uint8_t* cards, int32_t* below, int32_t* equal, int32_t* not_q) {
+  int32_t start[kMaxHands], stop[kMaxHands];
+  int n_low = 0;
+  for (int s = 0; s < npairs; ++s) {
+    const int p = int(key[s] & kHandMask);
+    order[s] = p;
+    srank[s] = uint32_t(key[s] >> kHandBits);
+    cards[2 * s] = uint8_t(pi[p]);
+    cards[2 * s + 1] = uint8_t(pj[p]);
+    if (has_qualifier && srank[s] < qualifier) ++n_low;
+  }
+  // Tie runs of the sorted ranks: each hand's run start forwards, its run end backwards.
+  // (The run bound is carried in a register: read back from memory, each step would wait on
+  // the store before it.)
+  for (int s = 0, run = 0; s < npairs; ++s) {
+    run = (s > 0 && srank[s] != srank[s - 1]) ? s : run;
+    start[s] = run;
+  }
+  for (int s = npairs - 1, run = npairs; s >= 0; --s) {
+    run = (s + 1 < npairs && srank[s] != srank[s + 1]) ? s + 1 : run;
+    stop[s] = run;
+  }
+
+  // Each card's n - 1 hands in rank order (sorted positions), by appending in rank order.
+  int16_t list[kMaxUnseen][kMaxUnseen];
+  int fill[kMaxUnseen] = {0};
+  for (int s = 0; s < npairs; ++s) {
+    const int a = cards[2 * s], b = cards[2 * s + 1];
+    list[a][fill[a]++] = int16_t(s);
+    list[b][fill[b]++] = int16_t(s);
+  }
+  // Within a card's list, the tie runs of the hands' dense positions (start) give the hands
+  // holding that card ranked strictly below / at most each one; the first `low` entries rank
+  // below the qualifier.
+  int32_t row_below[kMaxHands] = {0}, row_atmost[kMaxHands] = {0};
+  int low[kMaxUnseen];
+  const int m = n - 1;
+  for (int x = 0; x < n; ++x) {
+    const int16_t* l = list[x];
+    int v[kMaxUnseen], lo[kMaxUnseen];
+    int count = 0;
+    for (int j = 0; j < m; ++j) {
+      v[j] = start[l[j]];
+      count += l[j] < n_low ? 1 : 0;
+    }
+    low[x] = count;
+    for (int j = 0, run = 0; j < m; ++j) {
+      run = (j > 0 && v[j] != v[j - 1]) ? j : run;
+      lo[j] = run;
+    }
+    int hi = m;
+    for (int j = m - 1; j >= 0; --j) {
+      hi = (j + 1 < m && v[j] == v[j + 1]) ? hi : j + 1;
+      row_below[l[j]] += lo[j];
+      row_atmost[l[j]] += hi;
+    }
+  }
+  for (int s = 0; s < npairs; ++s) {
+    below[s] = start[s] - row_below[s];
+    equal[s] = (stop[s] - start[s]) - row_atmost[s] + row_below[s] + 1;
+    if (not_q != nullptr) {
+      not_q[s] = n_low - low[cards[2 * s]] - low[cards[2 * s + 1]] + (s < n_low ? 1 : 0);
+    }
+  }
+}
+
+constexpr int kHoles = 1326;
+
+// One board's cells into one or two accumulators: the value types are template parameters so
+// that the inner loop has no branch (two tables share one key computation).
+template <typename A, typename B, bool kTwo>
+void add_board(const int32_t* key, const void* va, const void* vb, int64_t row, int64_t w,
+               int64_t* acc_a, int64_t* acc_b) {
+  const A* a = static_cast<const A*>(va) + row;
+  const B* b = kTwo ? static_cast<const B*>(vb) + row : nullptr;
+  if (w == 1) {
+    for (int h = 0; h < kHoles; ++h) {
+      acc_a[key[h]] += int64_t(a[h]);
+      if (kTwo) acc_b[key[h]] += int64_t(b[h]);
+    }
+  } else {
+    for (int h = 0; h < kHoles; ++h) {
+      acc_a[key[h]] += int64_t(a[h]) * w;
+      if (kTwo) acc_b[key[h]] += int64_t(b[h]) * w;
+    }
+  }
+}
+
+using AddFn = void (*)(const int32_t*, const void*, const void*, int64_t, int64_t, int64_t*,
+                       int64_t*);
+
+template <typename A>
+AddFn pick_second(int vtype_b, bool two) {
+  if (!two) return add_board<A, A, false>;
+  switch (vtype_b) {
+    case 0: return add_board<A, int16_t, true>;
+    case 1: return add_board<A, int32_t, true>;
+    case 2: return add_board<A, double, true>;
+    default: return add_board<A, int64_t, true>;
+  }
+}
+
+AddFn pick(int vtype_a, int vtype_b, bool two) {
+  switch (vtype_a) {
+    case 0: return pick_second<int16_t>(vtype_b, two);
+    case 1: return pick_second<int32_t>(vtype_b, two);
+    case 2: return pick_second<double>(vtype_b, two);
+    default: return pick_second<int64_t>(vtype_b, two);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+// Version of this entry point's contract; the loader refuses a library that differs.
+int gpusim_exact_cpu_abi(void) { return 3; }
+
+// nb boards, each with n unseen cards (2..49) and npairs = C(n, 2) hands; keys: (nb, npairs)
+// rank << 11 | hand index, sorted ascending along each board (the sort stays in numpy: its
+// vectorised sort beat a byte-wise radix sort written here). Outputs, (nb, npairs) each, in
+// each board's sorted order: order (hand index), srank, cards (nb, npairs, 2), below, equal and,
+// when has_qualifier, not_q (else may be null).
+// Returns 0, or -1 when n or npairs is out of range (nothing written).
+int gpusim_exact_sorted_counts(int64_t nb, int32_t n, int32_t npairs, const uint64_t* keys,
+                               const int32_t* pi, const int32_t* pj, uint32_t qualifier,
+                               int32_t has_qualifier, int64_t* order, uint32_t* srank,
+                               uint8_t* cards, int32_t* below, int32_t* equal, int32_t* not_q) {
+  if (n < 2 || n > kMaxUnseen || npairs != n * (n - 1) / 2) return -1;
+  for (int64_t i = 0; i < nb; ++i) {
+    const int64_t o = i * npairs;
+    board(n, npairs, keys + o, pi, pj, qualifier, has_qualifier, order + o, srank + o,
+          cards + 2 * o, below + o, equal + o, has_qualifier ? not_q + o : nullptr);
+  }
+  return 0;
+}
+
+// Binned sums of a 5-card table's rows, each row read through its board's suit permutation
+// (the second stage: Casino Hold'em's and Ultimate Texas Hold'em's flops, Texas Hold'em Bonus's
+// 4-card boards).
+//
+// m boards: row cls[i] of the tables (rows of 1326 cells), suit permutation perm[i] (0..23),
+// weight weight[i] (its orbit's size), bin offset offset[i] (its group's first bin; null: 0).
+// Cell h of a row goes to bin
+//   key = offset[i] + base[perm[i] * 1326 + h] + (code ? code[cls[i] * 1326 + h] * stride : 0)
+// and each of the nv (1 or 2) value tables adds value * weight there: acc[v * n_bins + key].
+// Values are exact integers (vtype: 0 int16, 1 int32, 2 float64 holding an integer, 3 int64),
+// summed in int64. (The callers lay the bins out code-major, stride = 1326: a board's cells
+// then land in a few planes of 1,326 bins, which stay in the L1 cache; hole-major bins sent
+// each cell to a different cache line of a 200 KB block.) Returns 0, or -1 for nv or a vtype out of range or a key outside
+// 0..n_bins-1 (acc then holds partial sums: the caller discards it).
+int gpusim_exact_binned_sums(int64_t m, const int64_t* cls, const int64_t* perm,
+                             const int64_t* weight, const int64_t* offset, const int32_t* base,
+                             const uint8_t* code, int32_t stride, int32_t nv,
+                             const void* const* values, const int32_t* vtype, int64_t n_bins,
+                             int64_t* acc) {
+  if (nv < 1 || nv > 2 || n_bins >= (int64_t(1) << 31) || stride < 0 ||
+      int64_t(stride) * 255 >= (int64_t(1) << 31)) {
+    return -1;
+  }
+  for (int v = 0; v < nv; ++v) {
+    if (vtype[v] < 0 || vtype[v] > 3) return -1;
+  }
+  const AddFn add = pick(vtype[0], nv == 2 ? vtype[1] : 0, nv == 2);
+  int32_t key[kHoles];
+  for (int64_t i = 0; i < m; ++i) {
+    const int64_t row = cls[i] * kHoles;
+    const int32_t* b = base + perm[i] * kHoles;
+    const int32_t off = offset != nullptr ? int32_t(offset[i]) : 0;
+    // one unsigned compare per key, OR-ed: no branch in the loop, a negative key fails too
+    uint32_t bad = 0;
+    if (code != nullptr) {
+      const uint8_t* c = code + row;
+      for (int h = 0; h < kHoles; ++h) {
+        key[h] = off + b[h] + int32_t(c[h]) * stride;
+        bad |= uint32_t(key[h]) >= uint32_t(n_bins);
+      }
+    } else {
+      for (int h = 0; h < kHoles; ++h) {
+        key[h] = off + b[h];
+        bad |= uint32_t(key[h]) >= uint32_t(n_bins);
+      }
+    }
+    if (bad) return -1;
+    add(key, values[0], nv == 2 ? values[1] : nullptr, row, weight[i], acc, acc + n_bins);
+  }
+  return 0;
+}
+
+}  // extern "C"

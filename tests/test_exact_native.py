@@ -1,0 +1,217 @@
+"""The compiled per-board pass (``kernels/exact_cpu_boards.cpp`` through
+:mod:`gpusim.exact._native`) against the numpy passes it replaces: every field of
+:func:`gpusim.exact.boards.sorted_counts`, on boards of 3, 4 and 5 cards, with and without a
+dealer qualifier. The full solves in ``tests/test_exact_truth.py`` run whichever form this
+machine builds and must reproduce the shipped tables bit for bit either way.
+
+Where no C++ compiler is installed the comparison is skipped (the solver then runs the numpy
+form); the fallback itself is tested here with a compiler that fails.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpusim.cards import parse_cards
+from gpusim.exact import _native
+from gpusim.exact.boards import board_counts, sorted_counts
+from gpusim.exact.fives import binned_sums, hole_permutation_table
+from gpusim.index import board_classes
+
+FIELDS = ("order", "cards", "rank", "below", "equal", "not_qualified")
+PAIR = 1 << 27  # the lowest rank of a pair (any category boundary exercises the count)
+
+
+@pytest.fixture()
+def compiled():
+    if _native.library() is None:
+        pytest.skip(_native.status())
+
+
+@pytest.fixture()
+def fresh_load(monkeypatch, tmp_path):
+    """A fresh load of the library in an empty cache folder, restored afterwards."""
+    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path))
+    _native._load.cache_clear()
+    yield
+    _native._load.cache_clear()
+
+
+def _boards(k: int, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.int32)
+
+
+def _same(a, b) -> None:
+    for f in FIELDS:
+        x, y = getattr(a, f), getattr(b, f)
+        if x is None or y is None:
+            assert x is None and y is None, f
+            continue
+        assert x.dtype == y.dtype and x.shape == y.shape, f
+        np.testing.assert_array_equal(x, y, err_msg=f)
+
+
+@pytest.mark.parametrize("k", [5, 4, 3])
+@pytest.mark.parametrize("qualifier", [None, PAIR, (3 << 27)])
+def test_compiled_equals_numpy_on_random_boards(compiled, k, qualifier):
+    b = _boards(k, 96, seed=k * 7 + (qualifier or 0) % 5)
+    _same(sorted_counts(b, qualifier, native=False), sorted_counts(b, qualifier, native=True))
+
+
+def test_compiled_equals_numpy_on_board_classes(compiled):
+    """Real board classes, the tie-heavy ones first (quads, full houses, straight flushes on
+    the board: few distinct ranks, long tie runs in every card's list)."""
+    reps = board_classes(5).reps
+    pick = np.r_[0:64, np.linspace(64, len(reps) - 1, 192).astype(int)]
+    special = np.array([parse_cards(t) for t in ("Tc Jc Qc Kc Ac", "2c 2d 2h 2s 3c",
+                                                 "5h 6h 7h 8h 9h", "Ks Kd 7c 7h 7s")],
+                       dtype=np.int32)
+    b = np.concatenate([reps[pick], special])
+    for q in (None, PAIR):
+        _same(sorted_counts(b, q, native=False), sorted_counts(b, q, native=True))
+
+
+def test_counts_add_up(compiled):
+    """Independent of the numpy form: no dealer hand ranks below the weakest hole, none above
+    the strongest, and no count exceeds the 990 dealer hands."""
+    c = board_counts(_boards(5, 32, seed=3))
+    assert (c.below >= 0).all() and (c.equal >= 0).all()
+    assert (c.below + c.equal <= 990).all()
+    worst = c.rank == c.rank.min(axis=1, keepdims=True)
+    best = c.rank == c.rank.max(axis=1, keepdims=True)
+    assert (c.below[worst] == 0).all()
+    assert (c.below[best] + c.equal[best] == 990).all()
+
+
+def test_off_switch_and_bad_value(monkeypatch, fresh_load):
+    monkeypatch.setenv(_native.ENV, "0")
+    assert _native.library() is None
+    assert _native.status() == f"numpy ({_native.ENV}=0)"
+    _native._load.cache_clear()
+    monkeypatch.setenv(_native.ENV, "yes")
+    allowed = rf"^{_native.ENV}: 'yes' is not allowed; use auto, 0 or 1$"
+    with pytest.raises(ValueError, match=allowed):
+        _native.status()
+
+
+def test_failed_build_falls_back_or_fails_when_required(monkeypatch, fresh_load, tmp_path):
+    # a "compiler" that fails: the solver keeps the numpy form and says why
+    fake = tmp_path / "broken-c++"
+    fake.write_text("#!/bin/sh\necho 'broken-c++: cannot compile' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("CXX", str(fake))
+    monkeypatch.setenv(_native.ENV, "auto")
+    assert _native.library() is None
+    assert "broken-c++ could not build exact_cpu_boards.cpp: broken-c++: cannot compile" in (
+        _native.status())
+    assert not list((tmp_path / "native").glob("*"))  # nothing half-written is left
+    b = _boards(5, 4, seed=1)
+    _same(sorted_counts(b, PAIR), sorted_counts(b, PAIR, native=False))  # numpy, same counts
+    _native._load.cache_clear()
+    monkeypatch.setenv(_native.ENV, "1")
+    with pytest.raises(_native.NativeError, match=rf"^{_native.ENV}=1: broken-c\+\+ could not"):
+        _native.library()
+
+
+def test_no_compiler(monkeypatch, fresh_load):
+    monkeypatch.setattr(_native, "_compiler", lambda: None)
+    monkeypatch.setenv(_native.ENV, "auto")
+    assert _native.library() is None
+    assert "no C++ compiler" in _native.status()
+
+
+def test_build_is_cached(compiled, monkeypatch, fresh_load, tmp_path):
+    monkeypatch.setenv(_native.ENV, "1")
+    assert _native.library() is not None
+    built = sorted((tmp_path / "native").glob("*.so"))
+    assert len(built) == 1
+    stamp = built[0].stat().st_mtime_ns
+    _native._load.cache_clear()
+    assert _native.library() is not None  # a second process loads the same file, no rebuild
+    assert sorted((tmp_path / "native").glob("*")) == built
+    assert built[0].stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("with_code", [True, False])
+def test_binned_sums_compiled_equals_numpy(compiled, with_code):
+    rng = np.random.default_rng(11)
+    rows = 40
+    tables = [rng.integers(-500, 990, (rows, 1326)).astype(np.int16),
+              rng.integers(0, 1 << 30, (rows, 1326)).astype(np.int32),
+              rng.integers(0, 1 << 38, (rows, 1326)).astype(np.float64),  # sums < 2**53
+              rng.integers(0, 1 << 40, (rows, 1326)).astype(np.int64)]
+    code = rng.integers(0, 20, (rows, 1326)).astype(np.uint8) if with_code else None
+    base = np.argsort(hole_permutation_table(), axis=1) * 20
+    m = 300
+    cls, perm = rng.integers(0, rows, m), rng.integers(0, 24, m)
+    weight = rng.integers(1, 25, m)
+    offset = np.sort(rng.integers(0, 3, m)) * (1326 * 20)  # three groups of bins
+    args = (code, cls, perm, weight, base, 3 * 1326 * 20)
+    for pair in (tables[:2], tables[2:], tables[3:]):
+        got = binned_sums(pair, *args, offset=offset, native=True)
+        # numpy: float64 bincounts (int64 tables in two halves), exact below 2**53
+        np.testing.assert_array_equal(got, binned_sums(pair, *args, offset=offset, native=False))
+    # the int64 table, by brute force: every board's every cell into its bin
+    brute = np.zeros(3 * 1326 * 20, dtype=np.int64)
+    key = offset[:, None] + base[perm] + (code[cls] if code is not None else 0)
+    np.add.at(brute, key.ravel(), (tables[3][cls] * weight[:, None]).ravel())
+    np.testing.assert_array_equal(got[0], brute)
+
+
+def test_binned_sums_refuses_bad_rows(compiled):
+    t = [np.zeros((3, 1326), dtype=np.int32)]
+    base = np.zeros((24, 1326), dtype=np.int64)
+    with pytest.raises(ValueError, match="^cls: a row index outside the tables"):
+        binned_sums(t, None, np.array([3]), np.array([0]), np.array([1]), base, 10)
+    with pytest.raises(ValueError, match=r"^base: a bin key falls outside 0\.\.9$"):
+        binned_sums(t, None, np.array([0]), np.array([0]), np.array([1]), base + 10, 10)
+    with pytest.raises(ValueError, match="^values: 3 tables is not allowed; use 1 or 2$"):
+        binned_sums(t * 3, None, np.array([0]), np.array([0]), np.array([1]), base, 10)
+    with pytest.raises(ValueError, match="^values: int8"):
+        binned_sums([t[0].astype(np.int8)], None, np.array([0]), np.array([0]), np.array([1]),
+                    base, 10)
+
+
+@pytest.mark.parametrize("game", ["casino_holdem", "ultimate_holdem", "holdem_bonus"])
+def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
+    """The second stage end to end, one worker, on three flops (one symmetric in three suits,
+    whose orbit weights and spreading the sums back are exercised; Texas Hold'em Bonus: three
+    4-card classes): the compiled and the numpy forms give the same counts, every array."""
+    from gpusim.config import load_config
+
+    ids = np.array([0, 900, 1754])
+    rules = load_config(game)
+    names = ("counts", "valid", "flops", "weights")
+    if game == "holdem_bonus":
+        from gpusim.games.holdem_bonus.exact_counts import solve_river
+
+        ids = np.array([0, 7000, 16431])
+        names = ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
+                 "class_hands")
+
+        def solve():
+            return solve_river(4, board_ids=ids)
+    elif game == "casino_holdem":
+        from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
+
+        def solve():
+            return solve_counts(qualifier_rank(rules), flop_ids=ids)
+    else:
+        from gpusim.games.ultimate_holdem.exact import prices_of, qualifier_rank
+        from gpusim.games.ultimate_holdem.exact_counts import solve_counts
+
+        def solve():
+            return solve_counts(qualifier_rank(rules), prices_of(rules), flop_ids=ids)
+
+    results = {}
+    for mode in ("1", "0"):
+        monkeypatch.setenv(_native.ENV, mode)
+        _native._load.cache_clear()
+        results[mode] = solve()
+    _native._load.cache_clear()
+    a, b = results["1"], results["0"]
+    assert getattr(a, names[0])[ids].any()
+    for name in names:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
