@@ -4,7 +4,7 @@ Usage: python benchmarks/exact_stage.py [--boards N] [--repeats R] [--qualifier]
 
 Why the exact solver has a compiled C++ pass (``kernels/exact_cpu_boards.cpp``) beside JAX and
 CUDA: this measures both forms of :func:`gpusim.exact.boards.sorted_counts` on the same N
-5-card board classes (spread over all 134,459), batches of 128 as the solver runs them, one
+5-card board classes (spread over all 134,459), in batches of 64 as the solver runs them, one
 process, alternating the forms R times, and checks that they give the same arrays. Printed: the
 CPU microseconds per board of each stage (ranking and the sort are shared; the tie runs and the
 inclusion-exclusion are what the compiled pass replaces), medians over the repeats, and the
@@ -26,7 +26,7 @@ from gpusim.exact import _native, _profile  # noqa: E402
 from gpusim.exact.boards import sorted_counts  # noqa: E402
 from gpusim.index import board_classes  # noqa: E402
 
-BATCH = 128
+BATCH = 64  # as gpusim.exact.fives runs them
 
 
 def _timed(boards: np.ndarray, qualifier: int | None, native: bool) -> tuple[dict, float, list]:

@@ -31,8 +31,9 @@ constexpr int kHandBits = 11;      // a sort key is rank << 11 | hand index (< 2
 constexpr uint64_t kHandMask = (1u << kHandBits) - 1;
 
 void board(int n, int npairs, const uint64_t* key, const int32_t* pi, const int32_t* pj,
-           uint32_t qualifier, int has_qualifier, int64_t* order, uint32_t* srank,
-           uint8_t* cards, int32_t* below, int32_t* equal, int32_t* not_q) {
+           const int32_t* rem, uint32_t qualifier, int has_qualifier, int64_t* order,
+           uint32_t* srank, uint8_t* cards, int32_t* hole, int32_t* below, int32_t* equal,
+           int32_t* not_q) {
   int32_t start[kMaxHands], stop[kMaxHands];
   int n_low = 0;
   for (int s = 0; s < npairs; ++s) {
@@ -41,6 +42,8 @@ void board(int n, int npairs, const uint64_t* key, const int32_t* pi, const int3
     srank[s] = uint32_t(key[s] >> kHandBits);
     cards[2 * s] = uint8_t(pi[p]);
     cards[2 * s + 1] = uint8_t(pj[p]);
+    const int lo = rem[pi[p]], hi = rem[pj[p]];  // rem ascends: lo < hi
+    hole[s] = hi * (hi - 1) / 2 + lo;             // gpusim.index.hole_index
     if (has_qualifier && srank[s] < qualifier) ++n_low;
   }
   // Tie runs of the sorted ranks: each hand's run start forwards, its run end backwards.
@@ -148,23 +151,52 @@ AddFn pick(int vtype_a, int vtype_b, bool two) {
 extern "C" {
 
 // Version of this entry point's contract; the loader refuses a library that differs.
-int gpusim_exact_cpu_abi(void) { return 3; }
+int gpusim_exact_cpu_abi(void) { return 4; }
 
 // nb boards, each with n unseen cards (2..49) and npairs = C(n, 2) hands; keys: (nb, npairs)
 // rank << 11 | hand index, sorted ascending along each board (the sort stays in numpy: its
 // vectorised sort beat a byte-wise radix sort written here). Outputs, (nb, npairs) each, in
-// each board's sorted order: order (hand index), srank, cards (nb, npairs, 2), below, equal and,
-// when has_qualifier, not_q (else may be null).
+// each board's sorted order: order (hand index), srank, cards (nb, npairs, 2), hole (the hand's
+// index 0..1325 from its cards, rem: (nb, n) each board's unseen cards, ascending), below, equal
+// and, when has_qualifier, not_q (else may be null).
 // Returns 0, or -1 when n or npairs is out of range (nothing written).
 int gpusim_exact_sorted_counts(int64_t nb, int32_t n, int32_t npairs, const uint64_t* keys,
-                               const int32_t* pi, const int32_t* pj, uint32_t qualifier,
-                               int32_t has_qualifier, int64_t* order, uint32_t* srank,
-                               uint8_t* cards, int32_t* below, int32_t* equal, int32_t* not_q) {
+                               const int32_t* pi, const int32_t* pj, const int32_t* rem,
+                               uint32_t qualifier, int32_t has_qualifier, int64_t* order,
+                               uint32_t* srank, uint8_t* cards, int32_t* hole, int32_t* below,
+                               int32_t* equal, int32_t* not_q) {
   if (n < 2 || n > kMaxUnseen || npairs != n * (n - 1) / 2) return -1;
   for (int64_t i = 0; i < nb; ++i) {
     const int64_t o = i * npairs;
-    board(n, npairs, keys + o, pi, pj, qualifier, has_qualifier, order + o, srank + o,
-          cards + 2 * o, below + o, equal + o, has_qualifier ? not_q + o : nullptr);
+    board(n, npairs, keys + o, pi, pj, rem + i * n, qualifier, has_qualifier, order + o,
+          srank + o, cards + 2 * o, hole + o, below + o, equal + o,
+          has_qualifier ? not_q + o : nullptr);
+  }
+  return 0;
+}
+
+// Keyed sums over nb boards of P entries each: entry (i, s) adds values[v][i * P + s] * weight[i]
+// to acc[v * n_bins + key], and weight[i] to acc[nv * n_bins + key] (the entries counted), key =
+// keys[i * P + s]. Values int32, sums int64 (Texas Hold'em Bonus's per-starting-hand counts:
+// wins, ties and holes by (hole class, pay class), each board weighted by the raw boards its
+// class stands for). Returns 0, or -1 for nv out of range or a key outside 0..n_bins-1.
+int gpusim_exact_keyed_sums(int64_t nb, int32_t P, const int32_t* keys, const int64_t* weight,
+                            int32_t nv, const int32_t* const* values, int64_t n_bins,
+                            int64_t* acc) {
+  if (nv < 0 || nv > 4) return -1;
+  int64_t* count = acc + int64_t(nv) * n_bins;
+  for (int64_t i = 0; i < nb; ++i) {
+    const int32_t* k = keys + i * P;
+    const int64_t w = weight[i];
+    uint32_t bad = 0;
+    for (int s = 0; s < P; ++s) bad |= uint32_t(k[s]) >= uint64_t(n_bins) ? 1u : 0u;
+    if (bad) return -1;
+    for (int s = 0; s < P; ++s) count[k[s]] += w;
+    for (int v = 0; v < nv; ++v) {
+      const int32_t* x = values[v] + i * P;
+      int64_t* a = acc + int64_t(v) * n_bins;
+      for (int s = 0; s < P; ++s) a[k[s]] += int64_t(x[s]) * w;
+    }
   }
   return 0;
 }

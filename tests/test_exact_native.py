@@ -19,7 +19,7 @@ from gpusim.exact.boards import board_counts, sorted_counts
 from gpusim.exact.fives import binned_sums, hole_permutation_table
 from gpusim.index import board_classes
 
-FIELDS = ("order", "cards", "rank", "below", "equal", "not_qualified")
+FIELDS = ("order", "cards", "hole", "rank", "below", "equal", "not_qualified")
 PAIR = 1 << 27  # the lowest rank of a pair (any category boundary exercises the count)
 
 
@@ -215,3 +215,32 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
     assert getattr(a, names[0])[ids].any()
     for name in names:
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+def test_hole_is_the_sorted_hands_hole_index(compiled):
+    """The hole field, independently: hole_index of each sorted hand's two cards."""
+    from gpusim.index import hole_index
+
+    b = _boards(5, 8, seed=5)
+    for native in (False, True):
+        sc = sorted_counts(b, None, native=native)
+        lo = np.take_along_axis(sc.rem, sc.cards[..., 0].astype(np.intp), axis=1)
+        hi = np.take_along_axis(sc.rem, sc.cards[..., 1].astype(np.intp), axis=1)
+        np.testing.assert_array_equal(sc.hole, hole_index(lo, hi))
+
+
+def test_keyed_sums(compiled):
+    rng = np.random.default_rng(4)
+    key = rng.integers(0, 50, (6, 1081)).astype(np.int32)
+    weight = rng.integers(1, 121, 6)
+    below, equal = (rng.integers(0, 991, (6, 1081)).astype(np.int32) for _ in range(2))
+    got = _native.keyed_sums_native(key, weight, [below, equal], 50)
+    want = np.zeros((3, 50), dtype=np.int64)
+    for i in range(6):
+        for s in range(1081):
+            want[0, key[i, s]] += below[i, s] * weight[i]
+            want[1, key[i, s]] += equal[i, s] * weight[i]
+            want[2, key[i, s]] += weight[i]
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match=r"^key: a key outside 0\.\.49 is not allowed$"):
+        _native.keyed_sums_native(key + 1, weight, [below], 50)

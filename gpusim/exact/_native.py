@@ -25,11 +25,12 @@ import numpy as np
 
 from gpusim.exact.cache import cache_dir
 
-__all__ = ["ENV", "NativeError", "binned_sums_native", "library", "sorted_counts_native", "status"]
+__all__ = ["ENV", "NativeError", "binned_sums_native", "keyed_sums_native", "library",
+           "sorted_counts_native", "status"]
 
 ENV = "GPUSIM_EXACT_NATIVE"
 _SOURCE = "exact_cpu_boards.cpp"
-_ABI = 3
+_ABI = 4
 # No -march=native: a cache folder shared by a cluster's nodes must not hold a library that
 # only some of their CPUs can run (and in a throwaway test -march=native and x86-64-v3 were not
 # measurably faster than the baseline on the binned sums).
@@ -110,8 +111,12 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     )
     fn = lib.gpusim_exact_sorted_counts
     fn.restype = ctypes.c_int
-    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, u64, i32, i32,
-                   ctypes.c_uint32, ctypes.c_int32, i64, u32, u8, i32, i32, ctypes.c_void_p]
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, u64, i32, i32, i32,
+                   ctypes.c_uint32, ctypes.c_int32, i64, u32, u8, i32, i32, i32, ctypes.c_void_p]
+    fn = lib.gpusim_exact_keyed_sums
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i32, i64, ctypes.c_int32,
+                   ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64, i64]
     fn = lib.gpusim_exact_binned_sums
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, i64, i64, i64, ctypes.c_void_p, i32, ctypes.c_void_p,
@@ -130,33 +135,60 @@ def status() -> str:
     return _load()[1]
 
 
-def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray,
+def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray, rem: np.ndarray,
                          qualifier: int | None) -> dict[str, np.ndarray | None]:
     """The compiled pass over nb boards. key: (nb, P) uint64 ``rank << 11 | hand``, sorted
-    along each board; pi, pj: (P,) the hands' local card indices. Returns order (nb, P) intp,
-    rank (nb, P) uint32 sorted, cards (nb, P, 2) uint8, below, equal, not_qualified (nb, P)
-    int32 (None without a qualifier): :class:`gpusim.exact.boards.SortedCounts`'s fields."""
+    along each board; pi, pj: (P,) the hands' local card indices; rem: (nb, n) each board's
+    unseen cards, ascending. Returns order (nb, P) intp, rank (nb, P) uint32 sorted, cards
+    (nb, P, 2) uint8, hole, below, equal, not_qualified (nb, P) int32 (None without a
+    qualifier): :class:`gpusim.exact.boards.SortedCounts`'s fields."""
     lib = library()
     if lib is None:
         raise NativeError(status())
     key = np.ascontiguousarray(key, dtype=np.uint64)
     nb, npairs = key.shape
     n = int(pj[-1]) + 1
+    rem = np.ascontiguousarray(rem, dtype=np.int32)
+    if rem.shape != (nb, n):
+        raise ValueError(f"rem: shape {rem.shape} is not allowed; use ({nb}, {n})")
     order = np.empty((nb, npairs), dtype=np.int64)
     srank = np.empty((nb, npairs), dtype=np.uint32)
     cards = np.empty((nb, npairs, 2), dtype=np.uint8)
-    below = np.empty((nb, npairs), dtype=np.int32)
-    equal = np.empty((nb, npairs), dtype=np.int32)
+    hole, below, equal = (np.empty((nb, npairs), dtype=np.int32) for _ in range(3))
     nq = None if qualifier is None else np.empty((nb, npairs), dtype=np.int32)
     rc = lib.gpusim_exact_sorted_counts(
         nb, n, npairs, key, np.ascontiguousarray(pi, dtype=np.int32),
-        np.ascontiguousarray(pj, dtype=np.int32), 0 if qualifier is None else int(qualifier),
-        0 if qualifier is None else 1, order, srank, cards, below, equal,
+        np.ascontiguousarray(pj, dtype=np.int32), rem, 0 if qualifier is None else int(qualifier),
+        0 if qualifier is None else 1, order, srank, cards, hole, below, equal,
         None if nq is None else nq.ctypes.data)
     if rc != 0:
         raise ValueError(f"key: shape {key.shape} is not allowed; use (nb, C(n, 2)), n in 2..49")
     return {"order": order.astype(np.intp, copy=False), "rank": srank, "cards": cards,
-            "below": below, "equal": equal, "not_qualified": nq}
+            "hole": hole, "below": below, "equal": equal, "not_qualified": nq}
+
+
+def keyed_sums_native(key: np.ndarray, weight: np.ndarray, values: list[np.ndarray],
+                      n_bins: int) -> np.ndarray:
+    """Per key, the sums of ``values`` x each board's weight, and of the weights. key: (nb, P)
+    int32 in 0..n_bins-1; weight: (nb,) int; values: up to four (nb, P) int32 arrays. Returns
+    (len(values) + 1, n_bins) int64, the weights' sums last."""
+    lib = library()
+    if lib is None:
+        raise NativeError(status())
+    key = np.ascontiguousarray(key, dtype=np.int32)
+    nb, p = key.shape
+    if len(values) > 4:
+        raise ValueError(f"values: {len(values)} arrays is not allowed; use at most 4")
+    vals = [np.ascontiguousarray(v, dtype=np.int32) for v in values]
+    if any(v.shape != key.shape for v in vals):
+        raise ValueError(f"values: each must have the keys' shape {key.shape}")
+    acc = np.zeros((len(vals) + 1, n_bins), dtype=np.int64)
+    ptrs = (ctypes.c_void_p * max(1, len(vals)))(*(v.ctypes.data for v in vals))
+    rc = lib.gpusim_exact_keyed_sums(nb, p, key, np.ascontiguousarray(weight, dtype=np.int64),
+                                     len(vals), ptrs, n_bins, acc)
+    if rc != 0:
+        raise ValueError(f"key: a key outside 0..{n_bins - 1} is not allowed")
+    return acc
 
 
 _VTYPE = {np.dtype(np.int16): 0, np.dtype(np.int32): 1, np.dtype(np.float64): 2,

@@ -113,13 +113,15 @@ class SortedCounts:
     """:class:`BoardCounts` in each board's rank order (hands ascending by rank).
 
     rem: (nb, n) int32 unseen cards; order: (nb, P) intp hand (pair index) at each sorted
-    position; cards: (nb, P, 2) uint8 local indices of its two cards; rank: (nb, P) uint32;
+    position; cards: (nb, P, 2) uint8 local indices of its two cards; hole: (nb, P) int32 its
+    hole index 0..1325 (:func:`gpusim.index.hole_index` of its two cards); rank: (nb, P) uint32;
     below, equal: (nb, P) int32; not_qualified: (nb, P) int32 or None.
     """
 
     rem: np.ndarray
     order: np.ndarray
     cards: np.ndarray
+    hole: np.ndarray
     rank: np.ndarray
     below: np.ndarray
     equal: np.ndarray
@@ -151,7 +153,8 @@ def sorted_counts(boards: np.ndarray, qualifier: int | None = None, *,
         key.sort(axis=1)
     if native:
         with stage("tie runs, inclusion-exclusion (compiled)"):
-            return SortedCounts(rem=rem, **_native.sorted_counts_native(key, pi, pj, qualifier))
+            return SortedCounts(rem=rem, **_native.sorted_counts_native(key, pi, pj, rem,
+                                                                        qualifier))
     with stage("tie runs"):
         order = (key & np.uint64(2047)).astype(np.intp)
         srank = (key >> np.uint64(11)).astype(np.uint32)
@@ -198,8 +201,10 @@ def _exclude(rem, order, srank, start, stop, pi, pj, qualifier) -> SortedCounts:
     if n_low is not None:
         is_low = np.arange(npairs, dtype=np.int32) < n_low[:, None]
         nq = n_low[:, None] - (rows >> 16).astype(np.int32) + is_low
-    return SortedCounts(rem=rem, order=order, cards=held, rank=srank, below=below,
-                        equal=equal, not_qualified=nq)
+    lo, hi = (np.take_along_axis(rem, held[..., i].astype(np.intp), axis=1) for i in (0, 1))
+    hole = (hi * (hi - 1) >> 1) + lo  # rem ascends: lo < hi
+    return SortedCounts(rem=rem, order=order, cards=held, hole=hole.astype(np.int32),
+                        rank=srank, below=below, equal=equal, not_qualified=nq)
 
 
 def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:

@@ -42,7 +42,7 @@ from gpusim.cards import hand_class_index
 from gpusim.exact import _native
 from gpusim.exact._parallel import SharedArrays, attach, detach, run_chunks, worker_pool
 from gpusim.exact._profile import stage
-from gpusim.exact.boards import PAIR_I, PAIR_J, sorted_counts
+from gpusim.exact.boards import sorted_counts
 from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
 
 __all__ = [
@@ -284,8 +284,7 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
                 stats: dict) -> None:
     """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
     per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
-    lo, hi = sc.rem[:, PAIR_I], sc.rem[:, PAIR_J]  # lo < hi: rem ascends
-    h = np.take_along_axis((hi * (hi - 1) >> 1) + lo, sc.order, axis=1)  # hole_index
+    h = sc.hole
     pc = pay_class(sc.rank)
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
     if isinstance(kind, CellKind):
@@ -302,13 +301,16 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         ante = np.where(pc >= param, below, 0)
         tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
         # Per (hole class, pay class): wins, ties and holes, each weighted by the raw boards
-        # its class stands for, in three bincounts over the whole batch (float64 weights:
-        # exact, a batch's sums stay far below 2**53).
-        key = (HOLE_CLASS[h] * 10 + pc).ravel()
-        w = mult.astype(np.float64)[:, None]
-        cw, ct, ch = (np.rint(np.bincount(key, weights=x.ravel(), minlength=1690)
-                              ).astype(np.int64)
-                      for x in (below * w, equal * w, np.broadcast_to(w, below.shape)))
+        # its class stands for, summed over the whole batch
+        key = HOLE_CLASS[h] * 10 + pc
+        if _native.library() is not None:
+            cw, ct, ch = _native.keyed_sums_native(key.astype(np.int32), mult,
+                                                   [sc.below, sc.equal], 1690)
+        else:  # three bincounts (float64 weights: exact, a batch's sums stay below 2**53)
+            w = mult.astype(np.float64)[:, None]
+            cw, ct, ch = (np.rint(np.bincount(key.ravel(), weights=x.ravel(), minlength=1690)
+                                  ).astype(np.int64)
+                          for x in (below * w, equal * w, np.broadcast_to(w, below.shape)))
         stats["cw"] += cw
         stats["ch"] += ch
         stats["ct"] += ct.reshape(169, 10).sum(axis=1)
