@@ -1,10 +1,13 @@
-"""The compiled form of the per-board tie runs and inclusion-exclusion
-(``kernels/exact_cpu_boards.cpp``): built once with the system C++ compiler into the user's
-cache, loaded with ctypes.
+"""The compiled forms of three of the exact solver's CPU loops (``kernels/exact_cpu_boards.cpp``):
+the per-board tie runs and inclusion-exclusion (:func:`sorted_counts_native`), the second stage's
+binned sums (:func:`binned_sums_native`) and Texas Hold'em Bonus's per-starting-hand sums
+(:func:`keyed_sums_native`). Built once with the system C++ compiler into the user's cache,
+loaded with ctypes.
 
-It gives the numpy form's counts exactly (``tests/test_exact_native.py``) and runs several times
-faster (``benchmarks/exact_stage.py``). Where it cannot be built (no compiler, a failed build)
-the solver keeps the numpy form; :func:`status` says which form runs and why.
+They give the numpy forms' counts exactly (``tests/test_exact_native.py``) and run several times
+faster (``benchmarks/exact_stage.py``, ``benchmarks/exact.py --pass both``). Where the library
+cannot be built (no compiler, a failed build) the solver keeps the numpy forms; :func:`status`
+says which form runs and why.
 
 ``GPUSIM_EXACT_NATIVE``: unset or ``auto`` builds it if a compiler is found; ``0`` never uses it;
 ``1`` requires it (a build failure is an error instead of the numpy form).
