@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--qualifier", action="store_true",
                     help="count the dealer hands below a pair too (Casino Hold'em, UTH)")
     args = ap.parse_args()
-    if _native.library() is None:
+    if _native.loaded_library() is None:
         raise SystemExit(f"the compiled pass is not available here: {_native.status()}")
     reps = board_classes(5).reps
     boards = reps[np.linspace(0, len(reps) - 1, args.boards).astype(int)]

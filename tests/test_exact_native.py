@@ -25,7 +25,7 @@ PAIR = 1 << 27  # the lowest rank of a pair (any category boundary exercises the
 
 @pytest.fixture()
 def compiled():
-    if _native.library() is None:
+    if _native.loaded_library() is None:
         pytest.skip(_native.status())
 
 
@@ -87,7 +87,7 @@ def test_counts_add_up(compiled):
 
 def test_off_switch_and_bad_value(monkeypatch, fresh_load):
     monkeypatch.setenv(_native.ENV, "0")
-    assert _native.library() is None
+    assert _native.loaded_library() is None
     assert _native.status() == f"numpy ({_native.ENV}=0)"
     _native._load.cache_clear()
     monkeypatch.setenv(_native.ENV, "yes")
@@ -103,7 +103,7 @@ def test_failed_build_falls_back_or_fails_when_required(monkeypatch, fresh_load,
     fake.chmod(0o755)
     monkeypatch.setenv("CXX", str(fake))
     monkeypatch.setenv(_native.ENV, "auto")
-    assert _native.library() is None
+    assert _native.loaded_library() is None
     assert "broken-c++ could not build exact_cpu_boards.cpp: broken-c++: cannot compile" in (
         _native.status())
     assert not list((tmp_path / "native").glob("*"))  # nothing half-written is left
@@ -112,24 +112,24 @@ def test_failed_build_falls_back_or_fails_when_required(monkeypatch, fresh_load,
     _native._load.cache_clear()
     monkeypatch.setenv(_native.ENV, "1")
     with pytest.raises(_native.NativeError, match=rf"^{_native.ENV}=1: broken-c\+\+ could not"):
-        _native.library()
+        _native.loaded_library()
 
 
 def test_no_compiler(monkeypatch, fresh_load):
     monkeypatch.setattr(_native, "_compiler", lambda: None)
     monkeypatch.setenv(_native.ENV, "auto")
-    assert _native.library() is None
+    assert _native.loaded_library() is None
     assert "no C++ compiler" in _native.status()
 
 
 def test_build_is_cached(compiled, monkeypatch, fresh_load, tmp_path):
     monkeypatch.setenv(_native.ENV, "1")
-    assert _native.library() is not None
+    assert _native.loaded_library() is not None
     built = sorted((tmp_path / "native").glob("*.so"))
     assert len(built) == 1
     stamp = built[0].stat().st_mtime_ns
     _native._load.cache_clear()
-    assert _native.library() is not None  # a second process loads the same file, no rebuild
+    assert _native.loaded_library() is not None  # a second process loads the same file, no rebuild
     assert sorted((tmp_path / "native").glob("*")) == built
     assert built[0].stat().st_mtime_ns == stamp
 

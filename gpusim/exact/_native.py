@@ -28,7 +28,7 @@ import numpy as np
 
 from gpusim.exact.cache import cache_dir
 
-__all__ = ["ENV", "NativeError", "binned_sums_native", "keyed_sums_native", "library",
+__all__ = ["ENV", "NativeError", "binned_sums_native", "keyed_sums_native", "loaded_library",
            "sorted_counts_native", "status"]
 
 ENV = "GPUSIM_EXACT_NATIVE"
@@ -128,7 +128,7 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     return lib, f"compiled ({Path(cxx).name}, {path.name})"
 
 
-def library() -> ctypes.CDLL | None:
+def loaded_library() -> ctypes.CDLL | None:
     """The loaded library, or None where the numpy form runs (see :func:`status`)."""
     return _load()[0]
 
@@ -145,7 +145,7 @@ def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray, rem: n
     unseen cards, ascending. Returns order (nb, P) intp, rank (nb, P) uint32 sorted, cards
     (nb, P, 2) uint8, hole, below, equal, not_qualified (nb, P) int32 (None without a
     qualifier): :class:`gpusim.exact.boards.SortedCounts`'s fields."""
-    lib = library()
+    lib = loaded_library()
     if lib is None:
         raise NativeError(status())
     key = np.ascontiguousarray(key, dtype=np.uint64)
@@ -175,7 +175,7 @@ def keyed_sums_native(key: np.ndarray, weight: np.ndarray, values: list[np.ndarr
     """Per key, the sums of ``values`` x each board's weight, and of the weights. key: (nb, P)
     int32 in 0..n_bins-1; weight: (nb,) int; values: up to four (nb, P) int32 arrays. Returns
     (len(values) + 1, n_bins) int64, the weights' sums last."""
-    lib = library()
+    lib = loaded_library()
     if lib is None:
         raise NativeError(status())
     key = np.ascontiguousarray(key, dtype=np.int32)
@@ -205,7 +205,7 @@ def binned_sums_native(values: list[np.ndarray], code: np.ndarray | None, cls: n
     two tables (T, 1326) of int16, int32, float64 (integers) or int64, C-contiguous (memory-mapped
     rows are read in place); code: (T, 1326) uint8 or None, its bin step ``code_stride``; cls,
     perm, weight, offset: (m,) int; base: (24, 1326) int. Returns (len(values), n_bins) int64."""
-    lib = library()
+    lib = loaded_library()
     if lib is None:
         raise NativeError(status())
     if not 1 <= len(values) <= 2:

@@ -146,7 +146,7 @@ def sorted_counts(boards: np.ndarray, qualifier: int | None = None, *,
         rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
 
     if native is None:
-        native = _native.library() is not None
+        native = _native.loaded_library() is not None
     with stage("sort the hands"):
         # dense position of every hand on its board (number of hands strictly below it)
         key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)

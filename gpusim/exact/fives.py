@@ -168,7 +168,7 @@ def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarra
     copy and an add per board), so only one row per (group, permutation) is permuted.
     """
     cls, perm = lookup(spec, boards)
-    if _native.library() is not None:
+    if _native.loaded_library() is not None:
         cells = attach(spec)["cells"]
         base = np.argsort(hole_permutation_table(), axis=1)
         n_groups = int(group[-1]) + 1 if len(group) else 0
@@ -208,7 +208,7 @@ def binned_sums(tables: list[np.ndarray], code: np.ndarray | None, cls: np.ndarr
     (int64 tables are summed as two 32-bit halves, each within that).
     """
     if native is None:
-        native = _native.library() is not None
+        native = _native.loaded_library() is not None
     if native:
         return _native.binned_sums_native(tables, code, cls, perm, weight, base, n_bins, offset,
                                           code_stride)
@@ -303,7 +303,7 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         # Per (hole class, pay class): wins, ties and holes, each weighted by the raw boards
         # its class stands for, summed over the whole batch
         key = HOLE_CLASS[h] * 10 + pc
-        if _native.library() is not None:
+        if _native.loaded_library() is not None:
             cw, ct, ch = _native.keyed_sums_native(key.astype(np.int32), mult,
                                                    [sc.below, sc.equal], 1690)
         else:  # three bincounts (float64 weights: exact, a batch's sums stay below 2**53)
@@ -333,7 +333,7 @@ _ANNOUNCED: list[str] = []
 def _announce_form() -> None:
     """One line on stderr per process when a solve runs without the compiled passes it would
     otherwise use (no compiler, a failed build): the counts are the same, the solve slower."""
-    if _native.library() is None and not _ANNOUNCED and "=0" not in _native.status():
+    if _native.loaded_library() is None and not _ANNOUNCED and "=0" not in _native.status():
         _ANNOUNCED.append(_native.status())
         print(f"gpusim exact: counting with {_native.status()}; the counts are the same, "
               "the solve takes up to twice as long", file=sys.stderr)
