@@ -3,7 +3,8 @@
 //   gpusim_exact_sorted_counts  per board, after numpy's sort: the tie runs and the per-card
 //                               inclusion-exclusion rows (gpusim/exact/boards.py)
 //   gpusim_exact_binned_sums    the second stage: boards' rows summed by bin (fives.binned_sums)
-//   gpusim_exact_keyed_sums     Texas Hold'em Bonus's per-starting-hand sums (fives._write_rows)
+//   gpusim_exact_thb_cells      Texas Hold'em Bonus's 5-card cells and per-starting-hand sums
+//                               (fives._write_rows)
 //
 // Why compiled at all: per board the numpy form of the first makes some thirty passes over
 // 1,081 hands and 2,162 card entries, because a per-card row is only reachable through a stable
@@ -153,7 +154,7 @@ AddFn pick(int vtype_a, int vtype_b, bool two) {
 extern "C" {
 
 // Version of this entry point's contract; the loader refuses a library that differs.
-int gpusim_exact_cpu_abi(void) { return 4; }
+int gpusim_exact_cpu_abi(void) { return 5; }
 
 // nb boards, each with n unseen cards (2..49) and npairs = C(n, 2) hands; keys: (nb, npairs)
 // rank << 11 | hand index, sorted ascending along each board (the sort stays in numpy: its
@@ -177,27 +178,42 @@ int gpusim_exact_sorted_counts(int64_t nb, int32_t n, int32_t npairs, const uint
   return 0;
 }
 
-// Keyed sums over nb boards of P entries each: entry (i, s) adds values[v][i * P + s] * weight[i]
-// to acc[v * n_bins + key], and weight[i] to acc[nv * n_bins + key] (the entries counted), key =
-// keys[i * P + s]. Values int32, sums int64 (Texas Hold'em Bonus's per-starting-hand counts:
-// wins, ties and holes by (hole class, pay class), each board weighted by the raw boards its
-// class stands for). Returns 0, or -1 for nv out of range or a key outside 0..n_bins-1.
-int gpusim_exact_keyed_sums(int64_t nb, int32_t P, const int32_t* keys, const int64_t* weight,
-                            int32_t nv, const int32_t* const* values, int64_t n_bins,
-                            int64_t* acc) {
-  if (nv < 0 || nv > 4) return -1;
-  int64_t* count = acc + int64_t(nv) * n_bins;
+// Texas Hold'em Bonus's 5-card cells, written into their table, and its per-starting-hand sums:
+// the numpy form is gpusim/exact/fives.py's _write_rows, kind "thb".
+//
+// nb boards of P hands each, in each board's sorted order (sorted_counts' srank, hole, below,
+// equal). Hand s of board i has pay class pc = 9 for the royal-flush rank `royal`, else
+// srank >> 27 (its category); its cell
+//   cells[ids[i] * 1326 + hole] = below | equal << 21 | (pc >= ante_from ? below : 0) << 42
+// and, key = hole_class[hole] * 10 + pc, w = weight[i] (the raw boards its class stands for):
+//   acc[key] += below * w (wins), acc[1690 + key] += equal * w (ties), acc[3380 + key] += w.
+// Returns 0, or -1 for a row outside 0..n_rows-1, a hole outside 0..1325 or a category above 9
+// (nothing written for that board or after it; the caller discards the batch).
+int gpusim_exact_thb_cells(int64_t nb, int32_t P, const int64_t* ids, const uint32_t* srank,
+                           const int32_t* hole, const int32_t* below, const int32_t* equal,
+                           uint32_t royal, int32_t ante_from, const int32_t* hole_class,
+                           const int64_t* weight, int64_t n_rows, int64_t* cells, int64_t* acc) {
+  constexpr int kKeys = 1690;  // 169 starting-hand classes x 10 pay classes
   for (int64_t i = 0; i < nb; ++i) {
-    const int32_t* k = keys + i * P;
-    const int64_t w = weight[i];
-    uint32_t bad = 0;
-    for (int s = 0; s < P; ++s) bad |= uint32_t(k[s]) >= uint64_t(n_bins) ? 1u : 0u;
+    const int64_t o = i * P;
+    uint32_t bad = uint64_t(ids[i]) >= uint64_t(n_rows) ? 1u : 0u;
+    for (int s = 0; s < P; ++s) {
+      bad |= uint32_t(hole[o + s]) >= uint32_t(kHoles);
+      bad |= (srank[o + s] >> 27) > 9u ? 1u : 0u;
+    }
     if (bad) return -1;
-    for (int s = 0; s < P; ++s) count[k[s]] += w;
-    for (int v = 0; v < nv; ++v) {
-      const int32_t* x = values[v] + i * P;
-      int64_t* a = acc + int64_t(v) * n_bins;
-      for (int s = 0; s < P; ++s) a[k[s]] += int64_t(x[s]) * w;
+    int64_t* row = cells + ids[i] * kHoles;
+    const int64_t w = weight[i];
+    for (int s = 0; s < P; ++s) {
+      const uint32_t r = srank[o + s];
+      const int pc = r == royal ? 9 : int(r >> 27);
+      const int64_t b = below[o + s], e = equal[o + s];
+      const int h = hole[o + s];
+      row[h] = b | (e << 21) | ((pc >= ante_from ? b : 0) << 42);
+      const int key = hole_class[h] * 10 + pc;
+      acc[key] += b * w;
+      acc[kKeys + key] += e * w;
+      acc[2 * kKeys + key] += w;
     }
   }
   return 0;

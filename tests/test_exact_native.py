@@ -16,7 +16,7 @@ import pytest
 from gpusim.cards import parse_cards
 from gpusim.exact import _native
 from gpusim.exact.boards import board_counts, sorted_counts
-from gpusim.exact.fives import binned_sums, hole_permutation_table
+from gpusim.exact.fives import HOLE_CLASS, binned_sums, hole_permutation_table
 from gpusim.index import board_classes
 
 FIELDS = ("order", "cards", "hole", "rank", "below", "equal", "not_qualified")
@@ -229,18 +229,88 @@ def test_hole_is_the_sorted_hands_hole_index(compiled):
         np.testing.assert_array_equal(sc.hole, hole_index(lo, hi))
 
 
-def test_keyed_sums(compiled):
-    rng = np.random.default_rng(4)
-    key = rng.integers(0, 50, (6, 1081)).astype(np.int32)
-    weight = rng.integers(1, 121, 6)
-    below, equal = (rng.integers(0, 991, (6, 1081)).astype(np.int32) for _ in range(2))
-    got = _native.keyed_sums_native(key, weight, [below, equal], 50)
-    want = np.zeros((3, 50), dtype=np.int64)
-    for i in range(6):
+def test_thb_cells_by_brute_force(compiled):
+    """Texas Hold'em Bonus's compiled cells and per-starting-hand sums, against a Python loop
+    over every hand (the numpy form is compared in the end-to-end solve above)."""
+    from gpusim.exact.fives import _ROYAL, pay_class
+
+    b = np.concatenate([_boards(5, 5, seed=9),
+                        np.array([parse_cards("Tc Jc Qc Kc Ac")], dtype=np.int32)])
+    sc = sorted_counts(b, None)
+    ids = np.array([4, 0, 7, 2, 9, 5])
+    weight = np.array([3, 1, 12, 24, 4, 6])
+    cells = np.zeros((10, 1326), dtype=np.int64)
+    got = _native.thb_cells_native(cells, ids, sc.rank, sc.hole, sc.below, sc.equal,
+                                   int(_ROYAL), 4, HOLE_CLASS, weight)
+    want_cells = np.zeros_like(cells)
+    want = np.zeros((3, 1690), dtype=np.int64)
+    pc = pay_class(sc.rank)
+    assert (pc == 9).any() and (pc < 4).any() and (pc >= 4).any()
+    for i in range(len(b)):
         for s in range(1081):
-            want[0, key[i, s]] += below[i, s] * weight[i]
-            want[1, key[i, s]] += equal[i, s] * weight[i]
-            want[2, key[i, s]] += weight[i]
+            below, equal, h = int(sc.below[i, s]), int(sc.equal[i, s]), int(sc.hole[i, s])
+            ante = below if pc[i, s] >= 4 else 0
+            want_cells[ids[i], h] = below + equal * 2**21 + ante * 2**42
+            key = HOLE_CLASS[h] * 10 + pc[i, s]
+            want[:, key] += (below * weight[i], equal * weight[i], weight[i])
+    np.testing.assert_array_equal(cells, want_cells)
     np.testing.assert_array_equal(got, want)
-    with pytest.raises(ValueError, match=r"^key: a key outside 0\.\.49 is not allowed$"):
-        _native.keyed_sums_native(key + 1, weight, [below], 50)
+    with pytest.raises(ValueError, match=r"^ids, hole or rank: a row outside 0\.\.9"):
+        _native.thb_cells_native(cells, ids + 4, sc.rank, sc.hole, sc.below, sc.equal,
+                                 int(_ROYAL), 4, HOLE_CLASS, weight)
+
+
+def test_turn_pass_by_brute_force(compiled):
+    """Texas Hold'em Bonus's turn pass on made-up river counts: three flops' turn-level wins
+    and losses against a loop over their 49 turns and 1,326 holes, the Turn table from them,
+    and the joint counts' totals against what every (flop, hole) must add up to."""
+    from gpusim.games.holdem_bonus.exact_counts import (
+        CLASS_COMBOS,
+        OUTCOMES_PER_HOLE,
+        RIVER_OUTCOMES,
+        RiverCounts,
+        turn_pass,
+    )
+    from gpusim.index import subsets
+
+    b3, b4 = board_classes(3), board_classes(4)
+    holes = subsets(2)
+    rng = np.random.default_rng(21)
+    valid = ~(holes[None, :, :, None] == b4.reps[:, None, None, :]).any(axis=(2, 3))
+    W = rng.integers(0, RIVER_OUTCOMES + 1, valid.shape)
+    L = rng.integers(0, RIVER_OUTCOMES + 1 - W)
+    WX = rng.integers(0, W + 1)
+    W, L, WX = ((a * valid).astype(np.uint16) for a in (W, L, WX))
+    zeros = np.zeros(169, dtype=np.int64)
+    river = RiverCounts(boards=b4.reps, weights=b4.weights, W=W, L=L, WX=WX, valid=valid,
+                        class_wins=zeros, class_ties=zeros, class_losses=zeros,
+                        class_hands=zeros, ante_from=4)
+    river_bet = rng.random(valid.shape) < 0.5
+    seen = {}
+
+    def rule(tw, tl):
+        seen["tw"], seen["tl"] = tw, tl
+        return tw > tl
+
+    tp = turn_pass(river, river_bet, rule)
+    perms = hole_permutation_table()
+    for f in (0, 900, 1754):
+        flop = b3.reps[f]
+        tw = np.zeros(1326, dtype=np.int64)
+        tl = np.zeros(1326, dtype=np.int64)
+        for t in np.setdiff1d(np.arange(52), flop):
+            cls, perm = b4.lookup(np.append(flop, t))
+            hc = perms[perm, np.arange(1326)]  # each hole, relabelled into the class's suits
+            tw += W[cls, hc]
+            tl += L[cls, hc]
+        np.testing.assert_array_equal(seen["tw"][f], tw)
+        np.testing.assert_array_equal(seen["tl"][f], tl)
+        meets = np.isin(holes, flop).any(axis=1)
+        np.testing.assert_array_equal(tp.turn[f], (tw > tl) & ~meets)
+    # every (hole, flop) adds 47 turns x 45,540 outcomes; those the Turn table bets, into
+    # Turn bet = 1
+    per_class = tp.joint.sum(axis=(1, 2, 3))
+    np.testing.assert_array_equal(per_class, CLASS_COMBOS * OUTCOMES_PER_HOLE)
+    bet = np.bincount(np.tile(HOLE_CLASS, 1755), weights=(tp.turn * b3.weights[:, None]).ravel(),
+                      minlength=169).astype(np.int64)
+    np.testing.assert_array_equal(tp.joint[:, 1].sum(axis=(1, 2)), bet * 47 * RIVER_OUTCOMES)

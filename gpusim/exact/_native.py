@@ -1,8 +1,8 @@
 """The compiled forms of three of the exact solver's CPU loops (``kernels/exact_cpu_boards.cpp``):
 the per-board tie runs and inclusion-exclusion (:func:`sorted_counts_native`), the second stage's
-binned sums (:func:`binned_sums_native`) and Texas Hold'em Bonus's per-starting-hand sums
-(:func:`keyed_sums_native`). Built once with the system C++ compiler into the user's cache,
-loaded with ctypes.
+binned sums (:func:`binned_sums_native`) and Texas Hold'em Bonus's 5-card cells with their
+per-starting-hand sums (:func:`thb_cells_native`). Built once with the system C++ compiler into
+the user's cache, loaded with ctypes.
 
 They give the numpy forms' counts exactly (``tests/test_exact_native.py``) and run several times
 faster (``benchmarks/exact_stage.py``, ``benchmarks/exact.py --pass both``). Where the library
@@ -28,12 +28,12 @@ import numpy as np
 
 from gpusim.exact.cache import cache_dir
 
-__all__ = ["ENV", "NativeError", "binned_sums_native", "keyed_sums_native", "loaded_library",
-           "sorted_counts_native", "status"]
+__all__ = ["ENV", "NativeError", "binned_sums_native", "loaded_library", "sorted_counts_native",
+           "status", "thb_cells_native"]
 
 ENV = "GPUSIM_EXACT_NATIVE"
 _SOURCE = "exact_cpu_boards.cpp"
-_ABI = 4
+_ABI = 5
 # No -march=native: a cache folder shared by a cluster's nodes must not hold a library that
 # only some of their CPUs can run (and in a throwaway test -march=native and x86-64-v3 were not
 # measurably faster than the baseline on the binned sums).
@@ -116,10 +116,10 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, u64, i32, i32, i32,
                    ctypes.c_uint32, ctypes.c_int32, i64, u32, u8, i32, i32, i32, ctypes.c_void_p]
-    fn = lib.gpusim_exact_keyed_sums
+    fn = lib.gpusim_exact_thb_cells
     fn.restype = ctypes.c_int
-    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i32, i64, ctypes.c_int32,
-                   ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64, i64]
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i64, u32, i32, i32, i32, ctypes.c_uint32,
+                   ctypes.c_int32, i32, i64, ctypes.c_int64, i64, i64]
     fn = lib.gpusim_exact_binned_sums
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, i64, i64, i64, ctypes.c_void_p, i32, ctypes.c_void_p,
@@ -170,27 +170,37 @@ def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray, rem: n
             "hole": hole, "below": below, "equal": equal, "not_qualified": nq}
 
 
-def keyed_sums_native(key: np.ndarray, weight: np.ndarray, values: list[np.ndarray],
-                      n_bins: int) -> np.ndarray:
-    """Per key, the sums of ``values`` x each board's weight, and of the weights. key: (nb, P)
-    int32 in 0..n_bins-1; weight: (nb,) int; values: up to four (nb, P) int32 arrays. Returns
-    (len(values) + 1, n_bins) int64, the weights' sums last."""
+def thb_cells_native(cells: np.ndarray, ids: np.ndarray, rank: np.ndarray, hole: np.ndarray,
+                     below: np.ndarray, equal: np.ndarray, royal: int, ante_from: int,
+                     hole_class: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Texas Hold'em Bonus's cells of nb boards written into rows ``ids`` of ``cells`` ((T,
+    1326) int64, C-contiguous; memory-mapped rows are written in place), and their
+    per-starting-hand sums. rank, hole, below, equal: (nb, P) in each board's sorted order
+    (:class:`gpusim.exact.boards.SortedCounts`); royal: the royal flush's rank (pay class 9);
+    hole_class: (1326,) 0..168; weight: (nb,) raw boards each board stands for. Returns (3, 1690)
+    int64 by hole class x 10 + pay class: wins, ties, holes, each x weight."""
     lib = loaded_library()
     if lib is None:
         raise NativeError(status())
-    key = np.ascontiguousarray(key, dtype=np.int32)
-    nb, p = key.shape
-    if len(values) > 4:
-        raise ValueError(f"values: {len(values)} arrays is not allowed; use at most 4")
-    vals = [np.ascontiguousarray(v, dtype=np.int32) for v in values]
-    if any(v.shape != key.shape for v in vals):
-        raise ValueError(f"values: each must have the keys' shape {key.shape}")
-    acc = np.zeros((len(vals) + 1, n_bins), dtype=np.int64)
-    ptrs = (ctypes.c_void_p * max(1, len(vals)))(*(v.ctypes.data for v in vals))
-    rc = lib.gpusim_exact_keyed_sums(nb, p, key, np.ascontiguousarray(weight, dtype=np.int64),
-                                     len(vals), ptrs, n_bins, acc)
+    if cells.dtype != np.int64 or not cells.flags.c_contiguous or cells.shape[1:] != (1326,):
+        raise ValueError(f"cells: {cells.dtype} {cells.shape} is not allowed; use C-contiguous "
+                         "(T, 1326) int64")
+    rank = np.ascontiguousarray(rank, dtype=np.uint32)
+    nb, p = rank.shape
+    hole, below, equal = (np.ascontiguousarray(a, dtype=np.int32) for a in (hole, below, equal))
+    if any(a.shape != rank.shape for a in (hole, below, equal)):
+        raise ValueError(f"hole, below, equal: each must have the ranks' shape {rank.shape}")
+    hole_class = np.ascontiguousarray(hole_class, dtype=np.int32)
+    if hole_class.shape != (1326,) or hole_class.min() < 0 or hole_class.max() > 168:
+        raise ValueError("hole_class: use (1326,) values in 0..168")
+    acc = np.zeros((3, 1690), dtype=np.int64)
+    rc = lib.gpusim_exact_thb_cells(
+        nb, p, np.ascontiguousarray(ids, dtype=np.int64), rank, hole, below, equal, int(royal),
+        int(ante_from), hole_class, np.ascontiguousarray(weight, dtype=np.int64), len(cells),
+        cells, acc)
     if rc != 0:
-        raise ValueError(f"key: a key outside 0..{n_bins - 1} is not allowed")
+        raise ValueError(f"ids, hole or rank: a row outside 0..{len(cells) - 1}, a hole outside "
+                         "0..1325 or a category above 9 is not allowed")
     return acc
 
 

@@ -285,6 +285,11 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
     """Pack one batch's cells into the shared tables (rows ``ids``); add its weighted
     per-starting-hand sums (Texas Hold'em Bonus) to ``stats``."""
     h = sc.hole
+    if kind == "thb" and _native.loaded_library() is not None:
+        acc = _native.thb_cells_native(arrays["cells"], ids, sc.rank, h, sc.below, sc.equal,
+                                       int(_ROYAL), param, HOLE_CLASS, mult)
+        _add_class_sums(stats, *acc)
+        return
     pc = pay_class(sc.rank)
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
     if isinstance(kind, CellKind):
@@ -301,25 +306,25 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         ante = np.where(pc >= param, below, 0)
         tables = {"cells": below | (equal << FIELD) | (ante << 2 * FIELD)}
         # Per (hole class, pay class): wins, ties and holes, each weighted by the raw boards
-        # its class stands for, summed over the whole batch
-        key = HOLE_CLASS[h] * 10 + pc
-        if _native.loaded_library() is not None:
-            cw, ct, ch = _native.keyed_sums_native(key.astype(np.int32), mult,
-                                                   [sc.below, sc.equal], 1690)
-        else:  # three bincounts (float64 weights: exact, a batch's sums stay below 2**53)
-            w = mult.astype(np.float64)[:, None]
-            cw, ct, ch = (np.rint(np.bincount(key.ravel(), weights=x.ravel(), minlength=1690)
-                                  ).astype(np.int64)
-                          for x in (below * w, equal * w, np.broadcast_to(w, below.shape)))
-        stats["cw"] += cw
-        stats["ch"] += ch
-        stats["ct"] += ct.reshape(169, 10).sum(axis=1)
-        stats["cl"] += (990 * ch - cw - ct).reshape(169, 10).sum(axis=1)
+        # its class stands for, summed over the whole batch (float64 weights: exact, a batch's
+        # sums stay below 2**53)
+        key = (HOLE_CLASS[h] * 10 + pc).ravel()
+        w = mult.astype(np.float64)[:, None]
+        _add_class_sums(stats, *(
+            np.rint(np.bincount(key, weights=x.ravel(), minlength=1690)).astype(np.int64)
+            for x in (below * w, equal * w, np.broadcast_to(w, below.shape))))
     # written straight into the shared rows: a fresh table is zero where a hole meets the board
     to_cell = (h + (np.asarray(ids, dtype=np.intp) * N_HOLES)[:, None]).ravel()
     for name, val in tables.items():
         arrays[name].reshape(-1)[to_cell] = val.ravel()
 
+
+def _add_class_sums(stats: dict, cw: np.ndarray, ct: np.ndarray, ch: np.ndarray) -> None:
+    """Add a batch's (1690,) wins, ties and holes by (hole class, pay class) to ``stats``."""
+    stats["cw"] += cw
+    stats["ch"] += ch
+    stats["ct"] += ct.reshape(169, 10).sum(axis=1)
+    stats["cl"] += (990 * ch - cw - ct).reshape(169, 10).sum(axis=1)
 
 
 def _zero_stats() -> dict:

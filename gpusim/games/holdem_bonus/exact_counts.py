@@ -34,14 +34,14 @@ from gpusim.exact.boards import remaining_cards
 from gpusim.exact.fives import (
     FIELD,
     HOLE_CLASS,
+    N_HOLES,
+    binned_sums,
     hole_permutation_table,
     pay_class,
-    stabilizer,
     summed_rows,
-    symmetrize,
     two_stages,
 )
-from gpusim.index import board_classes, permute_cards, subsets
+from gpusim.index import board_classes, subsets
 
 __all__ = [
     "OUTCOMES_PER_HOLE",
@@ -227,23 +227,35 @@ class TurnPass:
     joint: np.ndarray
 
 
+_FLOPS_PER_CALL = 256  # flop classes per binned-sums call: the numpy form's keys stay small
+
+
 @cache
-def _flop_turns(f: int) -> tuple[np.ndarray, ...]:
-    """Flop class f's turn cards, one per orbit of the flop's suit symmetry: (turns (m,),
-    orbit sizes (m,) int64, stabilizer, 4-card class (m,) int64, suit permutation (m,))."""
+def _turn_boards() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every flop class's 49 turn boards, flop-major: (4-card class, suit permutation), (1755 x
+    49,) int64 each, and the flops' holes that meet the flop, (1755, 1326) bool."""
     b3, b4 = board_classes(3), board_classes(4)
-    flop = b3.reps[f]
-    turns = np.setdiff1d(np.arange(52), flop)
-    stab = stabilizer(flop)
-    size = np.ones(len(turns), dtype=np.int64)
-    if len(stab) > 1:
-        key = permute_cards(np.broadcast_to(turns[:, None], (len(stab), 49, 1)),
-                            np.broadcast_to(stab[:, None], (len(stab), 49)))[..., 0].min(0)
-        size = np.bincount(key, minlength=52)[turns]
-        turns, size = turns[key == turns], size[key == turns]
-    m = len(turns)
-    cls, perm = b4.lookup(np.concatenate([np.broadcast_to(flop, (m, 3)), turns[:, None]], axis=1))
-    return turns, size, stab, cls.astype(np.int64), perm.astype(np.int64)
+    flops = b3.reps
+    turns = remaining_cards(flops)
+    cls, perm = b4.lookup(np.concatenate([np.repeat(flops, 49, axis=0), turns.reshape(-1, 1)],
+                                         axis=1))
+    meets = (_HOLES[None, :, :, None] == flops[:, None, None, :]).any(axis=(2, 3))
+    return cls.astype(np.int64), perm.astype(np.int64), meets
+
+
+def _outcome_tables(river: RiverCounts) -> list[np.ndarray]:
+    """The four outcome counts of every (4-card class, hole) as two (16432, 1326) int64
+    tables of two 32-bit fields: (wins without Ante pay | wins with << 32, ties | losses << 32).
+    A field sums at most 49 turns of 45,540 outcomes, below 2**32: fields never carry."""
+    n = len(river.W)
+    fields = np.empty((2, n, N_HOLES, 2), dtype=np.uint32)  # little-endian: field 0 is low
+    np.subtract(river.W, river.WX, out=fields[0, ..., 0], dtype=np.uint32)
+    fields[0, ..., 1] = river.WX
+    np.subtract(RIVER_OUTCOMES, river.W, out=fields[1, ..., 0], dtype=np.uint32)
+    fields[1, ..., 0] -= river.L
+    fields[1, ..., 0] *= river.valid  # no ties where the hole meets the board
+    fields[1, ..., 1] = river.L
+    return [f.view(np.int64)[..., 0] for f in fields]
 
 
 def turn_pass(
@@ -257,65 +269,56 @@ def turn_pass(
     ((16432, 1326) bool).
 
     turn_rule: ``optimal``, ``over_half``, a (1755, 1326) bool table, or a function of the
-    turn-level (wins, losses) arrays (of TURN_OUTCOMES each) returning bet flags.
+    turn-level (wins, losses) arrays ((1755, 1326) int64, of TURN_OUTCOMES each) returning bet
+    flags. progress(flop classes done, 1755).
+
+    Per flop class, its 49 turn boards' stage-1 cells are summed in the flop's suits by
+    (River bet, hole) with :func:`gpusim.exact.fives.binned_sums`: four outcome sums per
+    (flop, River bet, hole), from which the Turn rule and the joint counts follow.
     """
     b3 = board_classes(3)
     n3 = b3.n_classes
-    turn = np.zeros((n3, 1326), dtype=bool)
-    joint = np.zeros(169 * 16, dtype=np.float64)
-    # Everything a (4-card class, hole) cell holds in one word, so that each flop reads its
-    # 49 x 1,326 cells with one gather: W, L, WX (16 bits each), valid, River bet.
-    u = np.uint64
-    packed = (river.W.astype(u) | (river.L.astype(u) << u(16)) | (river.WX.astype(u) << u(32))
-              | (river.valid.astype(u) << u(48))
-              | (np.asarray(river_bet, dtype=bool).astype(u) << u(49))).reshape(-1)
-    perms = hole_permutation_table()
-    offsets = np.arange(8)[:, None]
-    for f in range(n3):
-        flop = b3.reps[f]
-        turns, size, stab, cls, perm = _flop_turns(f)
-        m = len(turns)
-        # the word's four 16-bit fields as views (little-endian words, as on x86 and ARM):
-        # W, L, WX, flags (valid, River bet)
-        x = packed[cls[:, None] * 1326 + perms[perm]].view(np.uint16).reshape(m, 1326, 4)
-        W, L, WX, flags = x[..., 0], x[..., 1], x[..., 2], x[..., 3]
-        # int32 is exact: the orbit sizes add up to 49, so a sum stays below 49 * 2**16
-        vals = np.empty((4, m, 1326), dtype=np.int32)  # win w/o Ante pay, with, tie, loss
-        np.subtract(W, WX, out=vals[0], dtype=np.int32)
-        vals[1] = WX
-        vals[3] = L
-        np.subtract(RIVER_OUTCOMES - W.astype(np.int32), L, out=vals[2])
-        vals[2] *= flags & 1
-        # per hole, the four outcome counts summed over the turns without / with a River
-        # bet (rows 0-3, 4-7), each turn weighted by its orbit's size
-        rbw = (flags >> 1).astype(np.int32) * size.astype(np.int32)[:, None]
-        with_bet = np.einsum("kth,th->kh", vals, rbw)
-        total = np.einsum("kth,t->kh", vals, size.astype(np.int32))
-        sums = np.concatenate([total - with_bet, with_bet])  # (8, 1326)
-        if len(stab) > 1:
-            sums = symmetrize(sums, perms[stab], axis=1)
-        sums = sums.astype(np.int64)
-        if isinstance(turn_rule, np.ndarray):
-            tb = turn_rule[f]
-        else:
-            tw = sums[0] + sums[1] + sums[4] + sums[5]  # wins
-            tl = sums[3] + sums[7]  # losses
-            if callable(turn_rule):
-                tb = np.asarray(turn_rule(tw, tl), dtype=bool)
-            elif turn_rule == "optimal":
-                tb = tw > tl
-            elif turn_rule == "over_half":
-                tb = 2 * tw > TURN_OUTCOMES
-            else:
-                raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
-            tb = tb & ~(_HOLES[:, :, None] == flop[None, None, :]).any(axis=(1, 2))
-        turn[f] = tb
-        keys = ((HOLE_CLASS * 4 + tb.astype(np.int64) * 2) * 4)[None, :] + offsets
-        wf = float(b3.weights[f])
-        joint += np.bincount(keys.ravel(), weights=sums.ravel() * wf, minlength=169 * 16)
+    if isinstance(turn_rule, str) and turn_rule not in ("optimal", "over_half"):
+        raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
+    cls, perm, meets = _turn_boards()
+    tables = _outcome_tables(river)
+    code = np.ascontiguousarray(river_bet, dtype=bool).view(np.uint8)
+    base = np.argsort(hole_permutation_table(), axis=1)  # a class-suit hole's bin in flop suits
+    # (table, flop, River bet, hole): the packed sums over the flop's 49 turns
+    acc = np.empty((2, n3, 2, N_HOLES), dtype=np.int64)
+    for lo in range(0, n3, _FLOPS_PER_CALL):
+        hi = min(n3, lo + _FLOPS_PER_CALL)
+        boards = slice(lo * 49, hi * 49)
+        acc[:, lo:hi] = binned_sums(
+            tables, code, cls[boards], perm[boards], np.ones(49 * (hi - lo), dtype=np.int64),
+            base, (hi - lo) * 2 * N_HOLES, code_stride=N_HOLES,
+            offset=np.arange(hi - lo).repeat(49) * (2 * N_HOLES),
+        ).reshape(2, hi - lo, 2, N_HOLES)
         if progress is not None:
-            progress(f + 1, n3)
-    return TurnPass(turn=turn, joint=np.rint(joint).astype(np.int64).reshape(169, 2, 2, 4))
+            progress(hi, n3)
+    # (outcome: win without Ante pay, with, tie, loss; flop; River bet; hole)
+    sums = np.stack([acc[0] & 0xFFFFFFFF, acc[0] >> 32, acc[1] & 0xFFFFFFFF, acc[1] >> 32])
+    if isinstance(turn_rule, np.ndarray):
+        turn = np.asarray(turn_rule, dtype=bool)
+    else:
+        tw = sums[:2].sum(axis=(0, 2))  # wins, (1755, 1326)
+        tl = sums[3].sum(axis=1)  # losses
+        if callable(turn_rule):
+            turn = np.asarray(turn_rule(tw, tl), dtype=bool)
+        elif turn_rule == "optimal":
+            turn = tw > tl
+        else:
+            turn = 2 * tw > TURN_OUTCOMES
+        turn = turn & ~meets
+    # joint[class, Turn bet, River bet, outcome]: each flop weighted by the raw flops of its
+    # class, the holes summed into their starting-hand classes (int64 throughout)
+    weight = b3.weights.astype(np.int64)[:, None]
+    with_turn = np.einsum("ofrh,fh->roh", sums, weight * turn)
+    every = np.einsum("ofrh,fh->roh", sums, np.broadcast_to(weight, turn.shape))
+    by_hole = np.stack([every - with_turn, with_turn])  # (Turn bet, River bet, outcome, hole)
+    one_hot = (HOLE_CLASS[:, None] == np.arange(169)[None, :]).astype(np.int64)
+    joint = by_hole.reshape(16, N_HOLES) @ one_hot  # (16, 169)
+    return TurnPass(turn=turn, joint=np.ascontiguousarray(joint.T).reshape(169, 2, 2, 4))
 
 
 def preflop_ev(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
