@@ -54,6 +54,7 @@ __all__ = [
     "five_card_table",
     "flop_boards",
     "orbit_boards",
+    "hole_bins",
     "hole_permutation_table",
     "lookup",
     "pay_class",
@@ -97,6 +98,14 @@ def hole_permutation_table() -> np.ndarray:
         q = permute_cards(_HOLES, np.full(N_HOLES, p))
         out[p] = hole_index(q[:, 0], q[:, 1])
     return out
+
+
+@lru_cache(maxsize=1)
+def hole_bins() -> np.ndarray:
+    """(24, 1326) int32: for each suit permutation p, where each class-suit hole lands among
+    the raw board's own holes (the inverse of :func:`hole_permutation_table` row p): the
+    ``base`` of :func:`binned_sums` that sums boards in their own suits."""
+    return np.argsort(hole_permutation_table(), axis=1).astype(np.int32)
 
 
 def _pairs_of(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +179,7 @@ def summed_rows(spec: tuple, group: np.ndarray, boards: np.ndarray) -> np.ndarra
     cls, perm = lookup(spec, boards)
     if _native.loaded_library() is not None:
         cells = attach(spec)["cells"]
-        base = np.argsort(hole_permutation_table(), axis=1)
+        base = hole_bins()
         n_groups = int(group[-1]) + 1 if len(group) else 0
         return binned_sums([cells], None, cls, perm, np.ones(len(cls), np.int64), base,
                            n_groups * N_HOLES, offset=np.asarray(group) * N_HOLES,

@@ -36,6 +36,7 @@ from gpusim.exact.fives import (
     HOLE_CLASS,
     N_HOLES,
     binned_sums,
+    hole_bins,
     hole_permutation_table,
     pay_class,
     summed_rows,
@@ -99,6 +100,15 @@ class RiverCounts:
 
 _HOLES = subsets(2).astype(np.int32)
 _M = (1 << FIELD) - 1
+_HOLE_BITS = (np.int64(1) << _HOLES[:, 0]) | (np.int64(1) << _HOLES[:, 1])
+
+
+def _meets(boards: np.ndarray) -> np.ndarray:
+    """(m, 1326) bool: the holes that share a card with each board ((m, k) cards)."""
+    bits = np.zeros(len(boards), dtype=np.int64)
+    for j in range(boards.shape[1]):
+        bits |= np.int64(1) << boards[:, j].astype(np.int64)
+    return (bits[:, None] & _HOLE_BITS[None, :]) != 0
 
 
 def _river_rows(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
@@ -115,7 +125,7 @@ def _river_rows_impl(spec: tuple, ids: np.ndarray, reps: np.ndarray) -> int:
                              remaining_cards(reps).reshape(-1, 1)], axis=1)
     s = summed_rows(spec, np.arange(m).repeat(48), boards)  # (m, 1326) packed sums
     win, tie = s & _M, (s >> FIELD) & _M
-    ok = ~(_HOLES[None, :, :, None] == reps[:, None, None, :]).any(axis=(2, 3))
+    ok = ~_meets(reps)
     arrays["W"][ids] = win
     arrays["L"][ids] = np.where(ok, RIVER_OUTCOMES - win - tie, 0)
     arrays["WX"][ids] = s >> (2 * FIELD)
@@ -239,8 +249,7 @@ def _turn_boards() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     turns = remaining_cards(flops)
     cls, perm = b4.lookup(np.concatenate([np.repeat(flops, 49, axis=0), turns.reshape(-1, 1)],
                                          axis=1))
-    meets = (_HOLES[None, :, :, None] == flops[:, None, None, :]).any(axis=(2, 3))
-    return cls.astype(np.int64), perm.astype(np.int64), meets
+    return cls.astype(np.int64), perm.astype(np.int64), _meets(flops)
 
 
 def _outcome_tables(river: RiverCounts) -> list[np.ndarray]:
@@ -283,7 +292,7 @@ def turn_pass(
     cls, perm, meets = _turn_boards()
     tables = _outcome_tables(river)
     code = np.ascontiguousarray(river_bet, dtype=bool).view(np.uint8)
-    base = np.argsort(hole_permutation_table(), axis=1)  # a class-suit hole's bin in flop suits
+    base = hole_bins()  # a class-suit hole's bin in the flop's suits
     # (table, flop, River bet, hole): the packed sums over the flop's 49 turns
     acc = np.empty((2, n3, 2, N_HOLES), dtype=np.int64)
     for lo in range(0, n3, _FLOPS_PER_CALL):

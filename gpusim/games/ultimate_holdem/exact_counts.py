@@ -38,6 +38,7 @@ from gpusim.exact.fives import (
     FIELD,
     CellKind,
     binned_sums,
+    hole_bins,
     hole_permutation_table,
     lookup,
     orbit_boards,
@@ -163,7 +164,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
     # permutation goes into the bin keys, so one pass per flop sums every board
     # (a board's class reads the flop-suit hole h at hole_permutation_table()[perm, h])
     # (code-major: one plane of 1,326 bins per code)
-    perm_key = np.argsort(hole_permutation_table(), axis=1)
+    perm_key = hole_bins()
     for f, flop in zip(flop_ids, flops, strict=True):
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
