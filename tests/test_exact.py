@@ -8,6 +8,8 @@ tables of :mod:`gpusim.exact`. Suit-permuted copies of a situation must read the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -230,6 +232,48 @@ def _write_square(spec, rows):
     arrays = attach(spec)
     arrays["out"][rows] = arrays["inp"][rows] ** 2
     return len(rows)
+
+
+def _note_exit(path: str) -> int:
+    import atexit
+    import os
+
+    def at_exit() -> None:
+        with open(path, "a") as f:
+            f.write(f"exit handler ran in {os.getpid()}\n")
+        print("a line an exit handler leaves unflushed", end="")
+
+    atexit.register(at_exit)
+    return os.getpid()
+
+
+def test_pool_workers_end_after_their_exit_handlers(tmp_path):
+    """Closing a solve's pool does not wait for the workers' module teardown, but their exit
+    handlers still run and their output is still flushed."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from test_exact import _note_exit\n"
+        "from gpusim.exact._parallel import worker_pool\n"
+        "if __name__ == '__main__':\n"
+        "    with worker_pool(2) as pool:\n"
+        f"        pids = {{pool.submit(_note_exit, {str(tmp_path / 'exits.txt')!r}).result() "
+        "for _ in range(8)}\n"
+        "    print(f'workers={len(pids)}.')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered output
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, check=True, env=env).stdout
+    assert 1 <= int(re.search(r"workers=(\d+)\.", out).group(1)) <= 2
+    assert out.count("a line an exit handler leaves unflushed") == 8
+    # one handler per task, each run as its worker ended
+    assert len((tmp_path / "exits.txt").read_text().splitlines()) == 8
 
 
 def test_shared_arrays_are_written_in_place_by_workers_and_removed():
