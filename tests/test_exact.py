@@ -291,3 +291,29 @@ def test_shared_arrays_are_written_in_place_by_workers_and_removed():
         paths = [Path(p) for _, p, *_ in shared.spec]
         assert all(p.is_file() for p in paths)
     assert not any(p.exists() for p in paths)
+
+
+@pytest.mark.parametrize("level", [None, 0, 1])
+def test_count_cache_round_trip_and_nothing_half_written(tmp_path, level):
+    import zipfile
+
+    from gpusim.exact.cache import atomic_savez
+
+    a = {"W": np.arange(5000, dtype=np.uint16).reshape(50, 100), "n": np.int64(7)}
+    path = tmp_path / "counts.npz"
+    atomic_savez(path, level=level, **a)
+    with np.load(path) as z:
+        assert set(z.files) == {"W", "n"}
+        np.testing.assert_array_equal(z["W"], a["W"])
+        assert z["n"] == 7
+    with zipfile.ZipFile(path) as zf:
+        stored = {i.compress_type for i in zf.infolist()} == {zipfile.ZIP_STORED}
+    assert stored == (level == 0)
+    # an array that fails part-way through the write: no file, no temporary left
+    class Broken:
+        def __array__(self, *args, **kwargs):
+            raise ValueError("broken array")
+
+    with pytest.raises(ValueError, match="broken array"):
+        atomic_savez(tmp_path / "bad.npz", level=level, W=a["W"], x=Broken())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["counts.npz"]
