@@ -243,7 +243,7 @@ _FLOPS_PER_CALL = 256  # flop classes per binned-sums call: the numpy form's key
 @cache
 def _turn_boards() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every flop class's 49 turn boards, flop-major: (4-card class, suit permutation), (1755 x
-    49,) int64 each, and the flops' holes that meet the flop, (1755, 1326) bool."""
+    49,) int64 each, and the holes that meet each flop, (1755, 1326) bool."""
     b3, b4 = board_classes(3), board_classes(4)
     flops = b3.reps
     turns = remaining_cards(flops)
