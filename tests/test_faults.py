@@ -107,12 +107,19 @@ def _chain(out: Path, env: dict, rng: random.Random, reference) -> list[str]:
     return log
 
 
+def _child_env(tmp_path: Path) -> dict:
+    """The environment of a `gpusim simulate` child: the compile cache that the reference run
+    filled in this process, so that every child (and every restart) loads the compiled batch
+    program instead of compiling it again."""
+    from gpusim.compile_cache import cache_dir
+
+    cache = cache_dir() or tmp_path / "compile-cache"
+    return {**os.environ, "JAX_PLATFORMS": "cpu", "GPUSIM_COMPILE_CACHE": str(cache),
+            "GPUSIM_CACHE_DIR": str(tmp_path / "cache")}
+
+
 def test_sigkill_at_random_moments_then_resume_gives_identical_counts(tmp_path, reference):
-    # a shared persistent compilation cache: each restart loads the compiled step
-    env = {**os.environ, "JAX_PLATFORMS": "cpu",
-           "JAX_COMPILATION_CACHE_DIR": str(tmp_path / "jax-cache"),
-           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
-           "GPUSIM_CACHE_DIR": str(tmp_path / "cache")}
+    env = _child_env(tmp_path)
     rngs = [random.Random(1000 + i) for i in range(N_CHAINS)]
     with ThreadPoolExecutor(N_CHAINS) as pool:
         logs = list(pool.map(lambda i: _chain(tmp_path / f"run{i}", env, rngs[i], reference),
@@ -224,10 +231,7 @@ def test_resume_recomputes_a_chunk_whose_part_is_missing(tmp_path, reference):
 
 def test_sigterm_keeps_finished_chunks_prints_the_resume_command_and_exits_143(tmp_path,
                                                                                reference):
-    env = {**os.environ, "JAX_PLATFORMS": "cpu",
-           "JAX_COMPILATION_CACHE_DIR": str(tmp_path / "jax-cache"),
-           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
-           "GPUSIM_CACHE_DIR": str(tmp_path / "cache")}
+    env = _child_env(tmp_path)
     out = tmp_path / "run"
     # without --quiet and with stderr a pipe, as in a batch job: progress lines, not a bar
     argv = [a for a in _argv(out) if a != "--quiet"] + ["--log-every", "0.05"]
