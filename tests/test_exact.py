@@ -234,19 +234,6 @@ def _write_square(spec, rows):
     return len(rows)
 
 
-def _note_exit(path: str) -> int:
-    import atexit
-    import os
-
-    def at_exit() -> None:
-        with open(path, "a") as f:
-            f.write(f"exit handler ran in {os.getpid()}\n")
-        print("a line an exit handler leaves unflushed", end="")
-
-    atexit.register(at_exit)
-    return os.getpid()
-
-
 def test_pool_workers_end_after_their_exit_handlers(tmp_path):
     """Closing a solve's pool does not wait for the workers' module teardown, but their exit
     handlers still run and their output is still flushed."""
@@ -259,11 +246,11 @@ def test_pool_workers_end_after_their_exit_handlers(tmp_path):
     script.write_text(
         "import sys\n"
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-        "from test_exact import _note_exit\n"
+        "from _exit_note import note_exit\n"
         "from gpusim.exact._parallel import worker_pool\n"
         "if __name__ == '__main__':\n"
         "    with worker_pool(2) as pool:\n"
-        f"        pids = {{pool.submit(_note_exit, {str(tmp_path / 'exits.txt')!r}).result() "
+        f"        pids = {{pool.submit(note_exit, {str(tmp_path / 'exits.txt')!r}).result() "
         "for _ in range(8)}\n"
         "    print(f'workers={len(pids)}.')\n"
     )
