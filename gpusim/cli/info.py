@@ -117,9 +117,9 @@ def _parse_range(text: str) -> tuple[int, int]:
         a, b = (int(p) for p in parts)
     except ValueError:
         a, b = -1, -1
-    from gpusim.dealing import MAX_ROUND
+    from gpusim.runs.simulation import MAX_ROUNDS  # = gpusim.dealing.MAX_ROUND, without JAX
 
-    if len(parts) != 2 or not 0 <= a < b <= MAX_ROUND or b - a > 1_000_000:
+    if len(parts) != 2 or not 0 <= a < b <= MAX_ROUNDS or b - a > 1_000_000:
         fail(
             f"--rounds: got {text!r}; expected A:B with whole numbers 0 <= A < B <= 2**48 "
             "(rounds A .. B-1, at most 1,000,000 of them)"

@@ -219,11 +219,9 @@ def run_simulation(
     rules = load_config(config)
     n_rounds = parse_rounds(rounds)
     chunk_rounds = DEFAULT_CHUNK if chunk is None else parse_rounds(chunk, "--chunk")
-    from gpusim.dealing import MAX_ROUND
-
     for field, given, value in (("--rounds", rounds, n_rounds), ("--chunk", chunk, chunk_rounds)):
-        if value > MAX_ROUND:
-            raise SimulationError(f"{field}: got {given!r}; at most 2**48 = {MAX_ROUND:,} rounds "
+        if value > MAX_ROUNDS:
+            raise SimulationError(f"{field}: got {given!r}; at most 2**48 = {MAX_ROUNDS:,} rounds "
                                   "(the dealer's round index limit)")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise SimulationError(f"--seed: got {seed!r}; expected an integer in 0..2^64-1")
