@@ -47,7 +47,11 @@ def royal_rounds():
     return r
 
 
-@pytest.mark.parametrize("chunk", [ROUNDS, 262_144, 99_999])
+# 27,581: an odd chunk, 29 of them, whose ends fall inside the CPU batches of 2^18 rounds; the
+# royals (rounds 525,824 and 785,308) are in chunks 19 and 28, the first past a batch boundary
+# inside its chunk, and the last chunk has 151 rounds. Its batches need only two programs
+# besides the ones the other two chunk sizes compile (99,999 needed seven).
+@pytest.mark.parametrize("chunk", [ROUNDS, 262_144, 27_581])
 def test_jackpot_hits_recorded_and_chunk_independent(tmp_path, chunk, royal_rounds):
     rules = load_config("holdem_bonus")
     jp = rules.jackpot
