@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from gpusim.cli import app
 
-ROUNDS = ["--rounds", "60000", "--seed", "9", "--chunk", "20000"]
+N = 80_000
+# chunks of 20,000 rounds, whole and in the two shards of 40,000: one compiled batch size
+ROUNDS = ["--rounds", str(N), "--seed", "9", "--chunk", "20000"]
 
 
 def _run(*args):
@@ -77,7 +79,7 @@ def test_simulate_shards_merge_verify_summary(results):
         assert merged[table] == full[table], table
     assert set(full["decisions"]) == {"preflop", "flop", "river"}
     assert set(full["bets"]) == {"ante", "blind", "play", "trips", "main", "total"}
-    assert full["bets"]["blind"]["wagered"] == full["bets"]["ante"]["wagered"] == 2 * 60000
+    assert full["bets"]["blind"]["wagered"] == full["bets"]["ante"]["wagered"] == 2 * N
     assert "sound" in r["verify"]["out"]
 
 
@@ -104,11 +106,11 @@ def test_whatif_on_the_blind_and_trips_lines(results):
     assert w["blind"]["paytable_old"]["flush"] == "3:2" and w["blind"]["paytable_new"]["flush"] == 2
     ev = json.loads(r["summary_full"]["out"])["events"]
     blind_flush = ev["blind"].get("win:flush", 0)
-    # a flush's half unit more, per unit wagered (every Blind is 2 units; 60,000 rounds)
+    # a flush's half unit more, per unit wagered (every Blind is 2 units; N rounds)
     assert Fraction(w["blind"]["rtp_new_exact"]) - Fraction(w["blind"]["rtp_old"]) < 1
-    assert abs(w["blind"]["rtp_new"] - w["blind"]["rtp_old"] - blind_flush / 2 / 60000) < 1e-12
+    assert abs(w["blind"]["rtp_new"] - w["blind"]["rtp_old"] - blind_flush / 2 / N) < 1e-12
     full_houses = ev["trips"].get("full_house", 0)
-    assert abs(w["trips"]["rtp_new"] - w["trips"]["rtp_old"] - full_houses / 60000) < 1e-12
+    assert abs(w["trips"]["rtp_new"] - w["trips"]["rtp_old"] - full_houses / N) < 1e-12
     assert w["trips"]["exact_for_side_bet"] and not w["blind"]["exact_for_side_bet"]
     ratio = json.loads(r["whatif_ratio"]["out"])["whatif"]["bets"]["blind"]
     assert ratio["rtp_new_exact"] == w["blind"]["rtp_new_exact"]
