@@ -33,7 +33,8 @@ _DRIVER = textwrap.dedent('''
     tmp = sys.argv[1]
     run("games", "games", "--json")
     run("play", "play", "high_card_duel", "--rounds", "0:40", "--seed", "5", "--json")
-    common = ["--rounds", "60000", "--seed", "9", "--chunk", "20000"]
+    # chunks of 20,000, whole and in both shards of 40,000: one compiled batch size
+    common = ["--rounds", "80000", "--seed", "9", "--chunk", "20000"]
     run("simulate", "simulate", "high_card_duel", *common, "--out", f"{tmp}/full")
     run("shard0", "simulate", "high_card_duel", *common, "--shard", "0/2", "--out", f"{tmp}/s0")
     run("shard1", "simulate", "high_card_duel", *common, "--shard", "1/2", "--out", f"{tmp}/s1")
