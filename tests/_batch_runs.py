@@ -23,14 +23,25 @@ CH = {"config": "casino_holdem", "rounds": 60_000, "seed": 5}
 
 _ROOT = Path(tempfile.mkdtemp(prefix="gpusim-batch-"))
 atexit.register(shutil.rmtree, _ROOT, ignore_errors=True)
+
+
+def _compile_cache() -> Path:
+    """The compile cache every other run of the suite uses (gpusim.compile_cache): shared with
+    the other test modules and the other pytest workers, which run these same configs; a
+    folder of this session's own only when the cache is turned off."""
+    from gpusim.compile_cache import cache_dir
+
+    return cache_dir() or _ROOT / "jax-cache"
+
+
 JAX_CACHE = {
-    "JAX_COMPILATION_CACHE_DIR": str(_ROOT / "jax-cache"),
+    "JAX_COMPILATION_CACHE_DIR": str(_compile_cache()),
     "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
     "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "-1",
 }
-"""Every run compiles the same few programs afresh (a new jit per run); JAX's persistent
-compilation cache shares them across these runs and the Ray workers (compiling, not counting,
-is most of these tests' time on a 2-core machine)."""
+"""Every run compiles the same few programs afresh (a new jit per run); the persistent compile
+cache shares them across these runs, the Ray workers and the Slurm scripts' processes
+(compiling, not counting, is most of these tests' time on a 2-core machine)."""
 
 
 def use_jax_cache() -> None:
