@@ -51,29 +51,30 @@ def _build(setup, folder):
     return BatchProgram.build(rules, strat, reducer, BATCH, cache_dir=folder)
 
 
-def test_a_saved_program_loads_and_counts_the_same(setup, tmp_path):
-    first = _build(setup, tmp_path)
-    assert first.origin == "compiled"
-    assert sorted(p.name.rsplit("-", 1)[1] for p in tmp_path.iterdir()) == [
-        "reduce.xla", "settle.xla"]  # fmt: skip
-    second = _build(setup, tmp_path)
-    assert second.origin == "disk"
-    assert _same(_reduction(first), setup[3])
-    assert _same(_reduction(second), setup[3])
-
-
 @pytest.fixture(scope="module")
 def saved(setup, tmp_path_factory):
-    """A cache folder with the program's two files as a build saved them (each damage case
-    damages its own copy)."""
+    """A cache folder with the program's two files as a build saved them, and that build's
+    reduction (the tests below use copies: each damage case damages its own)."""
     folder = tmp_path_factory.mktemp("saved")
-    assert _build(setup, folder).origin == "compiled"
-    return folder
+    first = _build(setup, folder)
+    assert first.origin == "compiled"
+    return folder, _reduction(first)
+
+
+def test_a_saved_program_loads_and_counts_the_same(setup, saved, tmp_path):
+    folder, first = saved
+    assert sorted(p.name.rsplit("-", 1)[1] for p in folder.iterdir()) == [
+        "reduce.xla", "settle.xla"]  # fmt: skip
+    shutil.copytree(folder, tmp_path, dirs_exist_ok=True)
+    second = _build(setup, tmp_path)
+    assert second.origin == "disk"
+    assert _same(first, setup[3])
+    assert _same(_reduction(second), setup[3])
 
 
 @pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "garbage header"])
 def test_a_damaged_file_is_compiled_again_and_replaced(setup, saved, tmp_path, damage):
-    shutil.copytree(saved, tmp_path, dirs_exist_ok=True)
+    shutil.copytree(saved[0], tmp_path, dirs_exist_ok=True)
     assert _build(setup, tmp_path).origin == "disk"  # the copy is a valid cache
     victim = next(tmp_path.glob("*-settle.xla"))
     data = bytearray(victim.read_bytes())
@@ -90,14 +91,15 @@ def test_a_damaged_file_is_compiled_again_and_replaced(setup, saved, tmp_path, d
     assert _build(setup, tmp_path).origin == "disk"  # the file was rewritten whole
 
 
-def test_a_copy_that_loads_but_does_not_run_is_never_used_or_saved(setup, tmp_path, monkeypatch):
+def test_a_copy_that_loads_but_does_not_run_is_never_used_or_saved(setup, saved, tmp_path,
+                                                                   monkeypatch):
     def broken(data):
         def fail(*args):
             raise RuntimeError("Function fusion not found")
 
         return None if data is None else fail
 
-    _build(setup, tmp_path)
+    shutil.copytree(saved[0], tmp_path, dirs_exist_ok=True)
     monkeypatch.setattr(program, "_deserialize", broken)
     for f in tmp_path.iterdir():
         f.unlink()
