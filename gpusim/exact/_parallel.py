@@ -33,17 +33,21 @@ def default_workers() -> int:
 
 @contextmanager
 def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterator[Executor | None]:
-    """One pool for every stage of a solve (each spawned worker imports JAX once); None
-    when ``workers`` <= 1 (everything runs in this process). ``warm``: a module-level function
-    of the solver's module, run once per worker at start (unpickling it imports that module)."""
+    """One pool for every stage of a solve (each spawned worker imports JAX once): ``workers``
+    processes in all, this one included (:func:`run_chunks` runs chunks here too while the
+    pool's ``workers - 1`` processes run theirs); None when ``workers`` <= 1 (everything runs
+    in this process). ``warm``: a module-level function of the solver's module, run once per
+    worker at start (unpickling it imports that module)."""
     if workers <= 1:
         yield None
         return
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn"),
+    with ProcessPoolExecutor(workers - 1, mp_context=get_context("spawn"),
                              initializer=_exit_without_teardown) as pool:
         # Start every worker now: each spends a second or two importing the solver (JAX
-        # included) while this process builds its index tables.
-        for _ in range(workers if warm is not None else 0):
+        # included) while this process builds its index tables. (Fewer processes than cores
+        # while they start: with one per core, their imports and this process's index build
+        # had slowed each other down.)
+        for _ in range(workers - 1 if warm is not None else 0):
             pool.submit(warm)
         yield pool
 
@@ -76,7 +80,12 @@ def run_chunks(
     pool: Executor | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """Yield (key, fn(*arg)) for every chunk, in completion order when run in a pool
-    (``pool``, or a new one of ``workers`` processes)."""
+    (``pool``, or a new :func:`worker_pool` of ``workers``).
+
+    With a pool, this process works too: the pool takes the chunks from the front, this process
+    takes them from the back, one at a time, as long as the pool has not started them (a pending
+    future is cancelled and its chunk run here). The callers' sums do not depend on the order.
+    """
     if pool is None and (workers <= 1 or len(args) <= 1):
         for key, a in zip(keys, args, strict=True):
             yield key, fn(*a)
@@ -85,9 +94,28 @@ def run_chunks(
         with worker_pool(workers) as own:
             yield from run_chunks(fn, args, keys, workers, pool=own)
         return
-    futures = {pool.submit(fn, *a): key for key, a in zip(keys, args, strict=True)}
-    for fut in as_completed(futures):
-        yield futures[fut], fut.result()
+    futures = [pool.submit(fn, *a) for a in args]
+    yielded = [False] * len(futures)
+    first_unchecked = 0
+    back = len(futures)
+
+    def finished() -> Iterator[tuple[Any, Any]]:
+        nonlocal first_unchecked
+        for i in range(first_unchecked, back):
+            if not yielded[i] and futures[i].done():
+                yielded[i] = True
+                yield keys[i], futures[i].result()
+        while first_unchecked < back and yielded[first_unchecked]:
+            first_unchecked += 1
+
+    while back > 0 and futures[back - 1].cancel():
+        back -= 1
+        yield keys[back], fn(*args[back])
+        yield from finished()
+    rest = {futures[i]: i for i in range(back) if not yielded[i]}
+    for fut in as_completed(rest):
+        i = rest[fut]
+        yield keys[i], fut.result()
 
 
 class SharedArrays:
