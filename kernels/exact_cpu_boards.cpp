@@ -1,5 +1,7 @@
 // The exact solver's CPU loops, compiled (gpusim/exact/_native.py loads them; each has a numpy
 // form it must match count for count, tests/test_exact_native.py):
+//   gpusim_exact_rank_keys      per board, every hand's rank as a sort key (the evaluator of
+//                               kernels/evaluate.cuh); gpusim_exact_rank ranks whole hands
 //   gpusim_exact_sorted_counts  per board, after numpy's sort: the tie runs and the per-card
 //                               inclusion-exclusion rows (gpusim/exact/boards.py)
 //   gpusim_exact_binned_sums    the second stage: boards' rows summed by bin (fives.binned_sums)
@@ -25,6 +27,8 @@
 // (the player's own hand is in both cards' lists of ties, hence the + 1).
 
 #include <cstdint>
+
+#include "evaluate.cuh"  // the evaluator the CUDA kernels and the JAX path share, bit for bit
 
 namespace {
 
@@ -106,6 +110,20 @@ void board(int n, int npairs, const uint64_t* key, const int32_t* pi, const int3
 
 constexpr int kHoles = 1326;
 
+// Sort keys rank << 11 | p of a board's hands: the board's suit-mask words (lo, hi) with each
+// hand's two cards' bits OR-ed in, ranked as N-card hands.
+template <int N>
+void rank_pairs(int npairs, const int32_t* pi, const int32_t* pj, uint32_t lo, uint32_t hi,
+                const uint32_t* card_lo, const uint32_t* card_hi, uint64_t* out) {
+  for (int p = 0; p < npairs; ++p) {
+    const uint32_t l = lo | card_lo[pi[p]] | card_lo[pj[p]];
+    const uint32_t h = hi | card_hi[pi[p]] | card_hi[pj[p]];
+    const uint32_t r = gpusim_rank_from_masks(l & GPUSIM_MASK13, l >> 16, h & GPUSIM_MASK13,
+                                              h >> 16, N);
+    out[p] = (uint64_t(r) << kHandBits) | uint64_t(p);
+  }
+}
+
 // One board's cells into one or two accumulators: the value types are template parameters so
 // that the inner loop has no branch (two tables share one key computation).
 template <typename A, typename B, bool kTwo>
@@ -154,7 +172,61 @@ AddFn pick(int vtype_a, int vtype_b, bool two) {
 extern "C" {
 
 // Version of this entry point's contract; the loader refuses a library that differs.
-int gpusim_exact_cpu_abi(void) { return 5; }
+int gpusim_exact_cpu_abi(void) { return 6; }
+
+// The sort keys of every hand on nb boards of k cards (3..5), n = 52 - k unseen cards each
+// (rem, ascending), npairs = C(n, 2) hands (pi, pj: local card indices):
+//   keys[i * npairs + p] = rank << 11 | p,
+// rank = gpusim_rank_from_masks of board i's cards with rem[i * n + pi[p]] and
+// rem[i * n + pj[p]] (gpusim/evaluator.py's evaluate_board_pairs, bit for bit). The board's
+// suit masks are built once; each hand ORs in its two cards' bits.
+// Returns 0, or -1 for k, n or npairs out of range or a card outside 0..51 (nothing written for
+// that board or after it).
+int gpusim_exact_rank_keys(int64_t nb, int32_t k, const int32_t* boards, int32_t n,
+                           const int32_t* rem, int32_t npairs, const int32_t* pi,
+                           const int32_t* pj, uint64_t* keys) {
+  if (k < 3 || k > 5 || n != 52 - k || npairs != n * (n - 1) / 2) return -1;
+  for (int64_t i = 0; i < nb; ++i) {
+    // two suits share a word (bits 0-12 and 16-28), as in gpusim_evaluate
+    uint32_t lo = 0u, hi = 0u, bad = 0u;
+    for (int j = 0; j < k; ++j) {
+      const uint32_t c = uint32_t(boards[i * k + j]);
+      bad |= c > 51u ? 1u : 0u;
+      const uint32_t bit = 1u << (((c & 63u) >> 2) + ((c & 1u) << 4));
+      lo |= (c & 2u) ? 0u : bit;
+      hi |= (c & 2u) ? bit : 0u;
+    }
+    uint32_t card_lo[kMaxUnseen], card_hi[kMaxUnseen];
+    for (int x = 0; x < n; ++x) {
+      const uint32_t c = uint32_t(rem[i * n + x]);
+      bad |= c > 51u ? 1u : 0u;
+      const uint32_t bit = 1u << (((c & 63u) >> 2) + ((c & 1u) << 4));
+      card_lo[x] = (c & 2u) ? 0u : bit;
+      card_hi[x] = (c & 2u) ? bit : 0u;
+    }
+    if (bad) return -1;
+    uint64_t* out = keys + i * npairs;
+    switch (k) {  // the hand size as a constant: the evaluator's kicker loop unrolls
+      case 3: rank_pairs<5>(npairs, pi, pj, lo, hi, card_lo, card_hi, out); break;
+      case 4: rank_pairs<6>(npairs, pi, pj, lo, hi, card_lo, card_hi, out); break;
+      default: rank_pairs<7>(npairs, pi, pj, lo, hi, card_lo, card_hi, out); break;
+    }
+  }
+  return 0;
+}
+
+// Ranks of m hands of k (5..7) distinct cards each: out[i] = gpusim_evaluate(cards + i * k, k).
+// Returns 0, or -1 for k out of range or a card outside 0..51 (nothing written from that hand).
+int gpusim_exact_rank(int64_t m, int32_t k, const int32_t* cards, uint32_t* out) {
+  if (k < 5 || k > 7) return -1;
+  for (int64_t i = 0; i < m; ++i) {
+    uint32_t bad = 0u;
+    for (int j = 0; j < k; ++j) bad |= uint32_t(cards[i * k + j]) > 51u ? 1u : 0u;
+    if (bad) return -1;
+    out[i] = gpusim_evaluate(cards + i * k, k);
+  }
+  return 0;
+}
 
 // nb boards, each with n unseen cards (2..49) and npairs = C(n, 2) hands; keys: (nb, npairs)
 // rank << 11 | hand index, sorted ascending along each board (the sort stays in numpy: its

@@ -15,7 +15,7 @@ import pytest
 
 from gpusim.cards import parse_cards
 from gpusim.exact import _native
-from gpusim.exact.boards import board_counts, sorted_counts
+from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts, sorted_counts
 from gpusim.exact.fives import HOLE_CLASS, binned_sums, hole_permutation_table
 from gpusim.index import board_classes
 
@@ -314,3 +314,32 @@ def test_turn_pass_by_brute_force(compiled):
     bet = np.bincount(np.tile(HOLE_CLASS, 1755), weights=(tp.turn * b3.weights[:, None]).ravel(),
                       minlength=169).astype(np.int64)
     np.testing.assert_array_equal(tp.joint[:, 1].sum(axis=(1, 2)), bet * 47 * RIVER_OUTCOMES)
+
+
+def test_compiled_ranks_equal_the_jax_evaluator(compiled):
+    """The compiled evaluator (kernels/evaluate.cuh) against gpusim.evaluator, whole hands of 5
+    to 7 cards and every hand of random 3-, 4- and 5-card boards; bad cards are refused."""
+    from gpusim.evaluator import evaluate_board_pairs, evaluate_np
+    from gpusim.exact.boards import rank_hands, remaining_cards
+
+    rng = np.random.default_rng(17)
+    hands = np.argsort(rng.random((30000, 52)), axis=1)[:, :7]
+    specials = [parse_cards(t) for t in ("Ah Kh Qh Jh Th 2c 3d", "As 2s 3s 4s 5s Kd Kc",
+                                         "7c 7d 7h 7s 2c 2d 3h", "Ac Ad Kc Kd Qc Qd Jh")]
+    hands = np.concatenate([hands, np.array(specials)])
+    for k in (5, 6, 7):
+        np.testing.assert_array_equal(rank_hands(hands[:, :k]), evaluate_np(hands[:, :k]))
+    for k in (3, 4, 5):
+        b = _boards(k, 40, seed=k)
+        rem = remaining_cards(b)
+        pi, pj = np.triu_indices(52 - k, 1)
+        keys = _native.rank_keys_native(b, rem, pi, pj)
+        ranks = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
+        np.testing.assert_array_equal(keys >> np.uint64(11), ranks)
+        np.testing.assert_array_equal(keys & np.uint64(2047),
+                                      np.broadcast_to(np.arange(len(pi)), keys.shape))
+    with pytest.raises(ValueError, match="^cards: 7 cards a hand, or a card outside 0..51"):
+        _native.rank_native(np.array([[0, 1, 2, 3, 4, 5, 52]]))
+    b = _boards(5, 2, seed=1)
+    with pytest.raises(ValueError, match="^boards: 5 cards, 47 unseen, 1081 hands, or a card"):
+        _native.rank_keys_native(b + 52, remaining_cards(b), PAIR_I, PAIR_J)

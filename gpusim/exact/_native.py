@@ -1,13 +1,15 @@
-"""The compiled forms of three of the exact solver's CPU loops (``kernels/exact_cpu_boards.cpp``):
-the per-board tie runs and inclusion-exclusion (:func:`sorted_counts_native`), the second stage's
-binned sums (:func:`binned_sums_native`) and Texas Hold'em Bonus's 5-card cells with their
-per-starting-hand sums (:func:`thb_cells_native`). Built once with the system C++ compiler into
-the user's cache, loaded with ctypes.
+"""The compiled forms of the exact solver's CPU loops (``kernels/exact_cpu_boards.cpp``): the
+hands' ranks as sort keys (:func:`rank_keys_native`, the evaluator of ``kernels/evaluate.cuh``;
+:func:`rank_native` ranks whole hands), the per-board tie runs and inclusion-exclusion
+(:func:`sorted_counts_native`), the second stage's binned sums (:func:`binned_sums_native`) and
+Texas Hold'em Bonus's 5-card cells with their per-starting-hand sums (:func:`thb_cells_native`).
+Built once with the system C++ compiler into the user's cache, loaded with ctypes. A solve that
+runs them never imports JAX (whose import alone takes about 2 s).
 
-They give the numpy forms' counts exactly (``tests/test_exact_native.py``) and run several times
-faster (``benchmarks/exact_stage.py``, ``benchmarks/exact.py --pass both``). Where the library
-cannot be built (no compiler, a failed build) the solver keeps the numpy forms; :func:`status`
-says which form runs and why.
+They give the numpy (and JAX) forms' counts exactly (``tests/test_exact_native.py``) and run
+several times faster (``benchmarks/exact_stage.py``, ``benchmarks/exact.py --pass both``). Where
+the library cannot be built (no compiler, a failed build) the solver keeps the numpy forms (and
+JAX's evaluator); :func:`status` says which form runs and why.
 
 ``GPUSIM_EXACT_NATIVE``: unset or ``auto`` builds it if a compiler is found; ``0`` never uses it;
 ``1`` requires it (a build failure is an error instead of the numpy form).
@@ -28,16 +30,35 @@ import numpy as np
 
 from gpusim.exact.cache import cache_dir
 
-__all__ = ["ENV", "NativeError", "binned_sums_native", "loaded_library", "sorted_counts_native",
-           "status", "thb_cells_native"]
+__all__ = ["ENV", "NativeError", "binned_sums_native", "loaded_library", "rank_keys_native",
+           "rank_native", "sorted_counts_native", "status", "thb_cells_native"]
 
 ENV = "GPUSIM_EXACT_NATIVE"
 _SOURCE = "exact_cpu_boards.cpp"
-_ABI = 5
+_HEADERS = ("evaluate.cuh",)  # included from the kernels folder
+_ABI = 6
 # No -march=native: a cache folder shared by a cluster's nodes must not hold a library that
 # only some of their CPUs can run (and in a throwaway test -march=native and x86-64-v3 were not
 # measurably faster than the baseline on the binned sums).
 _FLAGS = ("-O3", "-std=c++17", "-shared", "-fPIC", "-fno-math-errno")
+
+
+def _flags() -> tuple[str, ...]:
+    """The build flags: :data:`_FLAGS`, plus ``-mpopcnt`` on an x86-64 CPU that has the
+    instruction. Without it each of the evaluator's population counts is a library call, and
+    ranking runs about 3x slower (63.7 against 21.3 us a board, a throwaway measurement). The
+    flags are part of the library's name, so a node without the instruction builds its own."""
+    if platform.machine().lower() in ("x86_64", "amd64") and _cpu_flag("popcnt"):
+        return (*_FLAGS, "-mpopcnt")
+    return _FLAGS
+
+
+def _cpu_flag(name: str) -> bool:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and name in line.split() for line in f)
+    except OSError:
+        return False
 
 
 class NativeError(RuntimeError):
@@ -71,8 +92,9 @@ def _build(cxx: str) -> Path:
     src = _source()
     version = subprocess.run([cxx, "--version"], capture_output=True, text=True,
                              timeout=60).stdout  # fmt: skip
+    headers = [(src.parent / h).read_bytes() for h in _HEADERS]
     digest = hashlib.sha256(
-        b"\0".join([src.read_bytes(), version.encode(), " ".join(_FLAGS).encode(),
+        b"\0".join([src.read_bytes(), *headers, version.encode(), " ".join(_flags()).encode(),
                     platform.machine().encode()])
     ).hexdigest()[:16]
     folder = cache_dir().parent / "native"
@@ -81,8 +103,8 @@ def _build(cxx: str) -> Path:
     if lib.is_file():
         return lib
     tmp = folder / f"{lib.name}.tmp{os.getpid()}"
-    proc = subprocess.run([cxx, *_FLAGS, str(src), "-o", str(tmp)], capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    proc = subprocess.run([cxx, *_flags(), f"-I{src.parent}", str(src), "-o", str(tmp)],
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
     if proc.returncode != 0:
         tmp.unlink(missing_ok=True)
         first = (proc.stderr.strip().splitlines() or ["no message"])[0]
@@ -116,6 +138,13 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, ctypes.c_int32, ctypes.c_int32, u64, i32, i32, i32,
                    ctypes.c_uint32, ctypes.c_int32, i64, u32, u8, i32, i32, i32, ctypes.c_void_p]
+    fn = lib.gpusim_exact_rank_keys
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i32, ctypes.c_int32, i32, ctypes.c_int32, i32,
+                   i32, u64]
+    fn = lib.gpusim_exact_rank
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i32, u32]
     fn = lib.gpusim_exact_thb_cells
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i64, u32, i32, i32, i32, ctypes.c_uint32,
@@ -136,6 +165,46 @@ def loaded_library() -> ctypes.CDLL | None:
 def status() -> str:
     """Which form of the tie runs and inclusion-exclusion a solve in this process uses, and why."""
     return _load()[1]
+
+
+def rank_keys_native(boards: np.ndarray, rem: np.ndarray, pi: np.ndarray,
+                     pj: np.ndarray) -> np.ndarray:
+    """Every hand's sort key on nb boards: (nb, P) uint64 ``rank << 11 | p``, the rank of board
+    i's k cards (3..5) with its unseen cards ``rem[i, pi[p]]`` and ``rem[i, pj[p]]`` (boards:
+    (nb, k), rem: (nb, 52 - k) ascending; the ranks are
+    :func:`gpusim.evaluator.evaluate_board_pairs`')."""
+    lib = loaded_library()
+    if lib is None:
+        raise NativeError(status())
+    boards = np.ascontiguousarray(boards, dtype=np.int32)
+    rem = np.ascontiguousarray(rem, dtype=np.int32)
+    nb, k = boards.shape
+    pi = np.ascontiguousarray(pi, dtype=np.int32)
+    pj = np.ascontiguousarray(pj, dtype=np.int32)
+    keys = np.empty((nb, len(pi)), dtype=np.uint64)
+    n = rem.shape[1] if rem.ndim == 2 else -1
+    if rem.shape[0] != nb or len(pj) != len(pi) or (len(pi) and max(pi.max(), pj.max()) >= n):
+        raise ValueError(f"rem, pi, pj: shapes {rem.shape}, {pi.shape}, {pj.shape} do not fit "
+                         f"{nb} boards of {k} cards")
+    if lib.gpusim_exact_rank_keys(nb, k, boards, n, rem, len(pi), pi, pj, keys) != 0:
+        raise ValueError(f"boards: {k} cards, {n} unseen, {len(pi)} hands, or a card outside "
+                         "0..51, is not allowed; use 3..5 cards, the 52 - k others, every pair")
+    return keys
+
+
+def rank_native(cards: np.ndarray) -> np.ndarray:
+    """Ranks of hands of 5 to 7 distinct cards: (..., k) int -> (...,) uint32, as
+    :func:`gpusim.evaluator.evaluate`."""
+    lib = loaded_library()
+    if lib is None:
+        raise NativeError(status())
+    c = np.ascontiguousarray(cards, dtype=np.int32)
+    k = c.shape[-1]
+    out = np.empty(c.shape[:-1], dtype=np.uint32)
+    if lib.gpusim_exact_rank(out.size, k, c.reshape(-1, k), out.reshape(-1)) != 0:
+        raise ValueError(f"cards: {k} cards a hand, or a card outside 0..51, is not allowed; "
+                         "use 5 to 7 cards, codes 0..51")
+    return out
 
 
 def sorted_counts_native(key: np.ndarray, pi: np.ndarray, pj: np.ndarray, rem: np.ndarray,

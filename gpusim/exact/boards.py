@@ -14,9 +14,10 @@ hand's dense position = number of hands strictly below it, with the tie runs' bo
 hands' cards are stably sorted by card, which lists the 46 hands holding each card in rank
 order; the tie-run bounds within each card's list are the per-card counts. All counts are
 exact integers. Ranks come from :func:`gpusim.evaluator.evaluate_board_pairs`, which builds the
-board's suit masks once per board instead of once per hand. After the sort, the tie runs and the
-per-card rows run as a compiled loop where one can be built (:mod:`gpusim.exact._native`), else
-as the numpy passes below; both give the same arrays.
+board's suit masks once per board instead of once per hand. Where a compiled loop can be built
+(:mod:`gpusim.exact._native`) the ranks come from its C++ twin of that evaluator, and after the
+sort the tie runs and the per-card rows run there too; else JAX and the numpy passes below. Both
+give the same arrays.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.evaluator import evaluate_board_pairs
 from gpusim.exact import _native
 from gpusim.exact._profile import stage
 
@@ -36,6 +36,7 @@ __all__ = [
     "BoardCounts",
     "SortedCounts",
     "board_counts",
+    "rank_hands",
     "remaining_cards",
     "sorted_counts",
 ]
@@ -142,14 +143,19 @@ def sorted_counts(boards: np.ndarray, qualifier: int | None = None, *,
     pi, pj = (PAIR_I, PAIR_J) if n == 47 else _pairs(n)
     npairs = len(pi)
     rem = remaining_cards(b)
-    with stage("rank the hands (evaluator)"):
-        rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
-
     if native is None:
         native = _native.loaded_library() is not None
+    with stage("rank the hands (evaluator)"):
+        # each hand's sort key: rank << 11 | hand, so that the sort gives every hand's dense
+        # position on its board (the number of hands strictly below it)
+        if native:
+            key = _native.rank_keys_native(b, rem, pi, pj)
+        else:
+            from gpusim.evaluator import evaluate_board_pairs  # JAX: imported only here
+
+            rank = evaluate_board_pairs(b, rem[:, pi], rem[:, pj])
+            key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
     with stage("sort the hands"):
-        # dense position of every hand on its board (number of hands strictly below it)
-        key = (rank.astype(np.uint64) << np.uint64(11)) | np.arange(npairs, dtype=np.uint64)
         key.sort(axis=1)
     if native:
         with stage("tie runs, inclusion-exclusion (compiled)"):
@@ -205,6 +211,17 @@ def _exclude(rem, order, srank, start, stop, pi, pj, qualifier) -> SortedCounts:
     hole = (hi * (hi - 1) >> 1) + lo  # rem ascends: lo < hi
     return SortedCounts(rem=rem, order=order, cards=held, hole=hole.astype(np.int32),
                         rank=srank, below=below, equal=equal, not_qualified=nq)
+
+
+def rank_hands(cards) -> np.ndarray:
+    """Ranks of hands of 5 to 7 distinct cards, (..., k) int -> (...,) uint32: the compiled
+    evaluator where it is available (no JAX import), else :func:`gpusim.evaluator.evaluate_np`;
+    the same ranks."""
+    if _native.loaded_library() is not None:
+        return _native.rank_native(cards)
+    from gpusim.evaluator import evaluate_np
+
+    return evaluate_np(cards, check=False)
 
 
 def board_counts(boards: np.ndarray, qualifier: int | None = None) -> BoardCounts:

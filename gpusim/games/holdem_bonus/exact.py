@@ -223,10 +223,10 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
 
 def five_card_class_counts() -> np.ndarray:
     """(10,) int64 five-card hands by pay class over all C(52, 5)."""
-    from gpusim.evaluator import evaluate_np
+    from gpusim.exact.boards import rank_hands
     from gpusim.index import subsets
 
-    ranks = evaluate_np(subsets(5), check=False)
+    ranks = rank_hands(subsets(5))
     return np.bincount(pay_class(ranks), minlength=10).astype(np.int64)
 
 
