@@ -1,4 +1,5 @@
-"""Run enumeration chunks in worker processes (spawned: JAX must not be forked), and share
+"""Run enumeration chunks in worker processes (spawned: JAX, where a solve loads it, must not be
+forked), and share
 large arrays with them through memory-mapped files instead of pickling them."""
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def default_workers() -> int:
 
 @contextmanager
 def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterator[Executor | None]:
-    """One pool for every stage of a solve (each spawned worker imports JAX once): ``workers``
+    """One pool for every stage of a solve (each worker imports the solver once): ``workers``
     processes in all, this one included (:func:`run_chunks` runs chunks here too while the
     pool's ``workers - 1`` processes run theirs); None when ``workers`` <= 1 (everything runs
     in this process). ``warm``: a module-level function of the solver's module, run once per
@@ -43,8 +44,8 @@ def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterato
         return
     with ProcessPoolExecutor(workers - 1, mp_context=get_context("spawn"),
                              initializer=_exit_without_teardown) as pool:
-        # Start every worker now: each spends a second or two importing the solver (JAX
-        # included) while this process builds its index tables. (Fewer processes than cores
+        # Start every worker now: each spends a while importing the solver while this
+        # process builds its index tables. (Fewer processes than cores
         # while they start: with one per core, their imports and this process's index build
         # had slowed each other down.)
         for _ in range(workers - 1 if warm is not None else 0):
@@ -54,8 +55,9 @@ def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterato
 
 def _exit_without_teardown() -> None:
     """Run in each worker as it starts: when the pool closes, the worker ends right after its
-    exit handlers, skipping the interpreter's module teardown. With JAX loaded that teardown
-    takes about half a second a worker, and closing the pool waits for it. By then every result
+    exit handlers, skipping the interpreter's module teardown. With JAX loaded (the numpy
+    fallback) that teardown takes about half a second a worker, and closing the pool waits
+    for it. By then every result
     has been sent back (synchronously, before the worker reads the pool's stop signal)."""
     import atexit
 

@@ -81,7 +81,7 @@ _CHUNK = 1024  # classes per worker task
 
 def warm_worker() -> None:
     """Nothing: submitted once to each new worker, whose unpickling of it imports this module
-    (and JAX) while the parent builds its index tables."""
+    (and JAX, where the compiled pass is not used) while the parent builds its index tables."""
 
 
 def pay_class(rank) -> np.ndarray:
