@@ -28,6 +28,7 @@ from functools import cache
 
 import numpy as np
 
+from gpusim.exact import _native
 from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import remaining_cards
@@ -252,19 +253,32 @@ def _turn_boards() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cls.astype(np.int64), perm.astype(np.int64), _meets(flops)
 
 
-def _outcome_tables(river: RiverCounts) -> list[np.ndarray]:
-    """The four outcome counts of every (4-card class, hole) as two (16432, 1326) int64
-    tables of two 32-bit fields: (wins without Ante pay | wins with << 32, ties | losses << 32).
-    A field sums at most 49 turns of 45,540 outcomes, below 2**32: fields never carry."""
-    n = len(river.W)
-    fields = np.empty((2, n, N_HOLES, 2), dtype=np.uint32)  # little-endian: field 0 is low
-    np.subtract(river.W, river.WX, out=fields[0, ..., 0], dtype=np.uint32)
-    fields[0, ..., 1] = river.WX
-    np.subtract(RIVER_OUTCOMES, river.W, out=fields[1, ..., 0], dtype=np.uint32)
-    fields[1, ..., 0] -= river.L
-    fields[1, ..., 0] *= river.valid  # no ties where the hole meets the board
-    fields[1, ..., 1] = river.L
-    return [f.view(np.int64)[..., 0] for f in fields]
+def _outcome_tables(river: RiverCounts, native: bool) -> tuple[list[np.ndarray], int]:
+    """The four outcome counts of every (4-card class, hole) as two (16432, 1326) tables of two
+    fields each, (wins without Ante pay | wins with, ties | losses), and the second field's
+    shift. A field sums at most 49 turns of 45,540 outcomes, below 2**22: fields never carry.
+
+    For the compiled binned sums, int64 words of two 32-bit fields, written as uint32 halves
+    (the fastest to build); for the numpy form, float64 values with the second field x 2**22,
+    whose sums stay below 2**44, exact, and are binned in one pass instead of two halves."""
+    if native:
+        fields = np.empty((2, len(river.W), N_HOLES, 2), dtype=np.uint32)  # little-endian
+        np.subtract(river.W, river.WX, out=fields[0, ..., 0], dtype=np.uint32)
+        fields[0, ..., 1] = river.WX
+        np.subtract(RIVER_OUTCOMES, river.W, out=fields[1, ..., 0], dtype=np.uint32)
+        fields[1, ..., 0] -= river.L
+        fields[1, ..., 0] *= river.valid  # no ties where the hole meets the board
+        fields[1, ..., 1] = river.L
+        return [f.view(np.int64)[..., 0] for f in fields], 32
+    shift = float(1 << 22)
+    W, L, WX = (a.astype(np.float64) for a in (river.W, river.L, river.WX))
+    wins = W - WX
+    wins += WX * shift
+    ties = RIVER_OUTCOMES - W
+    ties -= L
+    ties *= river.valid
+    ties += L * shift
+    return [wins, ties], 22
 
 
 def turn_pass(
@@ -290,7 +304,7 @@ def turn_pass(
     if isinstance(turn_rule, str) and turn_rule not in ("optimal", "over_half"):
         raise ValueError(f"turn rule {turn_rule!r}: allowed 'optimal', 'over_half'")
     cls, perm, meets = _turn_boards()
-    tables = _outcome_tables(river)
+    tables, shift = _outcome_tables(river, _native.loaded_library() is not None)
     code = np.ascontiguousarray(river_bet, dtype=bool).view(np.uint8)
     base = hole_bins()  # a class-suit hole's bin in the flop's suits
     # (table, flop, River bet, hole): the packed sums over the flop's 49 turns
@@ -306,7 +320,8 @@ def turn_pass(
         if progress is not None:
             progress(hi, n3)
     # (outcome: win without Ante pay, with, tie, loss; flop; River bet; hole)
-    sums = np.stack([acc[0] & 0xFFFFFFFF, acc[0] >> 32, acc[1] & 0xFFFFFFFF, acc[1] >> 32])
+    low = (1 << shift) - 1
+    sums = np.stack([acc[0] & low, acc[0] >> shift, acc[1] & low, acc[1] >> shift])
     if isinstance(turn_rule, np.ndarray):
         turn = np.asarray(turn_rule, dtype=bool)
     else:
