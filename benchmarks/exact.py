@@ -19,12 +19,13 @@ against its own measurement, then the median), the evaluations actually done,
 and the solve's peak resident memory (the largest of its processes; the 5-card tables are
 shared memory, counted in every process that maps them).
 
-``--pass`` picks the form of the two loops that have a compiled form (the per-board tie runs and
-inclusion-exclusion, and the second stage's binned sums; ``GPUSIM_EXACT_NATIVE``,
-:mod:`gpusim.exact._native`): ``auto`` (the default) is what a user gets, ``both`` runs every
-solve with the numpy forms and then with the compiled ones, side by side in one run (printed as
-"per-board pass"). The compiled library's one-off build (once per machine and compiler, then
-cached) is timed separately, in an empty cache folder.
+``--pass`` picks the form of the loops that have a compiled form (the ranking, the per-board tie
+runs and inclusion-exclusion, Texas Hold'em Bonus's cells, the second stage's binned sums;
+``GPUSIM_EXACT_NATIVE``, :mod:`gpusim.exact._native`; the other form ranks with JAX): ``auto``
+(the default) is what a user gets, ``both`` runs every solve with the numpy forms and then with
+the compiled ones, side by side in one run (printed as "per-board pass"). The compiled library's
+one-off build (once per machine and compiler, then cached) is timed separately, in an empty cache
+folder.
 
 ``--profile`` runs each solve once with one worker, every stage timed in CPU seconds
 (``gpusim.exact._profile``), and prints where the time goes.
