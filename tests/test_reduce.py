@@ -10,7 +10,7 @@ import pytest
 from gpusim.config import load_config
 from gpusim.dealing import deal
 from gpusim.games.registry import get_strategy
-from gpusim.sim.chunks import BP, ChunkRunner, reduce_host
+from gpusim.sim.chunks import BP, SHORT_BATCH_MIN, ChunkRunner, reduce_host
 
 
 def _both(config: str, strategy: str, seed: int, first: int, n: int, meter: int):
@@ -78,13 +78,31 @@ def test_pipelined_chunk_equals_host_batch_by_batch(monkeypatch):
     assert m_again == m_want and dataclasses.asdict(again) == dataclasses.asdict(want)
 
 
+def test_short_batches_share_a_few_compiled_sizes():
+    # every batch of every chunking is dealt at a power of two from 2^14 to the full batch (each
+    # size is a program to compile), never below its own rounds, and wastes at most half of
+    # them above 2^14 rounds
+    rules = load_config("holdem_bonus")
+    runner = ChunkRunner(rules, get_strategy("always-play", rules))
+    sizes = set()
+    for n in (1, 1000, 7777, 16_384, 16_385, 50_000, 100_000, 262_143, 600_000, 4 << 20):
+        for first in (0, 12_345, 262_000, 2**48 - n):
+            plan = runner._plan(first, n)
+            assert [(s, k) for s, k, _ in plan] == runner._batches(first, n)
+            for _, k, size in plan:
+                assert k <= size and (size < 2 * k or size == SHORT_BATCH_MIN
+                                      or runner.batch - k <= n // 8)
+                sizes.add(size)
+    assert sizes == {1 << b for b in range(14, 19)} and runner.batch == 1 << 18
+
+
 def test_the_next_chunk_dispatched_early_changes_nothing():
     # Chunks counted with ``next_chunk`` (its first batches queued before this chunk's last
     # ones are collected) equal chunks counted without, counts, meter and checkpoints alike;
     # the Jackpot royals of seed 5 (rounds 525,824 and 785,308) fall in the second chunk. A
     # hint the caller does not follow is dropped. Every batch is dealt at a size that the test
-    # above compiles too (2^16, and 24,576 and 14,336 for short batches; the first chunk's
-    # last batch, 41,248 rounds, is dealt at 2^16 and masked).
+    # above compiles too (2^16, and 2^15 and 2^14 for short batches; the first chunk's last
+    # batch, 41,248 rounds, is dealt at 2^16 and masked).
     rules = load_config("holdem_bonus")
     strategy = get_strategy("always-play", rules)
     plan = [(0, 500_000), (500_000, 300_000), (800_000, 13_568)]

@@ -41,6 +41,21 @@ DEFAULT_CHUNK = 1 << 22
 CPU_BATCH = 1 << 18
 """Rounds per compute batch on the CPU: past ~2^19 rounds XLA's CPU path slows down (fresh
 output buffers per call), so a chunk is computed in batches of at most this many rounds."""
+SHORT_BATCH_MIN = 1 << 14
+"""The smallest compiled batch size of :func:`short_batch_size`."""
+
+
+def short_batch_size(n: int, batch: int) -> int:
+    """The compiled size of a short batch of ``n`` rounds: the next power of two, at least
+    SHORT_BATCH_MIN, at most ``batch``.
+
+    Few sizes, because each is a program to compile, seconds on a 2-core machine (then kept
+    on disk: gpusim.sim.program), while dealing and settling the padding costs tens of
+    milliseconds at most: runs of every size and chunking share at most five programs per
+    rules structure and strategy on the CPU (2^14 .. 2^18 rounds)."""
+    return min(batch, max(SHORT_BATCH_MIN, 1 << (n - 1).bit_length()))
+
+
 IN_FLIGHT = 4
 """Batches a chunk runner dispatches ahead of the host: the host never waits for one batch
 before queueing the next, and memory stays bounded whatever the chunk size."""
@@ -216,11 +231,11 @@ class ChunkRunner:
     def _plan(self, first_round: int, n_rounds: int) -> list[tuple[int, int, int]]:
         """(start, n, compiled size) of each batch. A short batch is dealt at the full size and
         masked (one compiled program for the whole run) unless that wastes more than 1/8 of
-        the chunk; padded rows past 2**48 only get other counters, and are dropped."""
-        from gpusim.dealing import batch_bucket
-
+        the chunk; then at :func:`short_batch_size`. Padded rows past 2**48 only get other
+        counters, and are dropped."""
         return [
-            (start, n, self.batch if self.batch - n <= n_rounds // 8 else batch_bucket(n))
+            (start, n, self.batch if self.batch - n <= n_rounds // 8
+             else short_batch_size(n, self.batch))
             for start, n in self._batches(first_round, n_rounds)
         ]
 
