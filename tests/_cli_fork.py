@@ -23,6 +23,7 @@ import json, os, runpy, sys, traceback
 import gpusim.cli  # noqa: F401  the start-up every child would otherwise repeat
 
 jobs, width = json.loads(sys.stdin.read()), int(sys.argv[1])
+HEAVY = ("jax", "polars", "matplotlib")
 
 
 def child(job):
@@ -52,6 +53,11 @@ def child(job):
                 stream.flush()
             except Exception:
                 pass
+        try:
+            with open(job["modules"], "w") as f:
+                json.dump([m for m in HEAVY if m in sys.modules], f)
+        except Exception:
+            pass
         os._exit(code & 0xFF)
 
 
@@ -78,6 +84,8 @@ class Result:
     returncode: int
     stdout: str
     stderr: str
+    heavy: tuple[str, ...] = ()
+    """Which of JAX, Polars and matplotlib the process had imported when it ended."""
 
 
 def run_cli_cases(cases: list[tuple[list[str], Path]], logs: Path, env: dict,
@@ -86,11 +94,12 @@ def run_cli_cases(cases: list[tuple[list[str], Path]], logs: Path, env: dict,
     ``logs`` (outside every ``cwd``) receives the output files. Results in the cases' order."""
     logs.mkdir(parents=True, exist_ok=True)
     jobs = [{"args": list(args), "cwd": str(cwd), "stdout": str(logs / f"{i}.out"),
-             "stderr": str(logs / f"{i}.err")} for i, (args, cwd) in enumerate(cases)]
+             "stderr": str(logs / f"{i}.err"), "modules": str(logs / f"{i}.modules")}
+            for i, (args, cwd) in enumerate(cases)]
     res = subprocess.run([sys.executable, "-c", _SERVER, str(width)], input=json.dumps(jobs),
                          env=env, capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stderr[-2000:]
     codes = json.loads(res.stdout.splitlines()[-1])
-    return [Result(code, Path(j["stdout"]).read_text(),
-                   Path(j["stderr"]).read_text())
+    return [Result(code, Path(j["stdout"]).read_text(), Path(j["stderr"]).read_text(),
+                   tuple(json.loads(Path(j["modules"]).read_text())))
             for code, j in zip(codes, jobs, strict=True)]

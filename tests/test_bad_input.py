@@ -4,7 +4,8 @@ Every case runs ``python -m gpusim ...`` as a process of its own in its own fold
 one interpreter that imported the command line once; a sample also through a fresh interpreter,
 which must give the same) and must end with exit code 2, exactly one line on stderr that names
 the field and the value (``needles``), nothing on stdout, no traceback, and the folder exactly as
-it was (no run folder, no partial file). Cases run concurrently.
+it was (no run folder, no partial file); and none may have imported JAX. Cases run
+concurrently.
 
 To add a case, append a ``Case`` to ``CASES``: an id, the arguments, the substrings the one line
 must contain, and optionally a ``setup(folder)`` that writes the files it refers to.
@@ -422,6 +423,13 @@ def test_a_fresh_interpreter_gives_what_the_forked_child_gave(results, tmp_path_
         forked = results[case.id][0]
         assert (res.returncode, res.stdout, res.stderr) == (
             forked.returncode, forked.stdout, forked.stderr), case.id
+
+
+def test_no_refusal_imports_jax(results):
+    # every case is refused before the engine loads: a mistyped command costs no JAX import
+    # (two seconds of a 2-core machine); cases that read a run folder may load Polars
+    assert [cid for cid, (res, _) in results.items() if "jax" in res.heavy] == []
+    assert any("polars" in res.heavy for res, _ in results.values())  # the record works
 
 
 def test_battery_is_large_and_ids_are_unique():

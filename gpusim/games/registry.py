@@ -26,6 +26,7 @@ from gpusim.games.spec import GameSpec, StrategyEntry, load
 from gpusim.strategy import RuleStrategy, Strategy, StrategyError
 
 __all__ = [
+    "check_strategy_name",
     "get_strategy",
     "register_strategy",
     "resolve_strategy",
@@ -87,8 +88,9 @@ def strategy_description(game: str, name: str) -> str:
     return entry.description if entry else ""
 
 
-def get_strategy(name: str, rules) -> Strategy:
-    """The strategy ``name`` for ``rules.game``; :class:`StrategyError` if unknown/unavailable."""
+def check_strategy_name(name: str, rules) -> None:
+    """:class:`StrategyError` unless ``name`` is a registered strategy of ``rules.game``; nothing
+    is built (no JAX import)."""
     _load()
     spec = spec_for(rules)
     entries = _REGISTRY[spec.name]
@@ -101,6 +103,13 @@ def get_strategy(name: str, rules) -> Strategy:
         raise StrategyError(
             f"strategy {name!r}: unknown for {spec.name}; allowed: {', '.join(sorted(entries))}"
         )
+
+
+def get_strategy(name: str, rules) -> Strategy:
+    """The strategy ``name`` for ``rules.game``; :class:`StrategyError` if unknown/unavailable."""
+    check_strategy_name(name, rules)
+    spec = spec_for(rules)
+    entries = _REGISTRY[spec.name]
     try:
         strategy = entries[name].factory(rules)
     except (FileNotFoundError, ModuleNotFoundError, StrategyError) as exc:

@@ -130,6 +130,22 @@ def plan_chunks(rounds: int, chunk: int, first: int = 0) -> ChunkPlan:
     return ChunkPlan(first, first + rounds, chunk)
 
 
+def _refuse_other_settings(path: Path, identity: dict) -> RunFolder | None:
+    """The run in ``path`` to resume (None: no manifest there); RunFolderError when it was
+    started with other settings than ``identity``."""
+    if not (path / "manifest.json").is_file():
+        return None
+    folder = RunFolder.open(path)
+    mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
+    if mismatch:
+        k = mismatch[0]
+        raise RunFolderError(
+            f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
+            f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
+        )
+    return folder
+
+
 def run_identity(rules, strategy_name: str, seed: int, n_rounds: int, chunk_rounds: int,
                  n_chunks: int) -> dict:
     """The manifest keys that make a run what it is (a resumed run must match them all)."""
@@ -212,8 +228,9 @@ def run_simulation(
     """
     from gpusim.compile_cache import enable as enable_compile_cache
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
+    from gpusim.games.registry import check_strategy_name, get_strategy
     from gpusim.runs.exact import prepare_strategy
+    from gpusim.sim.backends.select import check_backend_name
 
     progress = progress or Progress()
     rules = load_config(config)
@@ -232,32 +249,29 @@ def run_simulation(
     shard_ix = parse_shard(shard) if shard is not None else None
     first_round, stop_round = shard_range(n_rounds, *shard_ix) if shard_ix else (0, n_rounds)
     strategy_name = strategy or rules.default_strategy
-    # after the checks above (a bad value costs no JAX import), before anything compiles:
-    # JAX reads the setting once per process
+    # Every refusal that needs no JAX comes first: a bad name, folder or resume costs no import.
+    check_strategy_name(strategy_name, rules)
+    check_backend_name(backend)
+    path = RunFolder.check_writable(out, resume=resume, force=force)
+    plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
+    identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
+    if shard_ix:
+        identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
+                             "first_round": first_round, "n_rounds": stop_round - first_round}
+    if resume:
+        _refuse_other_settings(path, identity)
+    # before anything compiles: JAX reads the setting once per process
     enable_compile_cache()
     prepare_strategy(strategy_name, rules)
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)
-    path = RunFolder.check_writable(out, resume=resume, force=force)
     with RunLock(path):
         if note:
             progress.note(note)
-
-        plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
-        identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
-        if shard_ix:
-            identity["shard"] = {"index": shard_ix[0], "count": shard_ix[1],
-                                 "first_round": first_round, "n_rounds": stop_round - first_round}
         if resume and (path / "manifest.json").is_file():
-            folder = RunFolder.open(path)
-            mismatch = [k for k, v in identity.items() if folder.manifest.get(k) != v]
-            if mismatch:
-                k = mismatch[0]
-                raise RunFolderError(
-                    f"--resume: {k} is {identity[k]!r} but the run in {str(path)!r} has "
-                    f"{folder.manifest.get(k)!r}; resume with the same settings or use --force"
-                )
+            # again under the lock: another process may have written the run since
+            folder = _refuse_other_settings(path, identity)
             # a chunk whose parts fail their sha256 is forgotten and recomputed; the others stay
             redo = folder.forget_corrupt_chunks()
             if redo:

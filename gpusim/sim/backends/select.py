@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from gpusim.sim.backends import BackendError
 
-__all__ = ["BACKENDS", "Choice", "choose_backend"]
+__all__ = ["BACKENDS", "Choice", "check_backend_name", "choose_backend"]
 
 BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
 
@@ -38,6 +38,12 @@ class Choice:
         return iter((self.backend, self.device, self.note))
 
 
+def check_backend_name(backend: str) -> None:
+    """BackendError unless ``backend`` is one of BACKENDS (no device is looked at)."""
+    if backend not in BACKENDS:
+        raise BackendError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
+
+
 def choose_backend(backend: str, rules=None, strategy=None) -> Choice:
     """Resolve ``backend`` (one of BACKENDS) for ``rules`` and ``strategy``.
 
@@ -47,8 +53,7 @@ def choose_backend(backend: str, rules=None, strategy=None) -> Choice:
     """
     from gpusim.sim.backends import cupy_backend as cb
 
-    if backend not in BACKENDS:
-        raise BackendError(f"--backend: got {backend!r}; allowed: {', '.join(BACKENDS)}")
+    check_backend_name(backend)
     why_not_cupy = None
     if backend in ("auto", "cupy"):
         why_not_cupy = (cb.compile_reason(rules, strategy) if rules is not None
