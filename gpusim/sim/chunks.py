@@ -50,9 +50,10 @@ def short_batch_size(n: int, batch: int) -> int:
     SHORT_BATCH_MIN, at most ``batch``.
 
     Few sizes, because each is a program to compile, seconds on a 2-core machine (then kept
-    on disk: gpusim.sim.program), while dealing and settling the padding costs tens of
-    milliseconds at most: runs of every size and chunking share at most five programs per
-    rules structure and strategy on the CPU (2^14 .. 2^18 rounds)."""
+    on disk: gpusim.sim.program), while the padding deals and settles at most as many rounds
+    again as the short batch holds, or 2^14 in all below that (a chunk has at most two short
+    batches): runs of every size and chunking share at most five programs per rules
+    structure and strategy on the CPU (2^14 .. 2^18 rounds)."""
     return min(batch, max(SHORT_BATCH_MIN, 1 << (n - 1).bit_length()))
 
 
