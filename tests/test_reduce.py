@@ -100,9 +100,9 @@ def test_the_next_chunk_dispatched_early_changes_nothing():
     # Chunks counted with ``next_chunk`` (its first batches queued before this chunk's last
     # ones are collected) equal chunks counted without, counts, meter and checkpoints alike;
     # the Jackpot royals of seed 5 (rounds 525,824 and 785,308) fall in the second chunk. A
-    # hint the caller does not follow is dropped. Every batch is dealt at a size that the test
-    # above compiles too (2^16, and 2^15 and 2^14 for short batches; the first chunk's last
-    # batch, 41,248 rounds, is dealt at 2^16 and masked).
+    # hint the caller does not follow is dropped. Every batch is dealt at a size that
+    # test_pipelined_chunk_equals_host_batch_by_batch compiles too (2^16, and 2^15 and 2^14 for
+    # short batches; the first chunk's last batch, 41,248 rounds, is dealt at 2^16 and masked).
     rules = load_config("holdem_bonus")
     strategy = get_strategy("always-play", rules)
     plan = [(0, 500_000), (500_000, 300_000), (800_000, 13_568)]
