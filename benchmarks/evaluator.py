@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from gpusim.sim.bench import bench_evaluator
+from gpusim.compute.bench import bench_evaluator
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ Usage: python benchmarks/exact.py [--game casino_holdem|holdem_bonus|ultimate_ho
 ``ultimate_holdem`` alone still solves Casino Hold'em beside it, its peer in the same run.
 
 Each solve runs R times, each time right after a measurement of the 7-card evaluator's rate
-(``gpusim.sim.bench.bench_evaluator``: 5 windows of at least 0.5 s, median and spread) and in
+(``gpusim.compute.bench.bench_evaluator``: 5 windows of at least 0.5 s, median and spread) and in
 a fresh process (nothing cached, not even the suit-class index): the enumeration counts, the optimal
 strategy and the report, and writing the counts as the cache would (then, outside the solve's
 time, reading them back, as every later report does). Printed per game: the
@@ -175,7 +175,7 @@ def main() -> None:
     if args.child:
         print(json.dumps(_solve(args.child, workers)))
         return
-    from gpusim.sim.bench import bench_evaluator
+    from gpusim.compute.bench import bench_evaluator
 
     games = GAMES.get(args.game, [args.game])
     forms = ["numpy", "compiled"] if args.form == "both" else [args.form]

@@ -27,10 +27,10 @@ def _median(xs: list[float]) -> float:
 
 
 def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> dict:
+    from gpusim.board_index import board_classes
     from gpusim.config import load_config
     from gpusim.games.casino_holdem import exact_cupy as ch_cupy
     from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
-    from gpusim.index import board_classes
 
     if game == "holdem_bonus":
         from gpusim.games.holdem_bonus.exact_counts import solve_river
@@ -123,13 +123,13 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="also write the rows to this file")
     args = ap.parse_args()
     from gpusim.exact._parallel import default_workers
-    from gpusim.exact.cupy_backend import unavailable_reason
+    from gpusim.exact.cupy_counts import unavailable_reason
 
     why = unavailable_reason()
     if why is not None:
         print(f"exact_gpu: not run, no usable GPU: {why}")
         return
-    from gpusim.sim.backends.cupy_backend import device_name
+    from gpusim.compute.backends.cupy_rounds import device_name
 
     workers = args.workers or default_workers()
     games = ["holdem_bonus", "casino_holdem"] if args.game == "both" else [args.game]

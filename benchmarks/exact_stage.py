@@ -22,9 +22,9 @@ os.environ["GPUSIM_EXACT_PROFILE"] = "1"  # before gpusim.exact._profile is impo
 
 import numpy as np  # noqa: E402
 
+from gpusim.board_index import board_classes  # noqa: E402
 from gpusim.exact import _native, _profile  # noqa: E402
 from gpusim.exact.boards import sorted_counts  # noqa: E402
-from gpusim.index import board_classes  # noqa: E402
 
 BATCH = 64  # as gpusim.exact.fives runs them
 

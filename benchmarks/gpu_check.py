@@ -120,7 +120,7 @@ class Check:
         # JAX compiles of the CPU truth are shared by the preflight and the test suite.
         self.env.setdefault("JAX_COMPILATION_CACHE_DIR", tempfile.mkdtemp(prefix="gpusim-jax-"))
         # CuPy 13 finds the CUDA headers only through CUDA_PATH; gpusim points it at the
-        # headers wheel the same way (cupy_backend), so the trivial kernel sees what gpusim sees.
+        # headers wheel the same way (cupy_rounds), so the trivial kernel sees what gpusim sees.
         if not (self.env.get("CUDA_PATH") or self.env.get("CUDA_HOME")):
             sys.path.insert(0, str(ROOT))
             try:
@@ -216,7 +216,7 @@ def main(argv: list[str]) -> int:
         tests = check.run(
             "gpu_tests",
             [check.py, "-m", "pytest", "-m", "gpu", "-p", "no:cacheprovider", "-q", "-rA",
-             f"--junitxml={out / 'gpu_tests.xml'}", "tests/test_cupy_backend.py"],
+             f"--junitxml={out / 'gpu_tests.xml'}", "tests/test_cupy_rounds.py"],
             300, env={"JAX_PLATFORMS": "cpu"},  # the truth is the JAX path on the CPU, as in CI
         )  # fmt: skip
         if tests.status != "not run" and tests.data.get("exit") is not None:

@@ -8,7 +8,7 @@
 #   preflight       every game and strategy kernel (Casino Hold'em, Texas Hold'em Bonus, Ultimate
 #                   Texas Hold'em): registers, shared / local bytes, occupancy against the grid
 #                   used, one chunk across round 2^32 == JAX -> preflight.json
-#   gpu_tests       pytest -m gpu tests/test_cupy_backend.py: every test passed, none skipped
+#   gpu_tests       pytest -m gpu tests/test_cupy_rounds.py: every test passed, none skipped
 #                   -> gpu_tests.xml
 #   benchmark       benchmarks/simulate_gpu.py: CuPy vs the JAX GPU path, with occupancy, every
 #                   game's rule and table strategies -> bench.json

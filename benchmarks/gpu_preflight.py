@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-# The variants share these kernels; tests/test_cupy_backend.py plays them too.
+# The variants share these kernels; tests/test_cupy_rounds.py plays them too.
 CONFIGS = ["casino_holdem", "holdem_bonus", "ultimate_holdem"]
 STRATEGIES = ["always-play", "always-check", "basic", "side-bet-optimal", "optimal",
               "optimal-main", "win-over-half", "win-over-half-ev"]  # fmt: skip
@@ -28,8 +28,8 @@ FIRST, ROUNDS = 2**32 - 40_000, 80_000  # crosses the counter's high word
 
 
 def _jax_runner(rules, strat):
-    # gpusim.sim.chunks needs no polars (the GPU machine may lack it)
-    from gpusim.sim.chunks import ChunkRunner
+    # gpusim.compute.chunks needs no polars (the GPU machine may lack it)
+    from gpusim.compute.chunks import ChunkRunner
 
     return ChunkRunner(rules, strat)
 
@@ -39,10 +39,10 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
 
+    from gpusim.compute.backends import cupy_rounds as cb
     from gpusim.config import load_config
     from gpusim.games import spec_for
-    from gpusim.games.registry import get_strategy
-    from gpusim.sim.backends import cupy_backend as cb
+    from gpusim.games.strategy_registry import get_strategy
     from gpusim.strategy import StrategyError
 
     reason = cb.unavailable_reason()

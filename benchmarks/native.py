@@ -12,7 +12,7 @@ std::thread (``benchmarks/native_ref.cpp``). Both sides play the same rounds, an
 are compared (chunk and whole run) before any rate is printed.
 
 - **evaluator**: 7-card evaluations/s (native: every core over 2^22 dealt hands; JAX:
-  ``gpusim.sim.bench.bench_evaluator``, batches of 2^20);
+  ``gpusim.compute.bench.bench_evaluator``, batches of 2^20);
 - **steady state**: rounds/s of one chunk after a warm-up chunk, exactly as
   ``benchmarks/simulate.py`` measures it (JAX: ``ChunkRunner``; native: the same loop as the CUDA
   kernel, per-thread histograms);
@@ -70,11 +70,11 @@ class Case:
     """One config and strategy on both sides."""
 
     def __init__(self, config: str, strategy: str, work: Path):
+        from gpusim.compute.backends.cupy_rounds import strategy_spec
         from gpusim.config import load_config
         from gpusim.games import bets, spec_for
         from gpusim.games.casino_holdem import qualifier_threshold
-        from gpusim.games.registry import get_strategy
-        from gpusim.sim.backends.cupy_backend import strategy_spec
+        from gpusim.games.strategy_registry import get_strategy
 
         self.config, self.strategy = config, strategy
         self.rules = load_config(config)
@@ -102,7 +102,7 @@ class Case:
 
     def counts_file(self, path: Path, n_rounds: int):
         """(ChunkCounts, meter) of rounds 0..n_rounds-1 from a native counts file."""
-        from gpusim.sim.bins import bin_layout, counts_from_bins
+        from gpusim.compute.bins import bin_layout, counts_from_bins
 
         n_max = 23 * 22 if self.game == "ch" else 52 * 21 * 10
         raw = np.fromfile(path, np.uint64)
@@ -120,7 +120,7 @@ def _median(xs: list[float]) -> float:
 
 
 def bench_evaluator(exe: Path, threads: int, repeats: int) -> dict:
-    from gpusim.sim.bench import bench_evaluator as jax_eval
+    from gpusim.compute.bench import bench_evaluator as jax_eval
 
     jax_eval(1 << 20, 1, 0, peers=False)  # warm-up: compile
     native, jx = [], []
@@ -139,7 +139,7 @@ def bench_case(case: Case, exe: Path, chunk_rounds: int, whole_rounds: int, thre
     chunk, a native chunk, a whole JAX process and a whole native process, one after another,
     so that a change in the machine's speed touches both sides of every ratio alike; the
     whole/steady ratio is the median of the per-repeat ratios."""
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.compute.chunks import ChunkRunner
 
     runner = ChunkRunner(case.rules, case.strat)
     want = runner(SEED, 0, chunk_rounds, case.meter0)  # warm-up (compiles), and the truth
@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    from gpusim.games.registry import strategy_names
-    from gpusim.runs.simulation import SimulationError, parse_rounds
+    from gpusim.games.strategy_registry import strategy_names
+    from gpusim.runs.runner import SimulationError, parse_rounds
     from gpusim.strategy import StrategyError
 
     try:

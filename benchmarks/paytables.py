@@ -9,13 +9,13 @@ A sweep simulates ``--rounds`` rounds (seed 1) of each of ten paytables of one b
 the other in one process, as a what-if or design loop would: ``thb-bonus`` ten Bonus paytables
 of ``holdem_bonus`` (the shipped one, the README's five designed ones and four others),
 ``ch-ante`` ten Ante paytables of ``casino_holdem``. Each paytable is a fresh config (a new
-``config_hash``) run by a fresh :class:`~gpusim.sim.chunks.ChunkRunner`, exactly as
+``config_hash``) run by a fresh :class:`~gpusim.compute.chunks.ChunkRunner`, exactly as
 ``gpusim simulate`` runs a chunk (Parquet writing excluded). The RTP column is the swept
 bet's own (returned / wagered on it).
 
 Compiles are counted twice, independently: by JAX (``jax.monitoring`` reports every XLA
 backend compile of the process) and by the program cache's own counter
-(:data:`gpusim.sim.program.BUILDS`). The program cache starts empty (a temporary folder).
+(:data:`gpusim.compute.program.BUILDS`). The program cache starts empty (a temporary folder).
 
 The peer, side by side in the same process: the same ten paytables with a program built
 afresh for each (``program_cache=False``: trace and compile), which is what every new paytable
@@ -110,8 +110,8 @@ class _XlaCompiles:
 
 def _one(rules, strategy, rounds: int, cache: bool, xla: _XlaCompiles) -> dict:
     """Build a runner for ``rules`` and count ``rounds`` rounds; times and compiles."""
-    from gpusim.sim import program
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.compute import program
+    from gpusim.compute.chunks import ChunkRunner
 
     xla0, builds0 = xla.n, sum(program.BUILDS[o] for o in COMPILES)
     t0 = time.perf_counter()
@@ -132,7 +132,7 @@ def _one(rules, strategy, rounds: int, cache: bool, xla: _XlaCompiles) -> dict:
 
 
 def _sweep(name: str, strategy_name: str, rounds: int, xla: _XlaCompiles) -> dict:
-    from gpusim.games.registry import get_strategy
+    from gpusim.games.strategy_registry import get_strategy
 
     configs, bet = _configs(name)
     strategy = get_strategy(strategy_name, configs[0])

@@ -1,4 +1,5 @@
-"""How a batch is cut into compiled programs, measured: the layouts gpusim.sim.program chose from.
+"""How a batch is cut into compiled programs, measured: the layouts gpusim.compute.program chose
+from.
 
 Usage::
 
@@ -12,7 +13,7 @@ the median rounds/s over the repeats is printed, the layouts taking turns within
 - ``1 program``: everything in one;
 - ``codes in the first``: deal, decide, settle and joint codes | histogram;
 - ``chosen``: deal, decide, settle (events and stakes only) | codes and histogram, the layout
-  of :class:`gpusim.sim.program.BatchProgram`.
+  of :class:`gpusim.compute.program.BatchProgram`.
 """
 
 from __future__ import annotations
@@ -25,12 +26,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.compute.chunks import ChunkRunner
+from gpusim.compute.device_reduce import SettledBets
 from gpusim.config import load_config
 from gpusim.dealing import deal_rounds
 from gpusim.games import settle
-from gpusim.games.registry import get_strategy
-from gpusim.sim.chunks import ChunkRunner
-from gpusim.sim.device_reduce import SettledBets
+from gpusim.games.strategy_registry import get_strategy
 
 BATCH = 1 << 18
 

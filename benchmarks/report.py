@@ -23,8 +23,8 @@ from pathlib import Path
 
 
 def _build(run: str, out: Path) -> tuple[float, float]:
-    from gpusim.analysis import load_run_data
     from gpusim.report import build_report, write_report
+    from gpusim.run_figures import load_run_data
 
     w0, c0 = time.perf_counter(), time.process_time()
     write_report(build_report(load_run_data(run)), out, "html")

@@ -31,10 +31,10 @@ import time
 def _gpusim_rates(config: str, strategies: list[str], rounds: int, repeats: int) -> dict:
     """Median rounds/s of each strategy; the strategies take turns within each repeat, so a
     change in the machine's speed touches them alike."""
+    from gpusim.compute.chunks import ChunkRunner
     from gpusim.config import load_config
     from gpusim.games import spec_for
-    from gpusim.games.registry import get_strategy
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.games.strategy_registry import get_strategy
 
     rules = load_config(config)
     meter = spec_for(rules).start_meter(rules)
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from gpusim.config import load_config
-    from gpusim.games.registry import strategy_names
+    from gpusim.games.strategy_registry import strategy_names
 
     rows = []
     for config in args.configs.split(","):

@@ -9,13 +9,13 @@ For each game and strategy the CuPy backend plays ``--rounds`` rounds in chunks 
 exactly as ``gpusim simulate --backend cupy`` would (deal, decide, settle, count; Parquet writing
 excluded) after a warm-up chunk that pays for the NVRTC compile, and reports rounds/s over the
 whole timed span (each chunk ends with its counts on the host, so the time is complete). The JAX
-runner (``gpusim.runs.simulation``) is timed the same way on ``--jax-rounds`` rounds for the
+runner (``gpusim.runs.runner``) is timed the same way on ``--jax-rounds`` rounds for the
 side-by-side, on whatever device JAX uses (the GPU where jax[cuda] is installed). Each row first
 prints the kernel's occupancy: registers, shared and local bytes, and the resident blocks per SM
 (driver occupancy query) times SMs that make the grid.
 
 ``--check`` first plays a few chunks both ways and requires identical counts (a quick version of
-``tests/test_cupy_backend.py`` for machines without pytest); a mismatch exits with status 1.
+``tests/test_cupy_rounds.py`` for machines without pytest); a mismatch exits with status 1.
 
 Needs CuPy, JAX and numpy; polars is not needed (stubbed: only the run-folder writer uses it).
 """
@@ -63,7 +63,7 @@ def _count(text: str) -> int:
 
 
 def _jax_runner(rules, strat):
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.compute.chunks import ChunkRunner
 
     return ChunkRunner(rules, strat)
 
@@ -83,9 +83,9 @@ def _rate(run, rounds: int, chunk: int) -> tuple[float, float]:
 
 
 def check(out: dict) -> bool:
+    from gpusim.compute.backends import cupy_rounds as cb
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
-    from gpusim.sim.backends import cupy_backend as cb
+    from gpusim.games.strategy_registry import get_strategy
     from gpusim.strategy import StrategyError
 
     ok = True
@@ -117,9 +117,9 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path)
     args = p.parse_args(argv)
 
+    from gpusim.compute.backends import cupy_rounds as cb
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
-    from gpusim.sim.backends import cupy_backend as cb
+    from gpusim.games.strategy_registry import get_strategy
     from gpusim.strategy import StrategyError
 
     if not cb.available():

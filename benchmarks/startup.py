@@ -50,18 +50,18 @@ def after(obj, attr, name):
 
 import gpusim.cli
 mark("command line imported")
-import gpusim.compile_cache, gpusim.runs.simulation, gpusim.runs.run, gpusim.strategy
-from gpusim.sim.chunks import ChunkRunner
-run_sim = gpusim.runs.simulation.run_simulation
+import gpusim.compile_cache, gpusim.runs.runner, gpusim.runs.run_api, gpusim.strategy
+from gpusim.compute.chunks import ChunkRunner
+run_sim = gpusim.runs.runner.run_simulation
 def run_simulation(*a, **k):
     mark("arguments parsed, run modules imported")
     return run_sim(*a, **k)
-gpusim.runs.run.run_simulation = run_simulation
+gpusim.runs.run_api.run_simulation = run_simulation
 after(gpusim.compile_cache, "enable", "JAX imported")
 after(gpusim.strategy, "get_strategy", "strategy tables loaded")
 after(ChunkRunner, "program", "batch programs ready")
 after(ChunkRunner, "__call__", "first chunk computed")
-after(gpusim.runs.run.Run, "write_summary", "all chunks written, summary written")
+after(gpusim.runs.run_api.Run, "write_summary", "all chunks written, summary written")
 atexit.register(lambda: print(json.dumps(marks), file=sys.stderr, flush=True))
 if sys.argv[1] == "--with-teardown":  # the ordinary interpreter exit, for comparison
     gpusim.cli._exit_without_teardown = lambda: None

@@ -31,10 +31,10 @@ _LAZY = {
     "ConfigError": "gpusim.config",
     "load_config": "gpusim.config",
     "settle": "gpusim.games",
-    "get_strategy": "gpusim.games.registry",
-    "Run": "gpusim.runs.run",
-    "open_run": "gpusim.runs.run",
-    "simulate": "gpusim.runs.run",
+    "get_strategy": "gpusim.games.strategy_registry",
+    "Run": "gpusim.runs.run_api",
+    "open_run": "gpusim.runs.run_api",
+    "simulate": "gpusim.runs.run_api",
     "design": "gpusim.designer",
 }
 

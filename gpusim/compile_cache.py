@@ -3,7 +3,7 @@
 A run compiles two large XLA programs (deal, decide and settle; reduce) per rules structure
 (pays and stakes are arguments, so a paytable sweep shares them), strategy and batch size;
 on a 2-core machine that costs seconds to tens of seconds per process. Two caches keep them:
-on the CPU, gpusim's own (:mod:`gpusim.sim.program`, in ``programs/`` under this folder),
+on the CPU, gpusim's own (:mod:`gpusim.compute.program`, in ``programs/`` under this folder),
 which a warm process loads without tracing any Python; and JAX's persistent compilation cache
 for everything else (other programs, the GPU path). The folder holds executable code: like
 JAX's cache, it must be writable by its user only.

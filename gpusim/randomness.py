@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import time
 
-    from gpusim.runs.simulation import SimulationError, parse_rounds
+    from gpusim.runs.runner import SimulationError, parse_rounds
 
     ap = argparse.ArgumentParser(prog="python -m gpusim.randomness",
                                  description=__doc__.splitlines()[0])

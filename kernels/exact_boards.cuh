@@ -59,7 +59,7 @@ GPUSIM_HD int gpusim_ex_pair(int i, int j) {
   return i * (2 * GPUSIM_EX_UNSEEN - i - 1) / 2 + (j - i - 1);
 }
 
-// Index 0..1325 of the hole {lo, hi}, lo < hi (gpusim.index.hole_index).
+// Index 0..1325 of the hole {lo, hi}, lo < hi (gpusim.board_index.hole_index).
 GPUSIM_HD int gpusim_ex_hole_index(int lo, int hi) { return hi * (hi - 1) / 2 + lo; }
 
 // Pay class 0..9: the category, a royal flush as 9 (gpusim.exact.*.pay_class).

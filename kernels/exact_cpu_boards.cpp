@@ -50,7 +50,7 @@ void board(int n, int npairs, const uint64_t* key, const int32_t* pi, const int3
     cards[2 * s] = uint8_t(pi[p]);
     cards[2 * s + 1] = uint8_t(pj[p]);
     const int lo = rem[pi[p]], hi = rem[pj[p]];  // rem ascends: lo < hi
-    hole[s] = hi * (hi - 1) / 2 + lo;             // gpusim.index.hole_index
+    hole[s] = hi * (hi - 1) / 2 + lo;             // gpusim.board_index.hole_index
     if (has_qualifier && srank[s] < qualifier) ++n_low;
   }
   // Tie runs of the sorted ranks: each hand's run start forwards, its run end backwards.

@@ -22,7 +22,7 @@
 //     class (gpusim.cards.HAND_CLASSES order);
 //   flop / river: packed bits (np.packbits), row = board class * 1326 + hole index under the
 //     board's suit permutation: play 2x / play 1x;
-//   raw3_* / raw5_*: per colex index of the raw 3- / 5-card board (gpusim.index.board_classes),
+//   raw3_* / raw5_*: per colex index of the raw 3- / 5-card board (gpusim.board_index.board_classes),
 //     its class and suit permutation; new_suit: 24 x 4, new_suit[perm * 4 + old suit].
 struct GpusimUthTables {
   const uint8_t* preflop;

@@ -97,7 +97,7 @@ def tables(run) -> dict:
     out["meter_end"] = done[-1]["jackpot_meter_end_bp"]
     # checkpoints every run has, whatever its chunks: batch ends (multiples of the CPU batch)
     # and the run's end
-    from gpusim.sim.chunks import CPU_BATCH
+    from gpusim.compute.chunks import CPU_BATCH
 
     out["progress"] = [row for row in global_progress(run)
                        if row[0] % CPU_BATCH == 0 or row[0] == run.manifest["rounds"]]

@@ -6,9 +6,9 @@ architecture doc) and exits 1 if there is any; ``tests/test_architecture.py`` ru
 :func:`doc_problems`. Rules, so that the check can be strict:
 
 - a path is written from the repository root and starts with one of :data:`REPO_DIRS`
-  (``gpusim/sim/bins.py``, ``kernels/``); ``<game>``-style placeholders and ``*`` match any
+  (``gpusim/compute/bins.py``, ``kernels/``); ``<game>``-style placeholders and ``*`` match any
   name, and at least one file or folder must match;
-- a Python or CUDA source named any other way (``sim/bins.py``) is a problem: write it from the
+- a Python or CUDA source named any other way (``compute/bins.py``) is a problem: write it from the
   root, so that a moved module cannot hide from the check;
 - a backticked ``gpusim.a.b`` must import (the longest module prefix) and resolve attribute by
   attribute;

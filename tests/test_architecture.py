@@ -184,19 +184,20 @@ def test_doc_check_catches_what_does_not_exist(tmp_path):
 
     pkg = tmp_path / "gpusim"
     (pkg / "sim").mkdir(parents=True)
-    for f in ("cards.py", "rules.py", "sim/__init__.py", "sim/bins.py"):
+    for f in ("cards.py", "rules.py", "compute/__init__.py", "compute/bins.py"):
         (pkg / f).write_text("")
     good = ("## Layers\n\n| layer | modules | what |\n|---|---|---|\n"
             "| core | `cards`, `rules` | cards |\n| sim | `sim/` | counts |\n\n"
-            "## Data flow\n\ncounts   gpusim/sim/bins.py, `gpusim/sim/`, TABLE/x.parquet\n"
+            "## Data flow\n\ncounts   gpusim/compute/bins.py, `gpusim/compute/`, TABLE/x.parquet\n"
             "`gpusim.rules.BP`\n")
     assert doc_problems(good, tmp_path, layers=True) == []
     bad = good.replace("| sim | `sim/` |", "| sim | `sim/`, `simulate` |").replace(
-        "`cards`, ", "").replace("gpusim/sim/bins.py", "gpusim/sim/bin.py sim/bins.py") + (
+        "`cards`, ", "").replace(
+        "gpusim/compute/bins.py", "gpusim/compute/bin.py compute/bins.py") + (
         "kernels/<game>.cux `gpusim.rules.NoSuchName` `gpusim.nosuchmodule`\n")
     assert doc_problems(bad, tmp_path, layers=True) == [
-        "gpusim/sim/bin.py: no such file or folder in the repository",
-        "sim/bins.py: write source paths from the repository root (gpusim/...)",
+        "gpusim/compute/bin.py: no such file or folder in the repository",
+        "compute/bins.py: write source paths from the repository root (gpusim/...)",
         "kernels/<game>.cux: no such file or folder in the repository",
         "gpusim.rules.NoSuchName: does not resolve",
         "gpusim.nosuchmodule: does not resolve",

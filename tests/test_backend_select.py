@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 
 from gpusim import cuda
 from gpusim.cli import app
+from gpusim.compute.backends import BackendError
+from gpusim.compute.backends import cupy_rounds as cb
+from gpusim.compute.backends.select import choose_backend
 from gpusim.config import load_config
-from gpusim.games.registry import get_strategy
-from gpusim.sim.backends import BackendError
-from gpusim.sim.backends import cupy_backend as cb
-from gpusim.sim.backends.select import choose_backend
+from gpusim.games.strategy_registry import get_strategy
 
 FAKES = Path(__file__).parent / "fakes"
 CH = load_config("casino_holdem")

@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import gpusim.games.registry as registry
+import gpusim.games.strategy_registry as registry
 from gpusim.cli import app
 from gpusim.config import shipped_configs
 from gpusim.dealing import deal

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from gpusim.cards import format_cards, parse_cards
+from gpusim.compute.bench import bench_evaluator, random_hands
 from gpusim.evaluator import (
     CATEGORY_NAMES,
     ROYAL_FLUSH_RANK,
@@ -32,7 +33,6 @@ from gpusim.evaluator import (
     hand_category,
     is_royal,
 )
-from gpusim.sim.bench import bench_evaluator, random_hands
 
 # Category indices spelled out here, not imported, so a renumbering would be caught.
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gpusim.board_index import board_classes, hole_index, permute_cards
 from gpusim.config import load_config
 from gpusim.exact.boards import board_counts
 from gpusim.games import settle
@@ -31,7 +32,6 @@ from gpusim.games.holdem_bonus.exact_counts import (
     solve_river,
     turn_counts,
 )
-from gpusim.index import board_classes, hole_index, permute_cards
 
 
 def _completions(seen: np.ndarray, n_board: int) -> np.ndarray:
@@ -150,7 +150,7 @@ def test_table_strategy_lookup_is_suit_invariant(ch_rules):
     rng = np.random.default_rng(9)
     # A table must be a function of the situation up to suits, as solved tables are; build
     # one from suit-free features: flop class, hole ranks, flop cards sharing each hole suit.
-    from gpusim.index import subsets
+    from gpusim.board_index import subsets
 
     b3 = board_classes(3)
     holes = subsets(2).astype(np.int64)

@@ -36,8 +36,8 @@ def test_ultimate_holdem_text_and_a_rule_strategy_refused():
     result = runner.invoke(app, ["exact", "ultimate_holdem"])
     assert result.exit_code == 0, result.output
     assert "house edge per ante" in result.output and "check, play_3x, play_4x" in result.output
-    from gpusim.analysis import shipped_exact_report
     from gpusim.config import load_config
+    from gpusim.run_figures import shipped_exact_report
 
     aa = shipped_exact_report(load_config("ultimate_holdem"), "optimal")["preflop"]["AA"]
     evs = " ".join(f"{aa[k]:+.6f}" for k in ("ev_check", "ev_play_3x", "ev_play_4x"))

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from gpusim.cli import app
 from gpusim.config import load_config
-from gpusim.exact import cupy_backend as xb
+from gpusim.exact import cupy_counts as xb
 from gpusim.exact.cache import count_solver
 from gpusim.games.casino_holdem import exact_cupy as ch_cupy
 from gpusim.games.holdem_bonus import exact as thb_pricing

@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gpusim.board_index import board_classes
 from gpusim.cards import parse_cards
 from gpusim.exact import _native
 from gpusim.exact.boards import PAIR_I, PAIR_J, board_counts, sorted_counts
 from gpusim.exact.fives import HOLE_CLASS, binned_sums, hole_permutation_table
-from gpusim.index import board_classes
 
 FIELDS = ("order", "cards", "hole", "rank", "below", "equal", "not_qualified")
 PAIR = 1 << 27  # the lowest rank of a pair (any category boundary exercises the count)
@@ -219,7 +219,7 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
 
 def test_hole_is_the_sorted_hands_hole_index(compiled):
     """The hole field, independently: hole_index of each sorted hand's two cards."""
-    from gpusim.index import hole_index
+    from gpusim.board_index import hole_index
 
     b = _boards(5, 8, seed=5)
     for native in (False, True):
@@ -264,6 +264,7 @@ def test_turn_pass_by_brute_force(compiled):
     """Texas Hold'em Bonus's turn pass on made-up river counts: three flops' turn-level wins
     and losses against a loop over their 49 turns and 1,326 holes, the Turn table from them,
     and the joint counts' totals against what every (flop, hole) must add up to."""
+    from gpusim.board_index import subsets
     from gpusim.games.holdem_bonus.exact_counts import (
         CLASS_COMBOS,
         OUTCOMES_PER_HOLE,
@@ -271,7 +272,6 @@ def test_turn_pass_by_brute_force(compiled):
         RiverCounts,
         turn_pass,
     )
-    from gpusim.index import subsets
 
     b3, b4 = board_classes(3), board_classes(4)
     holes = subsets(2)

@@ -10,7 +10,7 @@ import pytest
 from gpusim.config import load_config
 from gpusim.exact.cache import file_sha256
 from gpusim.games import settle
-from gpusim.games.registry import get_strategy
+from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy.tables import TABLE_DIR
 
 
@@ -108,7 +108,7 @@ def test_holdem_bonus_optimal_turn_matches_brute_force():
                                              ("casino_holdem", "optimal"),
                                              ("casino_holdem", "optimal-main")])
 def test_shipped_decisions_are_suit_invariant(config, strategy):
-    from gpusim.index import permute_cards
+    from gpusim.board_index import permute_cards
 
     strat = get_strategy(strategy, load_config(config))
     rng = np.random.default_rng(21)
@@ -124,7 +124,7 @@ def test_holdem_bonus_optimal_preflop_folds_the_published_list():
     # The published optimal Texas Hold'em Bonus strategy (e.g. Wizard of Odds) folds exactly
     # 2-3 through 2-7 offsuit before the flop and bets the flop bet with everything else.
     from gpusim.cards import HAND_CLASSES
-    from gpusim.runs.exact import decision_tables
+    from gpusim.runs.exact_on_demand import decision_tables
 
     pre = decision_tables(load_config("holdem_bonus"), solve=False)["preflop/optimal"]
     folds = {HAND_CLASSES[i] for i in np.flatnonzero(~pre)}

@@ -46,7 +46,7 @@ def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monke
 
     from gpusim.designer import search
     from gpusim.designer.models import current_paytable
-    from gpusim.runs.exact import exact_report
+    from gpusim.runs.exact_on_demand import exact_report
 
     monkeypatch.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))
     cfg, par = tmp_path / "ch_design.toml", tmp_path / "ch_design.xlsx"
@@ -84,7 +84,7 @@ def fresh(fresh_exact_cache, shipped_rules):
     The cache points at a folder that was empty when the session started, so every count is
     enumerated again in this run.
     """
-    import gpusim.runs.exact as tables_mod
+    import gpusim.runs.exact_on_demand as tables_mod
 
     mp = pytest.MonkeyPatch()
     mp.setenv("GPUSIM_CACHE_DIR", str(fresh_exact_cache))

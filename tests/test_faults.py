@@ -204,7 +204,7 @@ def test_resume_recomputes_only_the_corrupted_chunks(tmp_path, reference):
     assert sorted(RunFolder.open(out).verify()) == ["events/part-000004.parquet",
                                                     "outcomes/part-000009.parquet"]
     notes = []
-    from gpusim.runs.simulation import Progress
+    from gpusim.runs.runner import Progress
 
     gpusim.simulate(CONFIG, rounds=ROUNDS, seed=SEED, out=out, strategy=STRATEGY, chunk=CHUNK,
                     backend="jax-cpu", resume=True, progress=Progress(note=notes.append))

@@ -37,7 +37,7 @@ def _cases():
 
 def test_golden_covers_every_shipped_config_and_strategy():
     from gpusim.config import shipped_configs
-    from gpusim.games.registry import strategy_names
+    from gpusim.games.strategy_registry import strategy_names
 
     expected = {
         f"{c}/{s}" for c in shipped_configs() for s in strategy_names(load_config(c).game)

@@ -58,14 +58,14 @@ def test_script_fails_and_writes_the_cause(tmp_path, mode, step, needle):
 
 
 def test_skipped_gpu_tests_are_a_failure(tmp_path):
-    from gpusim.sim.backends import cupy_backend as cb
+    from gpusim.compute.backends import cupy_rounds as cb
 
     if cb.available():
         pytest.skip("a usable GPU: the suite runs instead of skipping")
     xml = tmp_path / "gpu.xml"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-m", "gpu", "-q", "-p", "no:cacheprovider",
-         f"--junitxml={xml}", str(ROOT / "tests/test_cupy_backend.py")],
+         f"--junitxml={xml}", str(ROOT / "tests/test_cupy_rounds.py")],
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )  # fmt: skip
     assert proc.returncode == 0  # pytest itself calls an all-skipped run a success

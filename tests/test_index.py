@@ -1,4 +1,4 @@
-"""Card-set indices and suit classes of boards (gpusim.index)."""
+"""Card-set indices and suit classes of boards (gpusim.board_index)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpusim.index import (
+from gpusim.board_index import (
     PERMUTATIONS,
     board_classes,
     canonical_board,
@@ -22,7 +22,7 @@ from gpusim.index import (
 
 
 def _burnside_orbits(k: int) -> int:
-    """Suit classes of k-card sets by Burnside's lemma (independent of gpusim.index): a set is
+    """Suit classes of k-card sets by Burnside's lemma (independent of gpusim.board_index): a set is
     fixed by a suit permutation iff it is a union of the permutation's card cycles; each rank
     contributes one card cycle per suit cycle."""
     total = 0

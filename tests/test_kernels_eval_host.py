@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from gpusim.cards import parse_cards
+from gpusim.compute.bench import random_hands
 from gpusim.evaluator import evaluate
-from gpusim.sim.bench import random_hands
 
 KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 

@@ -24,10 +24,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpusim.exact import cupy_backend as xb
+from gpusim.board_index import board_classes
+from gpusim.exact import cupy_counts as xb
 from gpusim.games.casino_holdem import exact_cupy as ch_cupy
 from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
-from gpusim.index import board_classes
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -329,7 +329,7 @@ def test_exact_kernel_compiles_with_nvrtc(name):
     """What CuPy's RawModule does on a GPU machine, minus the GPU: the inlined source to PTX."""
     import ctypes
 
-    from gpusim.sim.backends.cupy_backend import kernel_source
+    from gpusim.compute.backends.cupy_rounds import kernel_source
 
     src = kernel_source(name)
     assert '#include "' not in src

@@ -8,8 +8,8 @@ A C++ harness (built in a temporary folder; skipped without g++) includes the sa
   the hand-worked scenario hands of ``test_scenarios_*.py``;
 - decides given rounds: compared with every strategy the CuPy backend supports;
 - plays a whole chunk with the kernel's per-round function and histogram: reduced by
-  :func:`gpusim.sim.backends.cupy_backend.counts_from_bins` it must equal the JAX runner's
-  ChunkCounts (:mod:`gpusim.runs.simulation`; Jackpot royal rounds and the meter too).
+  :func:`gpusim.compute.backends.cupy_rounds.counts_from_bins` it must equal the JAX runner's
+  ChunkCounts (:mod:`gpusim.runs.runner`; Jackpot royal rounds and the meter too).
 
 Both kernels are also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc), as files
 and as the self-contained source the backend hands to NVRTC (NVRTC itself, with the headers
@@ -28,13 +28,13 @@ import numpy as np
 import pytest
 from _host_build import KERNELS, build_harness, random_rounds
 
+from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.config import Stakes, load_config
 from gpusim.games import bets, settle
 from gpusim.games.casino_holdem import event_returns as ch_returns
 from gpusim.games.casino_holdem import qualifier_threshold
 from gpusim.games.holdem_bonus import event_returns as thb_returns
-from gpusim.games.registry import get_strategy
-from gpusim.sim.backends import cupy_backend as cb
+from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy import StrategyError
 
 HARNESS = r"""
@@ -437,7 +437,7 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
 
 def _jax_chunk(rules, strat, seed, first, n, meter):
     """The JAX path's counts of a chunk: the truth the kernels must reproduce."""
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.compute.chunks import ChunkRunner
 
     return ChunkRunner(rules, strat)(seed, first, n, meter)
 

@@ -10,11 +10,11 @@ A C++ harness (built in a temporary folder; skipped without g++) includes the sa
 - decides given rounds: always-check and basic compared with the Python strategies
   (``gpusim.games.ultimate_holdem.strategies``), the basic pre-flop rule with the published list
   of 4x hands, and the optimal tables' lookup (synthetic random tables) with a numpy lookup on
-  :mod:`gpusim.index` (``board_classes(3)`` / ``(5)``, ``hole_index``, ``hand_class_index``)
+  :mod:`gpusim.board_index` (``board_classes(3)`` / ``(5)``, ``hole_index``, ``hand_class_index``)
   and with the game's JAX table strategy reading the same tables;
 - plays a whole chunk with the kernel's per-round function: its histogram equals a numpy
   pipeline (``deal_numpy``, the numpy lookup, the numpy code) and, reduced by
-  :func:`~gpusim.sim.backends.cupy_backend.counts_from_bins`, the JAX runner's ChunkCounts.
+  :func:`~gpusim.compute.backends.cupy_rounds.counts_from_bins`, the JAX runner's ChunkCounts.
 
 The tests that need the UTH game package skip, saying so, where it is not importable. The
 kernel is also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc); NVRTC compiles
@@ -34,14 +34,14 @@ import numpy as np
 import pytest
 from _host_build import KERNELS, build_harness, random_rounds
 
+from gpusim.board_index import board_classes, hole_index, permute_cards
 from gpusim.cards import HAND_CLASSES, RANKS, class_members, hand_class_index, parse_cards
+from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.dealing_numpy import deal_numpy
 from gpusim.evaluator import evaluate_np, hand_category, is_royal
 from gpusim.games.casino_holdem import qualifier_threshold
 from gpusim.games.ultimate_holdem.kernel import KERNEL
-from gpusim.index import board_classes, hole_index, permute_cards
 from gpusim.rules import Qualifier
-from gpusim.sim.backends import cupy_backend as cb
 
 N_BINS = 300
 # the tables' layouts (kernels/strategy_ultimate_holdem.cuh), by name: file dtype
@@ -350,7 +350,7 @@ def _python_paths(rules, strat, cards) -> np.ndarray:
 def test_host_decisions_match_python_strategy(harness, strategy):
     _uth()
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
+    from gpusim.games.strategy_registry import get_strategy
 
     rules = load_config("ultimate_holdem")
     strat = get_strategy(strategy, rules)
@@ -420,7 +420,7 @@ def synthetic_tables() -> dict:
     """The kernel's tables with random decisions (the real ones come from the exact solver)."""
     rng = np.random.default_rng(20)
     b3, b5 = board_classes(3), board_classes(5)
-    from gpusim.index import PERMUTATIONS
+    from gpusim.board_index import PERMUTATIONS
 
     return {
         "preflop": rng.choice(3, 169, p=[0.5, 0.1, 0.4]).astype(np.uint8),
@@ -433,7 +433,7 @@ def synthetic_tables() -> dict:
 
 
 def _numpy_table_paths(t: dict, cards: np.ndarray) -> np.ndarray:
-    """The tables read through gpusim.index (set_index, canonical boards, permute_cards)."""
+    """The tables read through gpusim.board_index (set_index, canonical boards, permute_cards)."""
 
     def bit(table, k, board):
         cls, perm = board_classes(k).lookup(board)
@@ -515,9 +515,9 @@ CHUNKS = [
 @pytest.mark.parametrize(("strategy", "seed", "first", "n"), CHUNKS)
 def test_host_chunk_counts_equal_jax_chunk(harness, synthetic_tables, strategy, seed, first, n):
     _uth()
+    from gpusim.compute.chunks import ChunkRunner
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
-    from gpusim.sim.chunks import ChunkRunner
+    from gpusim.games.strategy_registry import get_strategy
     from gpusim.strategy import StrategyError
 
     rules = load_config("ultimate_holdem")

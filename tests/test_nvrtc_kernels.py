@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from gpusim import cuda
-from gpusim.sim.backends import cupy_backend as cb
+from gpusim.compute.backends import cupy_rounds as cb
 
 # Every (game, strategy code) a kernel is built for (strategy_*.cuh).
 KERNELS = [("casino_holdem", c) for c in (cb.STRAT_ALWAYS, cb.STRAT_BASIC, cb.STRAT_SIDE_BET,

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from gpusim import compile_cache
+from gpusim.compute import program
+from gpusim.compute.chunks import ChunkRunner
 from gpusim.dealing import deal
 from gpusim.games import payout, settle
 from gpusim.games.holdem_bonus.events import BONUS_HANDS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
-from gpusim.games.registry import get_strategy
+from gpusim.games.strategy_registry import get_strategy
 from gpusim.rules import Paytable, Qualifier, Stakes
-from gpusim.sim import program
-from gpusim.sim.chunks import ChunkRunner
 
 BATCH = 4096
 ROUNDS = 4000

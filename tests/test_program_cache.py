@@ -1,4 +1,4 @@
-"""Batch programs saved on disk (gpusim.sim.program): loaded, checked, never trusted blindly."""
+"""Batch programs saved on disk (gpusim.compute.program): loaded, checked, never trusted blindly."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from gpusim import compile_cache
+from gpusim.compute import program
+from gpusim.compute.chunks import ChunkRunner
+from gpusim.compute.program import BatchProgram, strategy_fingerprint
 from gpusim.config import load_config
-from gpusim.games.registry import get_strategy
-from gpusim.sim import program
-from gpusim.sim.chunks import ChunkRunner
-from gpusim.sim.program import BatchProgram, strategy_fingerprint
+from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy import RuleStrategy
 
 BATCH = 4096

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gpusim.compute.chunks import ChunkRunner
 from gpusim.config import load_config
-from gpusim.games.registry import get_strategy
-from gpusim.sim.chunks import ChunkRunner
+from gpusim.games.strategy_registry import get_strategy
 
 
 @pytest.mark.parametrize("config", ["holdem_bonus", "casino_holdem"])

@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from gpusim.compute.bins import BinLayout
 from gpusim.games import event_returns, payout, return_numerators
-from gpusim.sim.bins import BinLayout
 
 
 def test_numerators_over_the_least_common_denominator():

@@ -21,7 +21,7 @@ from typer.testing import CliRunner  # noqa: E402
 import gpusim  # noqa: E402
 from gpusim.cli import app  # noqa: E402
 from gpusim.runs.ray_driver import simulate_ray  # noqa: E402
-from gpusim.runs.simulation import Progress  # noqa: E402
+from gpusim.runs.runner import Progress  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:os.fork\\(\\) was called:RuntimeWarning")
 

@@ -7,10 +7,10 @@ import dataclasses
 import numpy as np
 import pytest
 
+from gpusim.compute.chunks import BP, SHORT_BATCH_MIN, ChunkRunner, reduce_host
 from gpusim.config import load_config
 from gpusim.dealing import deal
-from gpusim.games.registry import get_strategy
-from gpusim.sim.chunks import BP, SHORT_BATCH_MIN, ChunkRunner, reduce_host
+from gpusim.games.strategy_registry import get_strategy
 
 
 def _both(config: str, strategy: str, seed: int, first: int, n: int, meter: int):

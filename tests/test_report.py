@@ -324,13 +324,13 @@ def test_convergence_has_a_point_per_compute_batch(thb_run, html_report):
 
 
 def test_convergence_checkpoints_inside_chunks(tmp_path, monkeypatch):
-    from gpusim import analysis
-    from gpusim.sim import chunks
+    from gpusim import run_figures
+    from gpusim.compute import chunks
 
     monkeypatch.setattr(chunks, "CPU_BATCH", 3_000)
     run = gpusim.simulate("casino_holdem", rounds=20_000, seed=3, out=tmp_path / "r",
                           chunk=7_000, strategy="basic")
-    conv = analysis.convergence(analysis.load_run_data(run), "main")
+    conv = run_figures.convergence(run_figures.load_run_data(run), "main")
     # batches end on multiples of 3,000 and at each chunk's end
     assert conv["rounds"] == [3_000, 6_000, 7_000, 9_000, 12_000, 14_000, 15_000, 18_000,
                               20_000]

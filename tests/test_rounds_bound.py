@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gpusim.runs.simulation import MAX_ROUNDS, SimulationError, parse_rounds, plan_chunks
+from gpusim.runs.runner import MAX_ROUNDS, SimulationError, parse_rounds, plan_chunks
 
 # Runs the CLI in a child process and reports the child's exit code, stderr and peak RSS.
 _PROBE = """

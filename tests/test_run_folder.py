@@ -3,15 +3,15 @@
 import numpy as np
 import polars as pl
 
-from gpusim.distributions import (
+from gpusim.compute.counts import ChunkCounts, histogram
+from gpusim.runs.runner import chunk_tables
+from gpusim.stats import (
     JointMoments,
     distributions_from_rows,
     event_counts_from_rows,
     joint_moments,
     return_table,
 )
-from gpusim.runs.simulation import chunk_tables
-from gpusim.sim.counts import ChunkCounts, histogram
 
 
 def synthetic_chunk(rng: np.random.Generator, n: int) -> tuple[ChunkCounts, np.ndarray]:

@@ -126,7 +126,7 @@ def test_a_ray_run_that_stops_moving_fails_naming_the_cause(tmp_path):
 
     from gpusim.runs.ray_driver import _Watch
     from gpusim.runs.ray_watchdog import worker_failure
-    from gpusim.runs.simulation import SimulationError
+    from gpusim.runs.runner import SimulationError
 
     # the cause is read from the workers' logs (Ray's fatal-line format)
     (tmp_path / "worker-ab-ffff-7.err").write_text(

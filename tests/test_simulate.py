@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-from gpusim.runs.simulation import parse_rounds, plan_chunks
+from gpusim.runs.runner import parse_rounds, plan_chunks
 
 STRATEGY = "basic"
 
@@ -39,9 +39,9 @@ def _counts(run) -> dict:
 
 
 def _has_cupy_gpu() -> bool:
-    from gpusim.sim.backends import cupy_backend
+    from gpusim.compute.backends import cupy_rounds
 
-    return cupy_backend.available()
+    return cupy_rounds.available()
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,10 @@ import polars as pl
 import pytest
 
 import gpusim
+from gpusim.compute.chunks import BP, _apply_jackpot
 from gpusim.config import load_config
 from gpusim.dealing import deal
 from gpusim.evaluator import evaluate, is_royal
-from gpusim.sim.chunks import BP, _apply_jackpot
 
 ROUNDS = 800_000
 SEED = 5

@@ -197,7 +197,7 @@ def test_main_game_check_catches_a_five_hundredths_point_error():
 @pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS)
 def test_exact_reports_match_a_fresh_solve(config):
-    from gpusim.runs.exact import exact_report
+    from gpusim.runs.exact_on_demand import exact_report
 
     fresh = json.loads(json.dumps(exact_report(load_config(config), strategy="optimal")))
     shipped = _exact(config, "optimal")

@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 from gpusim.cards import CATEGORY_KEYS, parse_cards
+from gpusim.compute.bins import bin_layout
 from gpusim.config import ConfigError, load_config
 from gpusim.dealing import deal
 from gpusim.games import settle, spec_for
 from gpusim.games.ultimate_holdem import strategies as S
 from gpusim.games.ultimate_holdem.events import N_BINS
 from gpusim.games.ultimate_holdem.side_exact import seven_card_counts
-from gpusim.sim.bins import bin_layout
 
 STANDARD, MUST_BEAT = "ultimate_holdem", "ultimate_holdem_must_beat"
 N = 20_000  # one batch shape for every dealt test: one compile of the deal and the settlement
@@ -204,7 +204,7 @@ def test_dealer_outs_and_the_river_rule():
 @pytest.mark.parametrize("name", ["basic", "always-check"])
 def test_decisions_ignore_unseen_cards(name):
     """Each point's answer stays when every card it does not see is dealt afresh."""
-    from gpusim.games.registry import get_strategy
+    from gpusim.games.strategy_registry import get_strategy
 
     rules = load_config(STANDARD)
     strategy = get_strategy(name, rules)

@@ -10,6 +10,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
+from gpusim.board_index import board_classes, hole_index, situation_class
 from gpusim.evaluator import evaluate_np
 from gpusim.exact.boards import N_DEALER
 from gpusim.games.base import qualifier_threshold
@@ -27,7 +28,6 @@ from gpusim.games.ultimate_holdem.exact_counts import (
     RiverPrices,
     solve_counts,
 )
-from gpusim.index import board_classes, hole_index, situation_class
 from gpusim.rules import Qualifier
 
 # Blind 500/50/10/3/3:2/1 in half units (den 2), Trips 50/40/30/8/7/4/3 (must beat the dealer,
@@ -120,7 +120,7 @@ def test_river_bit_is_read_at_the_situations_class():
         c = rng.choice(live, 4, replace=False)
         board, hole = np.r_[flop, c[:2]], c[2:]
         cls, perm = b5.lookup(board[None])
-        from gpusim.index import permute_cards
+        from gpusim.board_index import permute_cards
 
         h = permute_cards(hole[None], perm)[0]
         bit = got.river[cls[0], hole_index(h[0], h[1])]

@@ -1,15 +1,15 @@
 """Ultimate Texas Hold'em's table strategy reads the shipped decision tables at the situation's
 suit class: its decisions on random rounds equal the tables looked up through
-:func:`gpusim.index.situation_class` (brute-force canonical classes), at all three points."""
+:func:`gpusim.board_index.situation_class` (brute-force canonical classes), at all three points."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from gpusim.board_index import situation_class
 from gpusim.cards import hand_class_index
 from gpusim.config import load_config
-from gpusim.games.registry import get_strategy
-from gpusim.index import situation_class
+from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy.tables import stored_tables
 
 

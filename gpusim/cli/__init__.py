@@ -1,10 +1,12 @@
 """The ``gpusim`` command line: thin Typer commands that parse, call the library and print what
 :mod:`gpusim.report` renders.
 
-One module per group of commands (:mod:`~gpusim.cli.info`, :mod:`~gpusim.cli.exact`,
-:mod:`~gpusim.cli.design`, :mod:`~gpusim.cli.simulation`, :mod:`~gpusim.cli.analysis`,
-:mod:`~gpusim.cli.batch`), each a Typer app merged here without a group name, so every command
-stays at the top level (``gpusim simulate``). Commands import the library inside their bodies,
+One module per group of commands (:mod:`~gpusim.cli.info_commands`,
+:mod:`~gpusim.cli.exact_commands`, :mod:`~gpusim.cli.design_commands`,
+:mod:`~gpusim.cli.simulate_commands`, :mod:`~gpusim.cli.figures_commands`,
+:mod:`~gpusim.cli.batch_commands`): each parses its commands' arguments, calls the library and
+prints; each is a Typer app merged here without a group name, so every command stays at the top
+level (``gpusim simulate``). Commands import the library inside their bodies,
 after the cheap checks: ``gpusim --help``, ``--version`` and a bad option load neither JAX nor
 polars.
 
@@ -19,7 +21,14 @@ from typing import Annotated
 
 import typer
 
-from gpusim.cli import analysis, batch, design, exact, info, simulation
+from gpusim.cli import (
+    batch_commands,
+    design_commands,
+    exact_commands,
+    figures_commands,
+    info_commands,
+    simulate_commands,
+)
 
 __all__ = ["app", "main"]
 
@@ -30,9 +39,16 @@ app = typer.Typer(
     help="GPU-accelerated batch simulator and exact analyser for casino poker table games.",
 )
 # the order here is the order of `gpusim --help`
-for _group in (info.app, exact.app, design.app, simulation.app, analysis.app, batch.app):
+for _group in (
+    info_commands.app,
+    exact_commands.app,
+    design_commands.app,
+    simulate_commands.app,
+    figures_commands.app,
+    batch_commands.app,
+):
     app.add_typer(_group)
-app.add_typer(info.bench_app, name="bench", help="Measure speed against installed peers.")
+app.add_typer(info_commands.bench_app, name="bench", help="Measure speed against installed peers.")
 
 
 def _print_version(value: bool) -> None:

@@ -76,7 +76,7 @@ def warn_unfinished(run, using: str) -> None:
 def open_intact_run(path: str):
     """The run in folder ``path`` after checking every part's sha256; the one-line error if it
     is not a run folder or a part is missing or damaged."""
-    from gpusim.runs.run import open_run
+    from gpusim.runs.run_api import open_run
     from gpusim.runs.runfolder import RunFolderError
     from gpusim.runs.verify import require_intact
 
@@ -102,7 +102,7 @@ def warn_if_being_written(path: str) -> None:
 def run_data(path: str):
     """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
     r = open_intact_run(path)
-    from gpusim.analysis import AnalysisError, load_run_data
+    from gpusim.run_figures import AnalysisError, load_run_data
     from gpusim.runs.runfolder import RunFolderError
 
     try:

@@ -104,7 +104,7 @@ def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, s
     main game's exact counts (default: the cached ones, counted on first use).
     """
     from gpusim.config import ConfigError, load_config
-    from gpusim.distributions.volatility import Z90, Z95, z_two_sided
+    from gpusim.stats.moments import Z90, Z95, z_two_sided
 
     t0 = time.perf_counter()
     try:

@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from gpusim.distributions.distribution import to_fraction
 from gpusim.rules import MAX_PAY
+from gpusim.stats.distribution import to_fraction
 
 __all__ = ["Band", "DesignError", "Line", "Space", "Targets", "parse_band", "parse_space"]
 

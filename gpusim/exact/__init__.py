@@ -1,5 +1,5 @@
 """The exact-analysis engine that every game's solver builds on (games bring their own solver,
-``gpusim/games/<game>/exact.py``; :mod:`gpusim.runs.exact` runs them on demand).
+``gpusim/games/<game>/exact.py``; :mod:`gpusim.runs.exact_on_demand` runs them on demand).
 
 Modules, lowest first (import-linter checks this order): :mod:`~gpusim.exact._parallel` and
 :mod:`~gpusim.exact._profile` (worker processes, stage timers), :mod:`~gpusim.exact.cache`
@@ -7,7 +7,7 @@ Modules, lowest first (import-linter checks this order): :mod:`~gpusim.exact._pa
 showdown counts), :mod:`~gpusim.exact.fives` (the 5-card board-class two-stage solver),
 :mod:`~gpusim.exact.report` (exact report tables), :mod:`~gpusim.exact.solver` (what a game's
 solver provides), :mod:`~gpusim.exact.shipped` (the shipped reports) and
-:mod:`~gpusim.exact.cupy_backend` (loading and launching a game's count kernel).
+:mod:`~gpusim.exact.cupy_counts` (loading and launching a game's count kernel).
 """
 
 from __future__ import annotations

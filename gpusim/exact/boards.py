@@ -115,7 +115,8 @@ class SortedCounts:
 
     rem: (nb, n) int32 unseen cards; order: (nb, P) intp hand (pair index) at each sorted
     position; cards: (nb, P, 2) uint8 local indices of its two cards; hole: (nb, P) int32 its
-    hole index 0..1325 (:func:`gpusim.index.hole_index` of its two cards); rank: (nb, P) uint32;
+    hole index 0..1325 (:func:`gpusim.board_index.hole_index` of its two cards);
+    rank: (nb, P) uint32;
     below, equal: (nb, P) int32; not_qualified: (nb, P) int32 or None.
     """
 

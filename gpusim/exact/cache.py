@@ -3,7 +3,7 @@ the progress bar, and the choice of the count backend (CPU worker processes or t
 
 Enumeration counts (large, paytable-free) live in ``platformdirs.user_cache_dir("gpusim")/exact``
 (``GPUSIM_CACHE_DIR`` overrides), never shipped; see :mod:`gpusim.strategy.tables` and
-:mod:`gpusim.runs.exact`.
+:mod:`gpusim.runs.exact_on_demand`.
 """
 
 from __future__ import annotations

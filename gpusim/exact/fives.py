@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.board_index import board_classes, hole_index, permute_cards, set_index, subsets
 from gpusim.cards import hand_class_index
 from gpusim.exact import _native
 from gpusim.exact._parallel import SharedArrays, attach, detach, run_chunks, worker_pool
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import sorted_counts
-from gpusim.index import board_classes, hole_index, permute_cards, set_index, subsets
 
 __all__ = [
     "HOLE_CLASS",
@@ -144,7 +144,7 @@ def orbit_boards(flop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def stabilizer(board: np.ndarray) -> np.ndarray:
-    """Suit permutation ids (into :data:`gpusim.index.PERMUTATIONS`) that map the board
+    """Suit permutation ids (into :data:`gpusim.board_index.PERMUTATIONS`) that map the board
     (k cards) onto itself: the identity, and the swaps of suits the board holds alike."""
     images = permute_cards(np.broadcast_to(board, (24, len(board))), np.arange(24))
     return np.flatnonzero(set_index(images) == set_index(board))

@@ -128,7 +128,7 @@ class KernelSpec:
     ``fallback_blocks_per_sm``: resident blocks per SM when the driver's occupancy query is
     unavailable (from ptxas' register count at 256 threads on a 64K-register SM).
     ``rule_strategies``: {import path of a rule strategy's ``PointRules``: the kernel's
-    strategy code for it} (``STRAT_*`` of :mod:`gpusim.sim.backends.cupy_backend`), the rule
+    strategy code for it} (``STRAT_*`` of :mod:`gpusim.compute.backends.cupy_rounds`), the rule
     lists the kernel computes itself.
     """
 

@@ -2,7 +2,7 @@
 Markdown, JSON, or the PAR sheet (.xlsx, :mod:`gpusim.report.par`); and the command line's
 text (:mod:`gpusim.report.cli_text`, :mod:`gpusim.report.terminal`).
 
-:func:`build_report` gathers every figure (:mod:`gpusim.analysis`) into one JSON-able dict;
+:func:`build_report` gathers every figure (:mod:`gpusim.run_figures`) into one JSON-able dict;
 :func:`render` turns it into ``html``, ``md`` or ``json`` text. The HTML embeds that dict in a
 ``<script type="application/json" id="gpusim-report">`` block and tags the key table cells with
 ``data-key`` / ``data-value`` attributes, so its numbers can be read back by a program.

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpusim import analysis as A
+from gpusim import run_figures as A
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
 
@@ -29,7 +29,7 @@ def build_report(run, **kwargs) -> dict:
 
     bankroll, rounds, targets, bet, paths, seed: as for ``gpusim risk`` (the report's ``risk``
     section equals ``gpusim risk RUN --json`` with the same values). exact: ``auto`` | ``always``
-    | ``never`` (see :func:`gpusim.analysis.exact_figures`). live_seats: add the live-table
+    | ``never`` (see :func:`gpusim.run_figures.exact_figures`). live_seats: add the live-table
     exposure section for M seats.
     """
     return build_report_detail(run, **kwargs)[0]

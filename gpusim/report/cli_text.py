@@ -43,7 +43,7 @@ def eval_text(hand: Mapping) -> str:
 
 
 def bench_text(result: Mapping) -> str:
-    """Evaluator speeds (:func:`gpusim.sim.bench.bench_evaluator`), each peer against gpusim."""
+    """Evaluator speeds (:func:`gpusim.compute.bench.bench_evaluator`), each peer against gpusim."""
     ours = result["evals_per_s"]
     lines = [f"{'evaluator':<16}{'evals/s (median)':>20}{'vs gpusim':>12}",
              f"{'gpusim (jax)':<16}{ours:>20,.0f}{1.0:>12.2f}"]
@@ -120,7 +120,7 @@ def run_folder_note(path) -> str:
 
 def risk_text(fig: Mapping, *, config: str, strategy) -> str:
     """Session distribution, risk of ruin, bankroll needed and live-table exposure of a run
-    (:func:`gpusim.analysis.risk_figures`, plus ``live`` when asked for)."""
+    (:func:`gpusim.run_figures.risk_figures`, plus ``live`` when asked for)."""
     s, r = fig["session"], fig["ruin"]
     bankroll, rounds = r["bankroll"], r["rounds"]
     lines = [
@@ -160,8 +160,8 @@ def risk_text(fig: Mapping, *, config: str, strategy) -> str:
 
 def whatif_text(fig: Mapping, rounds_in_run: int) -> str:
     """RTP under changed pays (``whatif``) and one line's pay solved for a target RTP
-    (``solve``), from :func:`gpusim.analysis.whatif_figures` and
-    :func:`gpusim.analysis.solve_line`."""
+    (``solve``), from :func:`gpusim.run_figures.whatif_figures` and
+    :func:`gpusim.run_figures.solve_line`."""
     lines = []
     w = fig.get("whatif")
     if w:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import polars as pl
 
-from gpusim.distributions import Z90, Z95
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
+from gpusim.stats import Z90, Z95
 
 __all__ = ["exact_par_tables", "report_par_tables", "write_par"]
 
@@ -75,7 +75,7 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
         schema={"figure": pl.String, "value": pl.Float64, "text": pl.String}, orient="row")
     sheets: dict[str, dict[str, pl.DataFrame]] = {}
     bet_rows = []
-    from gpusim.analysis.data import not_placed_events
+    from gpusim.run_figures.data import not_placed_events
 
     # events in which a bet is off the table carry no pay (from the game spec's decisions)
     not_placed = not_placed_events(rep["game"])

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from gpusim.distributions import Z95
+from gpusim.stats import Z95
 
 __all__ = ["convergence_png", "hit_frequency_png", "jackpot_png", "net_outcomes_png",
            "ruin_png", "sessions_png"]

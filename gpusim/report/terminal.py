@@ -18,7 +18,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from gpusim.runs.simulation import Progress as RunnerProgress
+from gpusim.runs.runner import Progress as RunnerProgress
 
 __all__ = ["print_summary", "rich_progress", "run_progress"]
 

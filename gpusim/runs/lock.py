@@ -22,7 +22,7 @@ import socket
 import time
 from pathlib import Path
 
-from gpusim.runs.runfolder import LOCK_FILE, RunFolderError, now_iso
+from gpusim.runs.folder_base import LOCK_FILE, RunFolderError, now_iso
 
 __all__ = ["LOCK_FILE", "RunLock", "RunLockedError", "holder_text", "lock_holder",
            "refuse_if_locked"]

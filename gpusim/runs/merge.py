@@ -12,6 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
+from gpusim.compute.counts import ChunkCounts
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
 from gpusim.runs.lock import RunLock, refuse_if_locked
@@ -19,7 +20,6 @@ from gpusim.runs.manifest import ManifestError, rules_from_manifest
 from gpusim.runs.runfolder import LOCK_FILE, RunFolder, RunFolderError
 from gpusim.runs.shards import ChunkResult, Segment, ShardError, settle_segments
 from gpusim.runs.verify import expected_range
-from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["MergeError", "merge_runs", "read_chunk", "write_run"]
 
@@ -109,7 +109,7 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
                progress=None) -> Path:
     """Merge shard folders into the run folder ``out``; returns its path.
 
-    ``progress``: a :class:`gpusim.runs.simulation.Progress`, advanced by the rounds written.
+    ``progress``: a :class:`gpusim.runs.runner.Progress`, advanced by the rounds written.
     ``out`` is locked for the merge (:mod:`gpusim.runs.lock`)."""
     folders = _check(dirs)
     outp = Path(out).expanduser()
@@ -129,8 +129,8 @@ def merge_runs(dirs: list[str | Path], out: str | Path, *, force: bool = False,
 
 
 def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> Path:
-    from gpusim.games.registry import get_strategy
-    from gpusim.runs.exact import prepare_strategy
+    from gpusim.games.strategy_registry import get_strategy
+    from gpusim.runs.exact_on_demand import prepare_strategy
 
     m0 = folders[0].manifest
     try:
@@ -162,8 +162,8 @@ def _merge_into(path: Path, folders: list[RunFolder], force: bool, progress) -> 
 def write_run(path: Path, like: dict, chunks: list[ChunkResult], rules, *, force: bool,
               extra: dict, progress=None) -> Path:
     """Write settled chunks (round order) as a complete run folder with ``like``'s identity."""
-    from gpusim.runs.run import Run
-    from gpusim.runs.simulation import chunk_tables
+    from gpusim.runs.run_api import Run
+    from gpusim.runs.runner import chunk_tables
 
     keys = ("gpusim_version", "config_name", "game", "config", "config_hash", "bets",
             "strategy", "seed", "rounds", "chunk_rounds")

@@ -39,8 +39,7 @@ from gpusim.games import spec_for
 from gpusim.runs.interrupt import interruption_in, kept_through
 from gpusim.runs.lock import RunLock
 from gpusim.runs.ray_watchdog import TOKEN, descendants, stall_cause, sweep
-from gpusim.runs.shards import ChunkResult, JackpotSettler, Segment
-from gpusim.runs.simulation import (
+from gpusim.runs.runner import (
     BACKENDS,
     DEFAULT_CHUNK,
     Progress,
@@ -48,6 +47,7 @@ from gpusim.runs.simulation import (
     parse_rounds,
     plan_chunks,
 )
+from gpusim.runs.shards import ChunkResult, JackpotSettler, Segment
 
 __all__ = ["DEFAULT_TIMEOUT", "MAX_RETRIES", "simulate_ray"]
 
@@ -62,9 +62,9 @@ def _run_shard(rules, strategy_name: str, backend: str, seed: int, shard: int,
     """Ray task: count the shard's chunks [(chunk, first_round, n_rounds)] from meter0."""
     import ray
 
-    from gpusim.games.registry import get_strategy
-    from gpusim.runs.exact import prepare_strategy
-    from gpusim.sim.chunks import chunk_runner, resolve_backend
+    from gpusim.compute.chunks import chunk_runner, resolve_backend
+    from gpusim.games.strategy_registry import get_strategy
+    from gpusim.runs.exact_on_demand import prepare_strategy
 
     ray.get(tracker.start.remote(shard, os.getpid()))
     backend_name, device, _ = resolve_backend(backend)
@@ -177,9 +177,9 @@ def simulate_ray(
     anything leaves no folder behind.
     """
     from gpusim.config import load_config
-    from gpusim.games.registry import get_strategy
-    from gpusim.runs.exact import prepare_strategy
-    from gpusim.runs.run import Run
+    from gpusim.games.strategy_registry import get_strategy
+    from gpusim.runs.exact_on_demand import prepare_strategy
+    from gpusim.runs.run_api import Run
     from gpusim.runs.runfolder import RunFolder
 
     progress = progress or Progress()
@@ -357,7 +357,7 @@ def _logs_dir(ray) -> Path | None:
 def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, meter0, force):
     import gpusim
     from gpusim.runs.runfolder import RunFolder
-    from gpusim.runs.simulation import run_identity
+    from gpusim.runs.runner import run_identity
 
     last = n_rounds - (n_chunks - 1) * chunk_rounds
     return RunFolder.create(path, {
@@ -371,7 +371,7 @@ def _create(path, rules, strategy_name, seed, n_rounds, chunk_rounds, n_chunks, 
 
 def _write_chunk(folder, k: int, c: ChunkResult) -> None:
     """Write chunk k unless the manifest already holds it for the same round range."""
-    from gpusim.runs.simulation import chunk_tables
+    from gpusim.runs.runner import chunk_tables
 
     have = folder.completed().get(k)
     if have is not None:

@@ -16,7 +16,7 @@ Layout of a run folder::
     .gpusim.lock             the writer's lock file, while a writer runs (gpusim.runs.lock)
 
 The tables and their columns are :data:`PART_SCHEMAS`, which the writer
-(:func:`gpusim.runs.simulation.chunk_tables`) and the reader (:class:`gpusim.runs.run.Run`) both
+(:func:`gpusim.runs.runner.chunk_tables`) and the reader (:class:`gpusim.runs.run_api.Run`) both
 use; a test checks this list and the README's against it. ``jackpot`` has one row per royal hit;
 ``progress`` holds the cumulative wagers within the chunk at each compute batch's end, for
 convergence plots.
@@ -28,7 +28,6 @@ So a crash at any instant loses at most the chunk in flight, and finished parts 
 
 from __future__ import annotations
 
-import datetime as _dt
 import hashlib
 import json
 import os
@@ -36,6 +35,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gpusim.games.spec import METER_SECTION
+from gpusim.runs.folder_base import LOCK_FILE, RunFolderError, now_iso
+from gpusim.runs.lock import refuse_if_locked
 
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
@@ -44,8 +45,6 @@ __all__ = ["LOCK_FILE", "MANIFEST", "PART_SCHEMAS", "PART_TABLES", "RunFolder", 
            "part_name", "part_schema"]
 
 MANIFEST = "manifest.json"
-LOCK_FILE = ".gpusim.lock"
-"""The writer's lock file (:mod:`gpusim.runs.lock`); not part of the run's data."""
 FORMAT = "gpusim-run/1"
 PART_SCHEMAS: dict[str, dict[str, str]] = {
     "outcomes": {"chunk": "int64", "bet": "string", "net": "int64", "count": "int64"},
@@ -71,10 +70,6 @@ def part_schema(table: str) -> dict:
     return {col: dtypes[t] for col, t in PART_SCHEMAS[table].items()}
 
 
-class RunFolderError(ValueError):
-    """A run folder that cannot be created, opened or resumed; the message is one line."""
-
-
 def part_name(chunk: int) -> str:
     return f"part-{chunk:06d}.parquet"
 
@@ -95,10 +90,6 @@ def _write_json_atomic(path: Path, obj: Any) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-
-
-def now_iso() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 class RunFolder:
@@ -122,8 +113,6 @@ class RunFolder:
         p = Path(path).expanduser().resolve()
         if p.exists() and not p.is_dir():
             raise RunFolderError(f"--out: {str(p)!r} exists and is not a folder")
-        from gpusim.runs.lock import refuse_if_locked
-
         refuse_if_locked(p)  # before "already exists": the user learns who is writing it
         if p.is_dir() and _has_files(p) and not (resume or force):
             raise RunFolderError(

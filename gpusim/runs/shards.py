@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.compute.counts import ChunkCounts
 from gpusim.games import spec_for
-from gpusim.sim.counts import ChunkCounts
 
 __all__ = ["ChunkResult", "JackpotSettler", "Segment", "ShardError", "parse_shard",
            "settle_segments", "shard_range"]

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
-from gpusim.distributions import Z95
 from gpusim.games import spec_for
+from gpusim.stats import Z95
 
 __all__ = ["compute_summary"]
 

@@ -5,10 +5,10 @@ Lookups are pure array arithmetic on the dealt cards (no per-round Python):
 the flop (or the flop plus the turn) gives its colex index, a raw-board table gives its suit
 class and the suit permutation into the class's canonical suits, the hole cards are relabelled
 by that permutation, and one bit is read from the packed table at
-``class * 1326 + hole index``. See :mod:`gpusim.index` and :mod:`gpusim.strategy.tables`.
+``class * 1326 + hole index``. See :mod:`gpusim.board_index` and :mod:`gpusim.strategy.tables`.
 
 The tables are shipped for the shipped configs; for another config they are read from the
-user's cache once ``gpusim exact`` (or a run, :mod:`gpusim.runs.exact`) has solved them.
+user's cache once ``gpusim exact`` (or a run, :mod:`gpusim.runs.exact_on_demand`) has solved them.
 """
 
 
@@ -23,7 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.index import PERMUTATIONS, board_classes
+from gpusim.board_index import PERMUTATIONS, board_classes
 from gpusim.strategy.tree import decide_points
 
 __all__ = ["TableStrategy", "board_bit"]
@@ -94,7 +94,7 @@ class TableStrategy:
     @classmethod
     def load(cls, name: str, rules) -> TableStrategy:
         """The table strategy ``name`` of ``rules``, from its shipped or cached tables
-        (FileNotFoundError when there are none: :func:`gpusim.runs.exact.prepare_strategy`
+        (FileNotFoundError when there are none: :func:`gpusim.runs.exact_on_demand.prepare_strategy`
         solves them)."""
         return cls(name=name, game=rules.game, tables=cls.pack(name, _decision_tables(rules)))
 
@@ -156,7 +156,7 @@ class TableStrategy:
 
 
 def _decision_tables(rules) -> dict:
-    # only reads: solving missing tables is for runs/ and cli/ (gpusim.runs.exact)
+    # only reads: solving missing tables is for runs/ and cli/ (gpusim.runs.exact_on_demand)
     from gpusim.strategy.tables import stored_tables
 
     tables = stored_tables(rules)

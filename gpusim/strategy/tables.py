@@ -9,8 +9,8 @@ Two places hold a config's tables (small bit tables per table strategy):
   user's cache directory (:func:`gpusim.exact.cache.cache_dir`).
 
 Solving missing tables is not done here: only ``runs/`` and ``cli/`` may start a solve
-(:mod:`gpusim.runs.exact`). Layout: ``{"<point>/<strategy>": bool array}``, bits packed with
-``numpy.packbits`` (row-major); each game's table strategy documents its shapes.
+(:mod:`gpusim.runs.exact_on_demand`). Layout: ``{"<point>/<strategy>": bool array}``, bits
+packed with ``numpy.packbits`` (row-major); each game's table strategy documents its shapes.
 """
 
 from __future__ import annotations

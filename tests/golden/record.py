@@ -54,7 +54,7 @@ def simulation_counts(config: str, strategy: str, workdir: Path) -> dict[str, li
 
 def record() -> dict:
     from gpusim.config import load_config, shipped_configs
-    from gpusim.games.registry import strategy_names
+    from gpusim.games.strategy_registry import strategy_names
 
     golden: dict = {"seed": SEED, "rounds": ROUNDS, "simulation": {}}
     with tempfile.TemporaryDirectory() as tmp:

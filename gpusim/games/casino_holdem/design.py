@@ -139,8 +139,8 @@ def _five_card_aa_classes() -> tuple[int, ...]:
     path = cache_dir() / "aa_bonus_classes_v1.npy"
     if path.is_file():
         return tuple(int(v) for v in np.load(path))
+    from gpusim.board_index import subsets
     from gpusim.evaluator import evaluate_np
-    from gpusim.index import subsets
 
     ranks = evaluate_np(subsets(5), check=False)
     counts = np.bincount(aa_bonus_class(ranks), minlength=11).astype(np.int64)

@@ -19,10 +19,10 @@ Any paytable and any call/fold rule is then priced from these counts without re-
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
+from gpusim.board_index import board_classes, subsets
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
@@ -48,7 +48,12 @@ from gpusim.exact.fives import (
 from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.casino_holdem.events import AA_BONUS_HANDS
-from gpusim.index import board_classes, subsets
+from gpusim.games.casino_holdem.exact_counts import (
+    CH_OUTCOMES,
+    EVENT_COUNTS,
+    N_PAY_CLASSES,
+    ChCounts,
+)
 from gpusim.strategy.tables import stored_tables
 
 __all__ = [
@@ -70,31 +75,6 @@ __all__ = [
     "qualifier_rank",
     "solve_counts",
 ]
-
-N_PAY_CLASSES = 10
-"""Pay classes: category 0..8 (high card .. straight flush), 9 = royal flush."""
-EVENT_COUNTS = 2 * N_PAY_CLASSES + 2
-CH_OUTCOMES = 1081 * 990
-"""Outcomes per (hole, flop): C(47, 2) turn-river pairs x C(45, 2) dealer hands."""
-
-@dataclass(frozen=True)
-class ChCounts:
-    """Counts for every canonical flop and every hole.
-
-    flops: (1755, 3) int32 canonical flop of each class; weights: (1755,) raw flops per class.
-    counts: (1755, 1326, 22) int32 outcome counts (zero rows where the hole meets the flop).
-    valid: (1755, 1326) bool, the hole avoids the flop.
-    bonus_rank: (1755, 1326) uint32 rank of the 5-card hand hole + flop (0 if invalid).
-    qualifier: the qualifying 7-card rank used.
-    """
-
-    flops: np.ndarray
-    weights: np.ndarray
-    counts: np.ndarray
-    valid: np.ndarray
-    bonus_rank: np.ndarray
-    qualifier: int
-
 
 _M = (1 << FIELD) - 1
 
@@ -397,12 +377,12 @@ def strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.
     registered strategy's decide() applied to every (flop class, hole) representative."""
     if strategy in spec_for(rules).table_strategies:
         return stored_or_solved(rules, backend)[f"call/{strategy}"]
-    from gpusim.games.registry import get_strategy
+    from gpusim.games.strategy_registry import get_strategy
 
     strat = get_strategy(strategy, rules)
     flops = counts.flops
     rows, holes = np.nonzero(counts.valid)
-    from gpusim.index import subsets
+    from gpusim.board_index import subsets
 
     hc = subsets(2).astype(np.int32)[holes]
     cards = representative_rounds(hc, flops[rows], n_board=3)

@@ -1,6 +1,6 @@
 """Casino Hold'em's exact outcome counts as a CUDA kernel (``kernels/exact_casino_holdem.cu``):
 :func:`solve_counts_cupy` gives :func:`gpusim.games.casino_holdem.exact.solve_counts`'s counts
-on the current CUDA device (see :mod:`gpusim.exact.cupy_backend`)."""
+on the current CUDA device (see :mod:`gpusim.exact.cupy_counts`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gpusim.board_index import board_classes, subsets
 from gpusim.evaluator import evaluate_np
-from gpusim.exact.cupy_backend import BLOCK, class_launches, kernel, require_gpu
-from gpusim.index import board_classes, subsets
+from gpusim.exact.cupy_counts import BLOCK, class_launches, kernel, require_gpu
+from gpusim.games.casino_holdem.exact_counts import EVENT_COUNTS, ChCounts
 
 __all__ = ["ch_counts_from_rows", "solve_counts_cupy"]
 
@@ -18,14 +19,12 @@ _LAUNCHES = 2
 
 
 def ch_counts_from_rows(ids: np.ndarray, counts: np.ndarray, qualifier: int):
-    """Assemble :class:`~gpusim.games.casino_holdem.exact.ChCounts` from the kernel's output.
+    """Assemble :class:`~gpusim.games.casino_holdem.exact_counts.ChCounts` from the kernel's output.
 
     ids: (m,) flop class ids computed; counts: (m, 1326, 22) uint32 (row r = class ids[r]).
     The hole validity and the 5-card AA Bonus ranks are cheap and computed here. Classes not in
     ids keep zero rows, as in ``solve_counts(flop_ids=...)``.
     """
-    from gpusim.games.casino_holdem.exact import EVENT_COUNTS, ChCounts
-
     bcls = board_classes(3)
     n = bcls.n_classes
     ids = np.asarray(ids, dtype=np.int64)

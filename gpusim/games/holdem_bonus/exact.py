@@ -223,8 +223,8 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
 
 def five_card_class_counts() -> np.ndarray:
     """(10,) int64 five-card hands by pay class over all C(52, 5)."""
+    from gpusim.board_index import subsets
     from gpusim.exact.boards import rank_hands
-    from gpusim.index import subsets
 
     ranks = rank_hands(subsets(5))
     return np.bincount(pay_class(ranks), minlength=10).astype(np.int64)
@@ -307,9 +307,9 @@ def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     if strategy in spec_for(rules).table_strategies:
         t = stored_or_solved(rules, backend)
         return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
+    from gpusim.board_index import board_classes, subsets
     from gpusim.cards import HAND_CLASSES, class_members
-    from gpusim.games.registry import get_strategy
-    from gpusim.index import board_classes, subsets
+    from gpusim.games.strategy_registry import get_strategy
     from gpusim.strategy.tree import taken
 
     strat = get_strategy(strategy, rules)

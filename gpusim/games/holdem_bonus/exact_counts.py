@@ -28,6 +28,7 @@ from functools import cache
 
 import numpy as np
 
+from gpusim.board_index import board_classes, subsets
 from gpusim.exact import _native
 from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
@@ -43,7 +44,6 @@ from gpusim.exact.fives import (
     summed_rows,
     two_stages,
 )
-from gpusim.index import board_classes, subsets
 
 __all__ = [
     "OUTCOMES_PER_HOLE",

@@ -1,6 +1,6 @@
 """Texas Hold'em Bonus's exact river counts as a CUDA kernel (``kernels/exact_holdem_bonus.cu``):
 :func:`solve_river_cupy` gives :func:`gpusim.games.holdem_bonus.exact_counts.solve_river`'s
-counts on the current CUDA device (see :mod:`gpusim.exact.cupy_backend`)."""
+counts on the current CUDA device (see :mod:`gpusim.exact.cupy_counts`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gpusim.exact.cupy_backend import BLOCK, class_launches, kernel, require_gpu
-from gpusim.index import board_classes, subsets
+from gpusim.board_index import board_classes, subsets
+from gpusim.exact.cupy_counts import BLOCK, class_launches, kernel, require_gpu
 
 __all__ = ["river_counts_from_rows", "solve_river_cupy"]
 

@@ -35,8 +35,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.board_index import board_classes
 from gpusim.games.holdem_bonus.events import TREE
-from gpusim.index import board_classes
 from gpusim.strategy import PointRules
 from gpusim.strategy.features import (
     ace_low,

@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gpusim.board_index import board_classes, subsets
 from gpusim.exact._parallel import attach
 from gpusim.exact._profile import stage
 from gpusim.exact.boards import N_DEALER
@@ -45,7 +46,6 @@ from gpusim.exact.fives import (
     symmetrize,
     two_stages,
 )
-from gpusim.index import board_classes, subsets
 
 __all__ = [
     "CELLS",

@@ -30,12 +30,12 @@ from functools import lru_cache
 import jax.numpy as jnp
 import numpy as np
 
+from gpusim.board_index import PERMUTATIONS, board_classes
 from gpusim.cards import hand_class_index
 from gpusim.evaluator import evaluate, evaluate_board_pairs
 from gpusim.exact.boards import PAIR_I, PAIR_J, remaining_cards
 from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir
 from gpusim.games.ultimate_holdem.events import TREE
-from gpusim.index import PERMUTATIONS, board_classes
 from gpusim.strategy.table_strategy import TableStrategy
 
 __all__ = ["UltimateHoldemTables", "board_words", "pair_classes", "river_rule", "river_words"]

@@ -1,0 +1,107 @@
+"""The game registry: every game's :class:`GameSpec` by name, built-in and plugin.
+
+:data:`SPECS` is discovered on first use: the built-in games, then each distribution's entry in
+the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`). :func:`spec_for` finds the
+spec of a config's rules or of a game's name. (The strategies of every game are looked up in
+:mod:`gpusim.games.strategy_registry`.)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator, Mapping
+
+from gpusim.games.spec import GameSpec
+
+__all__ = ["ENTRY_POINT_GROUP", "SPECS", "spec_for"]
+
+ENTRY_POINT_GROUP = "gpusim.games"
+"""Another installed distribution adds a game by naming, in this entry-point group, its game
+package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pyproject.toml::
+
+    [project.entry-points."gpusim.games"]
+    my_game = "my_package.my_game"
+"""
+
+_BUILT_IN = (
+    "gpusim.games.casino_holdem",
+    "gpusim.games.holdem_bonus",
+    "gpusim.games.ultimate_holdem",
+)
+
+
+def _as_spec(obj, where: str) -> GameSpec:
+    spec = getattr(obj, "SPEC", obj)
+    if not isinstance(spec, GameSpec):
+        raise TypeError(f"{where}: expected a GameSpec or a package with SPEC, got {obj!r}")
+    return spec
+
+
+def _discover() -> dict[str, GameSpec]:
+    """The built-in games, then every ``gpusim.games`` entry point's. A plugin that fails to
+    load, or reuses a name, is reported in one line on stderr and left out: one broken
+    distribution must not stop every command."""
+    from importlib.metadata import entry_points
+
+    found = {}
+    for module in _BUILT_IN:
+        spec = importlib.import_module(module).SPEC
+        found[spec.name] = spec
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        where = f"game plugin {ep.name!r} ({ep.value})"
+        try:
+            spec = _as_spec(ep.load(), where)
+        except Exception as exc:  # noqa: BLE001 - any import error of a third-party package
+            print(f"gpusim: warning: {where}: not loaded: {' '.join(str(exc).split())}",
+                  file=sys.stderr)
+            continue
+        if spec.name in found:
+            print(f"gpusim: warning: {where}: game name {spec.name!r} is taken; not loaded",
+                  file=sys.stderr)
+            continue
+        found[spec.name] = spec
+    return found
+
+
+class _Specs(Mapping):
+    """The game registry, discovered on first use (reading entry points costs start-up time
+    that a command which never asks for a game should not pay)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] | None = None
+
+    def _all(self) -> dict[str, GameSpec]:
+        if self._specs is None:
+            self._specs = _discover()
+        return self._specs
+
+    def __getitem__(self, name: str) -> GameSpec:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def reload(self) -> None:
+        """Discover again (after installing a plugin in a running process)."""
+        self._specs = None
+
+
+SPECS: Mapping[str, GameSpec] = _Specs()
+"""Every game, by name: the built-in ones in display order, then the plugins by name."""
+
+def spec_for(rules_or_game) -> GameSpec:
+    """The spec of a game's rules (from :func:`gpusim.config.load_config`) or of its name."""
+    if isinstance(rules_or_game, str):
+        if rules_or_game not in SPECS:
+            raise ValueError(f"game {rules_or_game!r}: unknown; allowed: {', '.join(SPECS)}")
+        return SPECS[rules_or_game]
+    spec = SPECS.get(getattr(rules_or_game, "game", None))
+    if spec is None or not isinstance(rules_or_game, spec.rules_type):
+        raise TypeError(
+            f"rules: expected rules from gpusim.config.load_config, got {rules_or_game!r}"
+        )
+    return spec

@@ -1,0 +1,130 @@
+"""Risk analysis of table-game outcomes: return tables, volatility, sessions, ruin, jackpots,
+what-if paytables and live-table exposure.
+
+Inputs are the integer outcome counts a run stores (per-bet net -> count, event -> count, joint
+moments); money stays integral and ratios are exact fractions until the final float. See
+docs/stats.md for the conventions, error bounds and the statistics the runner must record.
+"""
+
+from gpusim.stats.distribution import (
+    LatticePMF,
+    NetDistribution,
+    as_pmf,
+    convolve,
+)
+from gpusim.stats.exposure import (
+    ExposureSummary,
+    LiveExposure,
+    exposure_summary,
+    independent_round_distribution,
+    live_exposure,
+    live_round_distribution,
+    simulate_operator_days,
+)
+from gpusim.stats.meter import (
+    HitFrequency,
+    MeterSummary,
+    break_even_meter,
+    contribution_for_rtp,
+    expected_meter_at_hit,
+    hit_frequency,
+    jackpot_rtp,
+    long_run_rtp,
+    meter_at_hit_quantiles,
+    meter_summary,
+)
+from gpusim.stats.moments import (
+    Z90,
+    Z95,
+    HoldInterval,
+    JointMoments,
+    Volatility,
+    hold_interval,
+    hold_table,
+    joint_moments,
+    ratio_hold_interval,
+    volatility,
+    volatility_table,
+    z_two_sided,
+)
+from gpusim.stats.repricing import PaySolution, paytable_rtp, solve_pay
+from gpusim.stats.return_table import (
+    EventComparison,
+    ExactComparison,
+    ReturnRow,
+    ReturnTable,
+    compare_with_exact,
+    return_table,
+)
+from gpusim.stats.rows import distributions_from_rows, event_counts_from_rows
+from gpusim.stats.ruin import (
+    BankrollForRisk,
+    RuinCurve,
+    SimulatedRuin,
+    bankroll_for_risk,
+    lundberg_coefficient,
+    ruin_curve,
+    ruin_probability,
+    simulate_ruin,
+    wilson_interval,
+)
+from gpusim.stats.session import SessionSummary, session_distribution, session_summary
+
+__all__ = [
+    "BankrollForRisk",
+    "EventComparison",
+    "ExactComparison",
+    "ExposureSummary",
+    "HitFrequency",
+    "HoldInterval",
+    "JointMoments",
+    "LatticePMF",
+    "LiveExposure",
+    "MeterSummary",
+    "NetDistribution",
+    "PaySolution",
+    "ReturnRow",
+    "ReturnTable",
+    "RuinCurve",
+    "SessionSummary",
+    "SimulatedRuin",
+    "Volatility",
+    "Z90",
+    "Z95",
+    "as_pmf",
+    "bankroll_for_risk",
+    "break_even_meter",
+    "compare_with_exact",
+    "contribution_for_rtp",
+    "convolve",
+    "distributions_from_rows",
+    "event_counts_from_rows",
+    "expected_meter_at_hit",
+    "exposure_summary",
+    "hit_frequency",
+    "hold_interval",
+    "hold_table",
+    "independent_round_distribution",
+    "jackpot_rtp",
+    "joint_moments",
+    "live_exposure",
+    "live_round_distribution",
+    "long_run_rtp",
+    "lundberg_coefficient",
+    "meter_at_hit_quantiles",
+    "meter_summary",
+    "paytable_rtp",
+    "ratio_hold_interval",
+    "return_table",
+    "ruin_curve",
+    "ruin_probability",
+    "session_distribution",
+    "session_summary",
+    "simulate_operator_days",
+    "simulate_ruin",
+    "solve_pay",
+    "volatility",
+    "volatility_table",
+    "wilson_interval",
+    "z_two_sided",
+]
