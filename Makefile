@@ -27,6 +27,7 @@ PYTEST_WORKERS ?= -n logical --maxprocesses 4 --dist loadfile
 test: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy gpusim
 	$(BIN)/pytest -q $(PYTEST_WORKERS)
 
 test-slow: $(STAMP)
@@ -35,10 +36,11 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check gpusim tests benchmarks
 	$(BIN)/lint-imports
+	$(BIN)/mypy gpusim
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/evaluator.py
 	$(BIN)/python benchmarks/deal.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache

@@ -7,7 +7,7 @@ Usage::
 
 A sweep simulates ``--rounds`` rounds (seed 1) of each of ten paytables of one bet, one after
 the other in one process, as a what-if or design loop would: ``thb-bonus`` ten Bonus paytables
-of ``holdem_bonus`` (the shipped one, the README's five designed ones and four others),
+of ``holdem_bonus`` (the shipped one, docs/design.md's five designed ones and four others),
 ``ch-ante`` ten Ante paytables of ``casino_holdem``. Each paytable is a fresh config (a new
 ``config_hash``) run by a fresh :class:`~gpusim.compute.chunks.ChunkRunner`, exactly as
 ``gpusim simulate`` runs a chunk (Parquet writing excluded). The RTP column is the swept
@@ -43,8 +43,8 @@ SWEEPS = {
         "holdem_bonus", "bonus", "bonus_paytable",
         ("AA_vs_dealer_AA", "AA", "AKs", "AQs_AJs", "AKo", "KK_QQ_JJ", "AQo_AJo", "TT_to_22"),
         [
-            (1000, 30, 25, 20, 15, 10, 5, 3),  # shipped (seed 001)
-            (1000, 25, 20, 17, 15, 12, 5, 5),  # README "Paytable design" candidates 1..5
+            (1000, 30, 25, 20, 15, 10, 5, 3),  # shipped (the Icelandic rules)
+            (1000, 25, 20, 17, 15, 12, 5, 5),  # docs/design.md candidates 1..5
             (1000, 25, 20, 20, 13, 12, 5, 5),
             (1000, 25, 21, 18, 14, 12, 5, 5),
             (1000, 25, 22, 16, 15, 12, 5, 5),
@@ -60,8 +60,8 @@ SWEEPS = {
         ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
          "straight_or_less"),
         [
-            (100, 20, 10, 3, 2, 1),  # shipped (seed 002)
-            (100, 20, 11, 3, 2, 1),  # README "Paytable design" candidates 2..5
+            (100, 20, 10, 3, 2, 1),  # shipped (the Norwegian rules)
+            (100, 20, 11, 3, 2, 1),  # docs/design.md candidates 2..5
             (150, 20, 10, 3, 2, 1),
             (150, 20, 9, 3, 2, 1),
             (50, 20, 11, 3, 2, 1),

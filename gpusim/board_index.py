@@ -1,6 +1,6 @@
 """Combinatorial indices of card sets and suit-isomorphic (canonical) boards.
 
-Decisions in both games depend on the cards only up to a relabelling of the suits. The
+Decisions in the hold'em games depend on the cards only up to a relabelling of the suits. The
 decision tables are therefore indexed by *board class*: a board (a set of 3, 4 or 5 community
 cards) is mapped to its canonical representative by sorting its four suits by their 13-bit
 rank masks (largest mask first), and the player's hole cards are relabelled with the same

@@ -8,7 +8,7 @@ which parses its part of the document with ``parse_rules``).
 
 Pays are whole numbers: ``X`` in a paytable means "pays X:1" (the bet is returned plus X times
 the bet), except the Jackpot's fixed prizes, which are "X for 1": the prize replaces the stake
-(seed 001: "the original bet is not paid out as part of the win"). A game whose paytable
+(the Icelandic rules: "the original bet is not paid out as part of the win"). A game whose paytable
 has a fractional pay (a Blind's 3:2 flush) takes it as a string ``"A:B"`` (A for every B
 staked) and refuses a stake that would pay a fraction of a money unit: money is integral
 everywhere, so such a game's base unit is a multiple of B.

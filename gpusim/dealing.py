@@ -100,7 +100,7 @@ class DealBlock:
 def deal_plan(n_cards: int) -> tuple[DealBlock, ...]:
     """Greedy split of the ``n_cards`` draws into blocks with range product <= 2**52."""
     _check_n_cards(n_cards)
-    blocks = []
+    blocks: list[DealBlock] = []
     i = 0
     while i < n_cards:
         first, product = i, 1
@@ -237,7 +237,7 @@ def _fisher_yates_jax(digits):
     Only swapped positions are tracked: after draw m, deck position ``pos[m]`` holds
     ``val[m]`` (later entries win); any other live position p still holds card p.
     """
-    cards, pos, val = [], [], []
+    cards, pos, val = [], [], []  # type: list[jax.Array], list[jax.Array], list[jax.Array]
     k = len(digits)
     for i, j in enumerate(digits):
         t = j + i

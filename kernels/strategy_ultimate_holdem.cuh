@@ -35,7 +35,7 @@ struct GpusimUthTables {
   const int8_t* new_suit;
 };
 
-// --- basic (issue 20's published rules, read as strategies.py's docstring reads them) --------
+// --- basic (the published basic strategy, read as strategies.py's docstring reads them) --------
 
 // A straight, flush or straight flush.
 GPUSIM_HD bool gpusim_uth_made(int cat) {

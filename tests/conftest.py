@@ -2,7 +2,7 @@
 
 A test that takes ``shipped_name`` runs once per shipped config (``configs/*.toml``), so a new
 shipped config is tested everywhere without editing the test files; ``shipped_rules`` maps every
-shipped name to its loaded rules; ``ch`` and ``thb`` are the two games' main configs.
+shipped name to its loaded rules; ``ch`` and ``thb`` are the first two games' main configs.
 """
 
 from __future__ import annotations
@@ -50,11 +50,11 @@ def fresh_exact_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def ch():
-    """Casino Hold'em as shipped (seeds 002 and 004)."""
+    """Casino Hold'em as shipped (the Norwegian rules and guide)."""
     return load_config("casino_holdem")
 
 
 @pytest.fixture(scope="session")
 def thb():
-    """Texas Hold'em Bonus as shipped (seeds 000 and 001)."""
+    """Texas Hold'em Bonus as shipped (the Swedish and Icelandic rules)."""
     return load_config("holdem_bonus")

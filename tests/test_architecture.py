@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gpusim.games import SPECS, spec_for
-from gpusim.games.spec import load
+from gpusim.games.spec import import_path_problems, load, missing_import
 from gpusim.strategy.tree import check_tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,6 +121,7 @@ def test_spec_is_complete(game, shipped_rules):
     """Everything docs/architecture.md says a game must provide is there and consistent."""
     spec = SPECS[game]
     assert spec.name == game and spec.title
+    assert import_path_problems(spec) == []  # what the registry checks of a plugin
     assert set(spec.main_bets) <= set(spec.bets) and set(spec.side_bets) <= set(spec.bets)
     assert set(spec.stake_multiples) == set(spec.main_bets)
     assert set(spec.paytables) <= set(spec.bets)
@@ -183,15 +184,15 @@ def test_doc_check_catches_what_does_not_exist(tmp_path):
     from _doc_paths import doc_problems
 
     pkg = tmp_path / "gpusim"
-    (pkg / "sim").mkdir(parents=True)
+    (pkg / "compute").mkdir(parents=True)
     for f in ("cards.py", "rules.py", "compute/__init__.py", "compute/bins.py"):
         (pkg / f).write_text("")
     good = ("## Layers\n\n| layer | modules | what |\n|---|---|---|\n"
-            "| core | `cards`, `rules` | cards |\n| sim | `sim/` | counts |\n\n"
+            "| core | `cards`, `rules` | cards |\n| compute | `compute/` | counts |\n\n"
             "## Data flow\n\ncounts   gpusim/compute/bins.py, `gpusim/compute/`, TABLE/x.parquet\n"
             "`gpusim.rules.BP`\n")
     assert doc_problems(good, tmp_path, layers=True) == []
-    bad = good.replace("| sim | `sim/` |", "| sim | `sim/`, `simulate` |").replace(
+    bad = good.replace("| compute | `compute/` |", "| compute | `compute/`, `simulate` |").replace(
         "`cards`, ", "").replace(
         "gpusim/compute/bins.py", "gpusim/compute/bin.py compute/bins.py") + (
         "kernels/<game>.cux `gpusim.rules.NoSuchName` `gpusim.nosuchmodule`\n")
@@ -204,3 +205,12 @@ def test_doc_check_catches_what_does_not_exist(tmp_path):
         "layer table: `simulate` is not a top-level module of gpusim/",
         "layer table: gpusim/cards is in no layer",
     ]
+
+
+def test_import_path_check_names_what_would_not_load():
+    """:func:`missing_import` reads sources without importing them: each kind of typo is found."""
+    assert missing_import("gpusim.games.casino_holdem.settlement:settle") is None
+    assert "not found" in missing_import("gpusim.games.casino_holdem.settlment:settle")
+    assert "not found" in missing_import("no_such_package_here.settlement:settle")
+    assert "defines no 'setle'" in missing_import("gpusim.games.casino_holdem.settlement:setle")
+    assert "expected" in missing_import("gpusim.games.casino_holdem.settlement.settle")

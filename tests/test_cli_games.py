@@ -96,8 +96,9 @@ def test_play_json_lines(config):
     cards = deal(3, 5, 20, 9)
     main = {"casino_holdem": {"ante", "call"}, "holdem_bonus": {"ante", "flop", "turn", "river"}}
     for rec, c in zip(recs, cards, strict=True):
-        assert {"round", "player", "dealer", "board", "decisions", "bets", "player_category",
-                "dealer_category", "net"} <= set(rec)
+        assert {"format", "round", "player", "dealer", "board", "decisions", "bets",
+                "player_category", "dealer_category", "net"} <= set(rec)
+        assert next(iter(rec)) == "format" and rec["format"] == "gpusim-play/2"
         from gpusim.cards import format_cards
 
         assert " ".join(rec["player"] + rec["dealer"] + rec["board"]) == format_cards(c)

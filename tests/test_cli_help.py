@@ -19,3 +19,22 @@ def test_help_lists_every_command_on_one_line():
         # a wrapped description would continue on an indented line with no command name
         assert following == "" or following.split()[0] in COMMANDS or following.startswith("╰"), (
             cmd, following)
+
+
+def test_report_help_names_every_output_format():
+    from gpusim.report.render import FORMATS
+
+    res = CliRunner().invoke(app, ["report", "--help"], env={"COLUMNS": "200"},
+                             terminal_width=200)
+    assert res.exit_code == 0
+    option = next(ln for ln in res.output.splitlines() if "--format" in ln)
+    assert [f for f in FORMATS if f not in option.split()] == [], option
+    summary = res.output.split("Write a run's risk report", 1)[1].splitlines()[0]
+    names = {"html": "HTML", "md": "Markdown", "json": "JSON", "xlsx": "XLSX"}
+    assert set(names) == set(FORMATS) and all(names[f] in summary for f in FORMATS), summary
+
+
+def test_help_offers_shell_completion():
+    res = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "120"}, terminal_width=120)
+    assert res.exit_code == 0
+    assert "--install-completion" in res.output and "--show-completion" in res.output

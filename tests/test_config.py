@@ -1,5 +1,5 @@
-"""Config loading: the shipped configs say what RULES.md says; bad configs give one-line errors
-naming the file, the key, the bad value and what is allowed."""
+"""Config loading: the shipped configs say what the operators' rules say; bad configs give one-line
+errors naming the file, the key, the bad value and what is allowed."""
 
 import json
 

@@ -22,13 +22,30 @@ def test_unknown_strategy_is_one_line_exit_2():
     assert result.exit_code == 2
     lines = _err_lines(result)
     assert len(lines) == 1
+    assert lines[0].startswith("gpusim: error: ")
     assert "--strategy" in lines[0] and "'nope'" in lines[0] and "optimal-main" in lines[0]
 
 
-def test_unknown_config_is_one_line_exit_2():
-    result = runner.invoke(app, ["exact", "no_such_config"])
-    assert result.exit_code == 2
-    assert len(_err_lines(result)) == 1
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["no_such_config"], ["gpusim: error: config 'no_such_config'", "casino_holdem",
+                              "ultimate_holdem"]),
+        (["casino_holdem", "--backend", "tpu"], ["gpusim: error: --backend", "'tpu'",
+                                                  "allowed: cpu, cupy"]),
+        (["casino_holdem", "--log-every", "-1"], ["gpusim: error: --log-every", "-1"]),
+    ],
+)
+def test_bad_value_is_one_line_naming_it_exit_2(tmp_path, args, needles):
+    """One line that names the field, the value and what is allowed; nothing is written."""
+    out = tmp_path / "never.json"
+    result = runner.invoke(app, ["exact", *args, "--json", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    lines = _err_lines(result)
+    assert len(lines) == 1, lines
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    assert not out.exists()
 
 
 def test_ultimate_holdem_text_and_a_rule_strategy_refused():

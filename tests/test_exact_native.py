@@ -26,7 +26,9 @@ PAIR = 1 << 27  # the lowest rank of a pair (any category boundary exercises the
 @pytest.fixture()
 def compiled():
     if _native.loaded_library() is None:
-        pytest.skip(_native.status())
+        if _native._compiler() is None:
+            pytest.skip("no C++ compiler (c++, g++ or clang++) on this machine")
+        pytest.fail(f"the compiled pass did not load: {_native.status()}")
 
 
 @pytest.fixture()

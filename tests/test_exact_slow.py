@@ -1,9 +1,9 @@
 """Full exact solves against the seeds' published figures (slow: minutes each).
 
 Run: pytest -m slow tests/test_exact_slow.py -s
-Published figures (RULES.md): seed 002 Casino Hold'em optimal: main game RTP 99.18 %, AA Bonus
-90.9 % (forfeited on a fold), 93.60 % always settled; seed 001 Texas Hold'em Bonus optimal:
-Ante RTP 97.96 %, total bet RTP 99.47 %, Bonus 91.46 %, Jackpot 81.84 %.
+Published figures: the Norwegian rules Casino Hold'em optimal: main game RTP 99.18 %, AA Bonus
+90.9 % (forfeited on a fold), 93.60 % always settled; the Icelandic rules Texas Hold'em Bonus
+optimal: Ante RTP 97.96 %, total bet RTP 99.47 %, Bonus 91.46 %, Jackpot 81.84 %.
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def test_holdem_bonus_optimal_preflop_folds_the_published_list():
 
 
 def test_win_over_half_table_matches_the_game_engines_per_round_rule():
-    # Two independent implementations of seed 000's rule: the game engine counts P(win) per
+    # Two independent implementations of the Swedish rules' rule: the game engine counts P(win) per
     # round; the exact tables enumerate boards. Same fold list, so every decision must agree.
     rules = load_config("holdem_bonus_classic")
     per_round = get_strategy("win-over-half", rules)

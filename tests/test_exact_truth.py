@@ -164,7 +164,7 @@ def _assert_same(want, got, where: str) -> None:
 def _readme_exact_rows() -> dict[tuple[str, str], str]:
     """{(config / strategy cell, figure cell): gpusim exact cell} of the README's table."""
     text = (ROOT / "README.md").read_text()
-    section = text.split("## Exact figures against the seeds' published figures", 1)[1]
+    section = text.split("## Exact figures against the published figures", 1)[1]
     rows = {}
     for line in section.split("\n## ", 1)[0].splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -222,7 +222,7 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
 
 
 def test_win_over_half_is_97_8210_per_ante(fresh):
-    # seed 000's strategy text as the game engine plays it (its own P(win) flop rule)
+    # the Swedish rules' strategy text as the game engine plays it (its own P(win) flop rule)
     _, report = fresh
     woh = report("holdem_bonus_classic", "win-over-half")
     assert f"{100 * woh['main']['ante_rtp']:.4f}" == "97.8210"
@@ -244,7 +244,7 @@ def test_headline_figures(fresh):
 
 
 def test_ultimate_holdem_published_figures(fresh):
-    # issue 20: 2.185 % per Ante under optimal play, Trips 50/40/30/8/7/4/3 at 3.50 %
+    # the published figure: 2.185 % per Ante under optimal play, Trips 50/40/30/8/7/4/3 at 3.50 %
     _, report = fresh
     uth = report("ultimate_holdem", "optimal")
     assert f"{100 * uth['main']['house_edge_per_ante']:.3f}" == "2.185"

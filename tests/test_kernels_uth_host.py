@@ -16,14 +16,12 @@ A C++ harness (built in a temporary folder; skipped without g++) includes the sa
   pipeline (``deal_numpy``, the numpy lookup, the numpy code) and, reduced by
   :func:`~gpusim.compute.backends.cupy_rounds.counts_from_bins`, the JAX runner's ChunkCounts.
 
-The tests that need the UTH game package skip, saying so, where it is not importable. The
-kernel is also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc); NVRTC compiles
+The kernel is also compile-checked with ``nvcc -x cu -c`` (skipped without nvcc); NVRTC compiles
 the self-contained source the backend hands it in ``tests/test_nvrtc_kernels.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 import shutil
 import subprocess
@@ -203,14 +201,6 @@ def test_host_codes_match_the_numpy_reference(harness, qualifier):
     assert len(set(got % 10)) >= 9
 
 
-def _uth():
-    """The UTH game package, or a skip that says why it is missing."""
-    try:
-        return importlib.import_module("gpusim.games.ultimate_holdem.settlement")
-    except ImportError as exc:
-        pytest.skip(f"the UTH game package is not importable here ({exc}); its branch adds it")
-
-
 def _uth_rules() -> dict:
     from gpusim.config import load_config, shipped_configs
 
@@ -245,7 +235,6 @@ def _jax_codes(rules, cards: np.ndarray, paths: np.ndarray) -> np.ndarray:
 
 
 def test_host_codes_match_the_jax_settlement(harness):
-    _uth()
     n = 50_000
     for name, rules in _uth_rules().items():
         cards = random_rounds(n, seed=len(name))
@@ -293,7 +282,6 @@ def test_host_codes_on_hand_built_rounds(harness):
 
 
 def test_jax_codes_on_hand_built_rounds():
-    _uth()
     from gpusim.config import load_config
 
     cards, paths, want = _hand_built()
@@ -304,7 +292,7 @@ def test_jax_codes_on_hand_built_rounds():
 
 
 def _published_4x(name: str) -> bool:
-    """Issue 20's basic pre-flop list: any pair except 2-2, any suited ace or king, Q6s+, J8s+,
+    """The published basic pre-flop list: any pair except 2-2, any suited ace or king, Q6s+, J8s+,
     any offsuit ace, K5o+, Q8o+, JTo."""
     hi, lo = RANKS.index(name[0]), RANKS.index(name[1])
     if len(name) == 2:
@@ -348,7 +336,6 @@ def _python_paths(rules, strat, cards) -> np.ndarray:
 
 @pytest.mark.parametrize("strategy", ["always-check", "basic"])
 def test_host_decisions_match_python_strategy(harness, strategy):
-    _uth()
     from gpusim.config import load_config
     from gpusim.games.strategy_registry import get_strategy
 
@@ -385,7 +372,6 @@ def _host_outs(exe: Path, cards: np.ndarray) -> np.ndarray:
 def test_host_dealer_outs_match_jax(harness):
     """The count itself (counted by rank on the device), not only its side of 21; every
     other round's board holds four or five of a suit, where a card's suit matters."""
-    _uth()
     from gpusim.games.ultimate_holdem.strategies import dealer_outs
 
     cards = random_rounds(40_000, seed=21)
@@ -458,7 +444,6 @@ def test_host_table_lookup_matches_numpy_index(harness, synthetic_tables):
 
 def _synthetic_strategy(tables: dict):
     """The game's table strategy (JAX) reading the synthetic tables."""
-    _uth()
     from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
 
     mine = {k: tables[k] for k in ("preflop", "flop", "river")}
@@ -514,18 +499,14 @@ CHUNKS = [
 
 @pytest.mark.parametrize(("strategy", "seed", "first", "n"), CHUNKS)
 def test_host_chunk_counts_equal_jax_chunk(harness, synthetic_tables, strategy, seed, first, n):
-    _uth()
     from gpusim.compute.chunks import ChunkRunner
     from gpusim.config import load_config
     from gpusim.games.strategy_registry import get_strategy
-    from gpusim.strategy import StrategyError
 
     rules = load_config("ultimate_holdem")
-    try:
-        strat = (_synthetic_strategy(synthetic_tables) if strategy == "synthetic-tables"
-                 else get_strategy(strategy, rules))  # fmt: skip
-    except StrategyError as exc:
-        pytest.skip(f"strategy not available here: {exc}")
+    # every shipped strategy must be there: a missing one fails, it does not skip
+    strat = (_synthetic_strategy(synthetic_tables) if strategy == "synthetic-tables"
+             else get_strategy(strategy, rules))  # fmt: skip
     tables = strat.kernel_tables() if hasattr(strat, "kernel_tables") else {}
     code = cb.STRAT_TABLE if tables else _rule_code(strat)
     qualifier = int(KERNEL.head_args(rules)[0])
@@ -549,15 +530,12 @@ def test_kernel_spec_matches_the_kernel_signature():
 
 
 def test_kernel_head_is_the_qualifier_and_the_spec_carries_the_kernel():
-    _uth()
     from gpusim.games import spec_for
 
     for name, rules in _uth_rules().items():
         head = KERNEL.head_args(rules)
         assert head == (qualifier_threshold(rules.dealer_qualifier),), name
         assert head[0].dtype == np.uint32  # the kernel's unsigned int
-    if spec_for(rules).kernel is None:
-        pytest.skip("the UTH SPEC has no kernel=KERNEL line yet (the coordinator adds it)")
     assert spec_for(rules).kernel == KERNEL
 
 

@@ -38,7 +38,8 @@ def headers() -> str:
 
 
 def test_headers_are_where_cupy_looks(headers):
-    pathfinder = pytest.importorskip("cuda.pathfinder")
+    from cuda import pathfinder  # the dev extra installs it
+
     assert headers == pathfinder.find_nvidia_header_directory("cudart")
 
 

@@ -14,14 +14,13 @@ import json
 import math
 from pathlib import Path
 
+import openpyxl  # noqa: E402 - the dev extra installs it
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 import gpusim
 from gpusim.cli import app
-
-openpyxl = pytest.importorskip("openpyxl")
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 _NOT_PLACED = {"call": {"fold"}, "flop": {"fold"}, "turn": {"fold", "check"},
@@ -73,7 +72,7 @@ def _check_par(path: Path, rep: dict) -> None:
 
 def test_exact_par_sheet_matches_exact_json(shipped_name, tmp_path, monkeypatch):
     rep = json.loads((EXACT / f"{shipped_name}.optimal.json").read_text())
-    from gpusim.runs import exact as tables
+    from gpusim.runs import exact_on_demand as tables
 
     monkeypatch.setattr(tables, "exact_report", lambda rules, strategy, **kw: rep)
     out = tmp_path / f"{shipped_name}.xlsx"

@@ -156,3 +156,26 @@ def test_a_broken_plugin_is_one_warning(tmp_path):
     assert res.stdout.strip() == "casino_holdem,holdem_bonus,ultimate_holdem"
     warning = [ln for ln in res.stderr.splitlines() if "high_card_duel" in ln]
     assert len(warning) == 1 and "not loaded" in warning[0]
+
+
+def test_a_typo_in_an_import_path_fails_when_the_plugin_loads(tmp_path):
+    """The spec's settle path has a typo: the registry refuses the plugin at discovery, in one
+    line naming the plugin and the path, before anything asks for the game."""
+    pkg = tmp_path / "pkgs" / "typo_duel"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(
+        "import dataclasses\n"
+        "from high_card_duel import SPEC as _SPEC\n"
+        "SPEC = dataclasses.replace(_SPEC, settle='high_card_duel.settlment:settle')\n")
+    site = _dist(tmp_path, "typo_duel")
+    code = "from gpusim.games import SPECS; print(','.join(SPECS))"
+    env = _env(site)
+    env["PYTHONPATH"] += os.pathsep + str(tmp_path / "pkgs")
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "casino_holdem,holdem_bonus,ultimate_holdem"
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, lines
+    assert "game plugin 'high_card_duel'" in lines[0] and "typo_duel" in lines[0]
+    assert "settle: 'high_card_duel.settlment:settle'" in lines[0] and "not found" in lines[0]

@@ -1,8 +1,8 @@
-"""Hand-built Casino Hold'em rounds with every bet's net worked out by hand (RULES.md tables).
+"""Hand-built Casino Hold'em rounds with every bet's net worked out by hand (the rules' paytables).
 
 Layout of a scenario: "player | dealer | flop turn river". Stakes are 1 unit (Call 2) unless
-noted. ``casino_holdem`` = seed 002 (AA Bonus 25 for flush or better, 7 for a pair of aces up
-to a straight, a fold forfeits the AA Bonus); ``casino_holdem_evolution`` = AA Bonus
+noted. ``casino_holdem`` = the Norwegian rules (AA Bonus 25 for flush or better, 7 for a pair of
+aces up to a straight, a fold forfeits the AA Bonus); ``casino_holdem_evolution`` = AA Bonus
 100/50/40/30/20/7, AA Bonus settled after a fold.
 """
 
@@ -140,13 +140,13 @@ SCENARIOS = [
     (SEED002, "7c 2d | Ah Ad | Kc 9s 4h 3d Jh", True,
      {"ante": (-1, "loss"), "call": (-2, "loss"), "aa_bonus": (-1, "high_card")}),
     # --- folds: the Ante is lost, no Call.
-    # Seed 002: trip aces on the flop but a fold forfeits the AA Bonus win -> -1.
+    # The Norwegian rules: trip aces on the flop but a fold forfeits the AA Bonus win -> -1.
     (SEED002, "Ah As | Kc Qd | Ac 7d 2s Kh 9c", False,
      {"ante": (-1, "fold"), "aa_bonus": (-1, "fold:three_of_a_kind")}),
     # The same round when the AA Bonus is settled after a fold: trips 7:1 -> +7.
     (EVO, "Ah As | Kc Qd | Ac 7d 2s Kh 9c", False,
      {"ante": (-1, "fold"), "aa_bonus": (7, "fold:three_of_a_kind")}),
-    # Seed 002, fold with a flush on the flop: AA Bonus forfeited -> -1.
+    # The Norwegian rules, fold with a flush on the flop: AA Bonus forfeited -> -1.
     (SEED002, "Ah 9h | 3c 7s | 2h 5h Kh 8c Jd", False,
      {"ante": (-1, "fold"), "aa_bonus": (-1, "fold:flush")}),
     # Evolution paytable, fold with a flush on the flop: flush 20:1 -> +20.
@@ -211,8 +211,8 @@ def test_side_bet_not_offered_is_absent():
 
 def test_qualifier_is_data():
     # With the dealer qualifying on any hand (high card, deuce or better), the dealer's A-K
-    # high beats the player's Q-high: Ante -1, Call -2 (with seed 002's pair of fours it was
-    # a non-qualifying dealer and Ante +1; see SCENARIOS).
+    # high beats the player's Q-high: Ante -1, Call -2 (with the Norwegian rules' pair of fours it
+    # was a non-qualifying dealer and Ante +1; see SCENARIOS).
     from gpusim.config import Qualifier
 
     rules = replace(SEED002, dealer_qualifier=Qualifier("high_card", 0))

@@ -1,9 +1,10 @@
-"""Hand-built Texas Hold'em Bonus rounds with every bet's net worked out by hand (RULES.md).
+"""Hand-built Texas Hold'em Bonus rounds with every bet's net worked out by hand (the rules as each
+config states them).
 
 Layout: "player | dealer | flop turn river"; decisions "FTR" = flop/turn/river bets placed
 ("F--" bets the flop and checks twice, "---" folds). Stakes: Ante 1, Flop 2, Turn 1, River 1,
-Bonus 1, Jackpot 1 unless noted. ``holdem_bonus`` = seed 001 (Bonus with AA-vs-dealer-AA
-1000:1, Jackpot "X for 1" prizes, royal = meter); ``holdem_bonus_classic`` = seed 000 (no
+Bonus 1, Jackpot 1 unless noted. ``holdem_bonus`` = the Icelandic rules (Bonus with AA-vs-dealer-AA
+1000:1, Jackpot "X for 1" prizes, royal = meter); ``holdem_bonus_classic`` = the Swedish rules (no
 1000:1 line, no Jackpot).
 """
 
@@ -55,7 +56,7 @@ SCENARIOS = [
     (S001, "9c Td | 2h 2s | Jh Qs Kd 3c 4c", "FTR", None,
      {"ante": (1, "win:straight"), "flop": (2, "win"), "turn": (1, "win"),
       "river": (1, "win"), "bonus": (-1, "other"), "jackpot": (9, "straight")}),
-    # Seed 000 config: the same without the Jackpot.
+    # The Swedish rules config: the same without the Jackpot.
     (S000, "9c Td | 2h 2s | Jh Qs Kd 3c 4c", "FTR", None,
      {"ante": (1, "win:straight"), "flop": (2, "win"), "turn": (1, "win"),
       "river": (1, "win"), "bonus": (-1, "other")}),
@@ -101,12 +102,12 @@ SCENARIOS = [
     (S001, "Ah Kh | 2c 3c | Qh Jh Th 4s 5d", "---", None,
      {"ante": (-1, "fold"), "bonus": (25, "AKs"), "jackpot": (-1, "royal_flush")}),
     # --- Bonus AA with and without the dealer's AA.
-    # Both AAKJ9: main bets push. Seed 001: AA and dealer AA 1000:1 -> +1000.
+    # Both AAKJ9: main bets push. The Icelandic rules: AA and dealer AA 1000:1 -> +1000.
     # Jackpot Ac Ad 2c 5d 9h: a pair -> -1.
     (S001, "Ac Ad | Ah As | 2c 5d 9h Jc Kd", "FTR", None,
      {"ante": (0, "tie"), "flop": (0, "tie"), "turn": (0, "tie"), "river": (0, "tie"),
       "bonus": (1000, "AA_vs_AA"), "jackpot": (-1, "pair")}),
-    # Seed 000 has no such line: AA pays 30:1 whatever the dealer holds.
+    # The Swedish rules has no such line: AA pays 30:1 whatever the dealer holds.
     (S000, "Ac Ad | Ah As | 2c 5d 9h Jc Kd", "FTR", None,
      {"ante": (0, "tie"), "flop": (0, "tie"), "turn": (0, "tie"), "river": (0, "tie"),
       "bonus": (30, "AA_vs_AA")}),
@@ -115,7 +116,8 @@ SCENARIOS = [
     (S001, "Ac Ad | Ah 7s | 2c 5d 9h Jc Kd", "FTR", None,
      {"ante": (0, "win:pair"), "flop": (2, "win"), "turn": (1, "win"), "river": (1, "win"),
       "bonus": (30, "AA"), "jackpot": (-1, "pair")}),
-    # --- every Bonus line (seed 000 amounts = seed 001), after a preflop fold (Ante -1).
+    # every Bonus line (the Swedish rules' amounts = the Icelandic rules'), after a preflop fold
+    # (Ante -1)
     (S000, "As Kd | 5c 6d | 2c 3d 7h 9s 4s", "---", None,
      {"ante": (-1, "fold"), "bonus": (15, "AKo")}),
     (S000, "Ah Qh | 5c 6d | 2c 3d 7h 9s 4s", "---", None,

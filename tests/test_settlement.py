@@ -1,4 +1,4 @@
-"""Settlement against an independent per-round reference (eval7 hand ranks, RULES.md text),
+"""Settlement against an independent per-round reference (eval7 hand ranks, the rules' text),
 conservation of money bet by bet, return tables, and the settle() contract."""
 
 from dataclasses import replace
@@ -44,7 +44,7 @@ def _ge(cat: str, floor: str) -> bool:
     return ORDER.index(cat) >= ORDER.index(floor)
 
 
-# --- the reference: one round at a time, straight from RULES.md ------------------------------
+# --- the reference: one round at a time, straight from the rules ------------------------------
 
 
 def _qualifies(rules, d7, dc) -> bool:

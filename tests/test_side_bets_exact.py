@@ -1,7 +1,7 @@
 """Side-bet returns by full enumeration through the settlement functions.
 
 Every case is settled by ``gpusim.games.settle`` and the returns are summed as integers; the
-figures are compared with the seeds (RULES.md, published to two decimals) and with the
+figures are compared with the seeds (published to two decimals) and with the
 textbook five-card hand counts. Run with ``-s`` to see the six-decimal figures.
 """
 
@@ -113,7 +113,7 @@ def test_thb_bonus_rtp_seed_001_with_1000_line():
     # 6 AA combos x 1 dealer AA each (the other two aces) out of 1225 dealer hands.
     assert events["AA_vs_AA"] == 6 * 1
     assert events["AA"] == 6 * 1224
-    assert round(float(rtp) * 100, 2) == 91.46  # seed 001
+    assert round(float(rtp) * 100, 2) == 91.46  # the Icelandic rules
     # By hand: per 1326 x 1225 hole-and-dealer deals, returns (pay + 1) are
     # AA (31 x 1224 + 1001 x 1) x 6, AKs 26 x 4, AQs/AJs 21 x 8, AKo 16 x 12, KK-JJ 11 x 18,
     # AQo/AJo 6 x 24, TT-22 4 x 54 (each x 1225).
@@ -127,7 +127,7 @@ def test_thb_bonus_rtp_seed_001_with_1000_line():
 def test_thb_bonus_rtp_seed_000_without_1000_line():
     rtp, events = _thb_bonus_rtp("holdem_bonus_classic")
     print(f"\nTHB Bonus RTP without the 1000:1 line: {float(rtp) * 100:.6f} %")
-    assert round(float(rtp) * 100, 2) == 91.10  # seed 000
+    assert round(float(rtp) * 100, 2) == 91.10  # the Swedish rules
     # By hand: (31 x 6 + 26 x 4 + 21 x 8 + 16 x 12 + 11 x 18 + 6 x 24 + 4 x 54) / 1326
     assert rtp == Fraction(1208, 1326)
 
@@ -143,7 +143,7 @@ def test_ch_aa_bonus_always_settled(all_five_card_rounds):
             assert counts["pair_below_aces"] == n - n // 13
         else:
             assert counts[cat] == n, cat
-    assert round(float(rtp) * 100, 2) == 93.60  # seed 002, side-bet-optimal strategy
+    assert round(float(rtp) * 100, 2) == 93.60  # the Norwegian rules, side-bet-optimal strategy
     # By hand: flush or better 26 x 9,516 hands, pair of aces .. straight 8 x 273,144 hands.
     assert rtp == Fraction(26 * 9516 + 8 * 273144, N5)
 
@@ -174,5 +174,5 @@ def test_thb_jackpot_fixed_prizes(all_five_card_rounds):
         f"\nTHB Jackpot: fixed prizes {float(fixed) * 100:.6f} %, + meter share "
         f"{float(meter_share) * 100:.2f} % = {float(total) * 100:.6f} %"
     )
-    # Seed 001 publishes 81.84 %: the shipped contribution rate (reset 0) reproduces it.
+    # The Icelandic rules publishes 81.84 %: the shipped contribution rate (reset 0) reproduces it.
     assert round(float(total) * 100, 2) == 81.84

@@ -232,7 +232,7 @@ def test_resume_with_other_settings_refused(reference):
         (["--rounds", "1000", "--strategy", "nonesuch"], "nonesuch"),
         (["--rounds", "1000", "--backend", "tpu"], "--backend"),
         pytest.param(["--rounds", "1000", "--backend", "cupy"], "cupy",
-                     marks=pytest.mark.skipif(_has_cupy_gpu(), reason="cupy works here")),
+                     marks=pytest.mark.skipif(_has_cupy_gpu(), reason="a GPU with CuPy here")),
         (["--rounds", "1000", "--chunk", "0"], "--chunk"),
     ],
 )

@@ -23,7 +23,7 @@ from gpusim.stats import (
 FIVE_CARD = {"royal": 4, "straight flush": 36, "quads": 624, "full house": 3744,
              "flush": 5108, "straight": 10200, "trips": 54912}
 FIVE_CARD["other"] = 2598960 - sum(FIVE_CARD.values())
-# RULES.md fixed prizes, "X for 1" (the prize replaces the stake): net = X - 1.
+# the Icelandic rules' fixed prizes, "X for 1" (the prize replaces the stake): net = X - 1.
 PRIZES = {"straight flush": 2500, "quads": 250, "full house": 50, "flush": 25, "straight": 10,
           "trips": 3}
 # hand-worked: (36*2500 + 624*250 + 3744*50 + 5108*25 + 10200*10 + 54912*3) / 2598960

@@ -1,4 +1,4 @@
-"""Return tables, exact comparison and what-if paytables, against RULES.md's published RTPs."""
+"""Return tables, exact comparison and what-if paytables, against the published RTPs."""
 
 import math
 from fractions import Fraction
@@ -32,7 +32,7 @@ def test_bonus_counts_total():
 
 
 def test_published_bonus_rtps():
-    # RULES.md: seed 001 Bonus RTP 91.46 %, seed 000 Bonus RTP 91.10 %
+    # published: the Icelandic rules' Bonus RTP 91.46 %, the Swedish rules Bonus RTP 91.10 %
     r001 = paytable_rtp(BONUS_COUNTS, SEED001_PAYS)
     r000 = paytable_rtp(BONUS_COUNTS, SEED000_PAYS)
     assert round(float(r001) * 100, 2) == 91.46
@@ -85,7 +85,7 @@ def test_compare_with_exact_bonus_counts_give_zero_z():
 
 
 def test_solve_pay_exact_and_nearest():
-    # solving the AA-vs-AA line for seed 001's own RTP gives back 1000 exactly
+    # solving the AA-vs-AA line for the Icelandic rules' own RTP gives back 1000 exactly
     s = solve_pay(BONUS_COUNTS, SEED001_PAYS, "AA vs AA", paytable_rtp(BONUS_COUNTS,
                                                                        SEED001_PAYS))
     assert s.exact == 1000 and s.is_integer and s.nearest_pay == 1000

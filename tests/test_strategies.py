@@ -111,7 +111,7 @@ CONTRACT = [
 
 
 def test_the_trees_points_see_what_the_rules_say():
-    """The decision trees' ``sees`` are the seen cards of RULES.md (the dealer's never)."""
+    """The decision trees' ``sees`` are the cards each point may see (the dealer's never)."""
     for rules in (CH, THB):
         spec = spec_for(rules)
         assert {p.name: p.sees for p in spec.decisions} == {p: SEEN[p] for p in
@@ -291,7 +291,7 @@ def test_showdown_counts_rejects_bad_cards():
 
 def test_win_over_half_tables_equal_per_round_counting():
     """The simulation-scale `win-over-half` (exact tables) decides exactly as the per-round
-    exact counting of seed 000's rule text, round by round."""
+    exact counting of the Swedish rules' rule text, round by round."""
     from gpusim.dealing import deal
 
     rules = load_config("holdem_bonus_classic")

@@ -55,6 +55,7 @@ def _run(installed, *args, **kw):
 
 def test_wheel_lists_every_config_kernel_and_table(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
+    assert "gpusim/py.typed" in names  # type checkers read the installed package's annotations
     for folder in ("configs", "kernels"):
         files = [p for p in (ROOT / folder).iterdir() if p.is_file()]
         assert files

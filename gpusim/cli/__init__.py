@@ -33,7 +33,7 @@ from gpusim.cli import (
 __all__ = ["app", "main"]
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion: no measurable start-up cost
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help="GPU-accelerated batch simulator and exact analyser for casino poker table games.",

@@ -81,7 +81,10 @@ def exact_cmd(
         typer.echo(f"wrote {entry['file']} sha256 {entry['sha256']}", err=True)
     # the GPU backend is asked for to count, so it never answers from the shipped report
     counting = recompute or write_tables or backend == "cupy"
-    report = None if counting else shipped_report(rules, name)
+    try:
+        report = None if counting else shipped_report(rules, name)
+    except ValueError as exc:  # a shipped report of a format this version does not read
+        fail(str(exc))
     if report is not None:
         typer.echo("gpusim: note: the shipped exact report for this config and strategy "
                    "(sha256 checked); --recompute counts every deal again", err=True)

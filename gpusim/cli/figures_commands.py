@@ -89,7 +89,9 @@ def report_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
     out: Annotated[str, typer.Option(help="File to write.")] = "report.html",
     fmt: Annotated[
-        str | None, typer.Option("--format", help="html | md | json | xlsx (the PAR sheet).")
+        str | None,
+        typer.Option("--format", help="html | md | json | xlsx (the PAR sheet); default: "
+                     "from the --out suffix (.md, .markdown, .json, .xlsx), else html."),
     ] = None,
     data_dir: Annotated[
         str | None,
@@ -109,9 +111,9 @@ def report_cmd(
     rounds_per_day: RoundsPerDayOpt = 1000,
     stake_dist: StakeDistOpt = None,
 ) -> None:
-    """Write a run's risk report (HTML, Markdown or JSON).
+    """Write a run's risk report: HTML, Markdown, JSON or XLSX.
 
-    One self-contained HTML file with tables and plots."""
+    HTML: one self-contained file with tables and plots; XLSX: the PAR sheet."""
     from pathlib import Path
 
     from gpusim.report.render import FORMATS

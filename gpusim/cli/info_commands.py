@@ -57,7 +57,8 @@ def eval_cmd(
 def devices_cmd(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     compile_kernels: Annotated[
-        bool, typer.Option("--compile/--no-compile", help="Also compile both kernels with NVRTC.")
+        bool, typer.Option("--compile/--no-compile",
+                           help="Also compile every game's kernel with NVRTC.")
     ] = True,
 ) -> None:
     """Usable backends and devices; why the others are not."""

@@ -32,8 +32,12 @@ from gpusim.designer.models import (
 )
 from gpusim.designer.space import Band, DesignError, Targets, parse_band, parse_space
 
-__all__ = ["DesignError", "DesignResult", "candidate", "design", "search", "targets_from",
-           "toml_text", "write_config"]
+__all__ = ["FORMAT", "DesignError", "DesignResult", "candidate", "design", "search",
+           "targets_from", "toml_text", "write_config"]
+
+FORMAT = "gpusim-design/1"
+"""The version of :meth:`DesignResult.to_json` (``gpusim design --json``), its first key
+(docs/formats.md)."""
 
 
 @dataclass
@@ -59,7 +63,7 @@ class DesignResult:
     stats: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"config": self.config, "bet": self.bet, "kind": self.kind,
+        return {"format": FORMAT, "config": self.config, "bet": self.bet, "kind": self.kind,
                 "strategy": self.strategy, "current": self.current,
                 "space_size": self.space_size, "count": self.count, "shown": self.table.height,
                 "seconds": round(self.seconds, 3), "nearest_rtp": self.nearest,

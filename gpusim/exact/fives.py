@@ -1,4 +1,4 @@
-"""Showdown counts of every suit class of 5-card boards: the one table both games sum.
+"""Showdown counts of every suit class of 5-card boards: the one table every hold'em solver sums.
 
 A game's counts are sums over complete 5-card boards (Casino Hold'em: a flop's 1,176
 turn-river pairs; Texas Hold'em Bonus: a 4-card board's 48 rivers), and a board's showdown
@@ -253,7 +253,7 @@ def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class CellKind:
     """A game's own packing of the 5-card table's cells (the built-in ``"ch"`` and ``"thb"``
-    are the two games that came first; any other game passes one of these).
+    are the first two hold'em games; any other game passes one of these).
 
     ``layout``: {table name: dtype}, each table (134459, 1326); ``qualified``: whether
     :func:`gpusim.exact.boards.sorted_counts` counts the dealer hands below a qualifier, the

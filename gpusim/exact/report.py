@@ -1,4 +1,5 @@
-"""Exact figures from integer counts: return tables, main-game statistics, JSON shape.
+"""Exact figures from integer counts: return tables, main-game statistics, JSON shape and its
+version (:data:`FORMAT`).
 
 All inputs are integer counts over the same denominator (every deal of the game counted once);
 ratios are taken once, at the end.
@@ -10,7 +11,27 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-__all__ = ["BetTable", "MainOutcomes", "bet_json", "main_json"]
+__all__ = ["FORMAT", "BetTable", "MainOutcomes", "bet_json", "check_format", "main_json",
+           "versioned"]
+
+FORMAT = "gpusim-exact/1"
+"""The exact report's version, its first key: ``gpusim exact --json`` and the shipped reports
+(gpusim/data/exact) carry it (docs/formats.md)."""
+
+
+def versioned(report: dict) -> dict:
+    """The report with ``"format": FORMAT`` as its first key."""
+    return {"format": FORMAT, **{k: v for k, v in report.items() if k != "format"}}
+
+
+def check_format(report: dict, where: str) -> dict:
+    """The report itself when it carries :data:`FORMAT`; otherwise ValueError, one line that
+    names ``where`` (the file), the value found and the one allowed."""
+    got = report.get("format") if isinstance(report, dict) else None
+    if got != FORMAT:
+        raise ValueError(f"{where}: exact report format {got!r} is not one this gpusim reads; "
+                         f"allowed: {FORMAT!r}")
+    return report
 
 
 @dataclass

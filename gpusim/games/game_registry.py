@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Iterator, Mapping
 
-from gpusim.games.spec import GameSpec
+from gpusim.games.spec import GameSpec, import_path_problems
 
 __all__ = ["ENTRY_POINT_GROUP", "SPECS", "spec_for"]
 
@@ -40,8 +40,11 @@ def _as_spec(obj, where: str) -> GameSpec:
 
 def _discover() -> dict[str, GameSpec]:
     """The built-in games, then every ``gpusim.games`` entry point's. A plugin that fails to
-    load, or reuses a name, is reported in one line on stderr and left out: one broken
-    distribution must not stop every command."""
+    load, names an import path that would not load (:func:`import_path_problems`: checked
+    without importing, so reading the registry still imports no JAX), or reuses a name, is
+    reported in one line on stderr and left out: one broken distribution must not stop every
+    command. The built-in games' paths are checked by the test suite instead, so that every
+    command does not pay for reading their sources."""
     from importlib.metadata import entry_points
 
     found = {}
@@ -52,6 +55,10 @@ def _discover() -> dict[str, GameSpec]:
         where = f"game plugin {ep.name!r} ({ep.value})"
         try:
             spec = _as_spec(ep.load(), where)
+            # a typo in an import path fails here, naming the path, not at the game's first use
+            problems = import_path_problems(spec)
+            if problems:
+                raise ValueError("; ".join(problems))
         except Exception as exc:  # noqa: BLE001 - any import error of a third-party package
             print(f"gpusim: warning: {where}: not loaded: {' '.join(str(exc).split())}",
                   file=sys.stderr)

@@ -2,7 +2,7 @@
 
 One record per round (the JSON Lines format of ``gpusim play --json``, docs/play-jsonl.md)::
 
-    {"round": 7, "player": ["As", "Kd"], "dealer": ["7c", "7d"],
+    {"format": "gpusim-play/2", "round": 7, "player": ["As", "Kd"], "dealer": ["7c", "7d"],
      "board": ["Qh", "Jh", "Tc", "2s", "9d"],          # the game's card_layout, by name
      "decisions": {"call": "call"},
      "player_category": "straight", "dealer_category": "pair",
@@ -11,7 +11,8 @@ One record per round (the JSON Lines format of ``gpusim play --json``, docs/play
 
 ``decisions`` names the action taken at each decision point the round reached (a point after
 a fold is absent). A bet that was not placed this round (the Call after a fold, a checked Turn,
-a side bet the config does not offer) is absent from ``bets``.
+a side bet the config does not offer) is absent from ``bets``. ``format`` is :data:`FORMAT`, the
+records' version (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ from gpusim.cards import CATEGORY_KEYS, format_card
 from gpusim.games import settle, spec_for
 from gpusim.strategy.tree import taken
 
-__all__ = ["play_records", "round_records"]
+__all__ = ["FORMAT", "play_records", "round_records"]
+
+FORMAT = "gpusim-play/2"
+"""The records' version, every record's first key: ``gpusim-play/1`` had booleans as decisions,
+``gpusim-play/2`` names the action taken (docs/formats.md)."""
 
 
 CHUNK = 512
@@ -71,6 +76,7 @@ def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str
         }
         out.append(
             {
+                "format": FORMAT,
                 "round": first_round + i,
                 **{group: [format_card(x) for x in c[i, list(cols)]]
                    for group, cols in spec.card_layout.items()},

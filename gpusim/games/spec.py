@@ -6,14 +6,19 @@ decision points and their actions, the paytables a what-if may edit, the joint o
 the kernels and the device reduction count, the CUDA kernel, the strategies and the exact
 solver. docs/architecture.md lists what a new game must provide.
 
-The spec names its strategies and its exact solver by import path (``"module:attribute"``), not
-by object: they live in higher layers (``strategy/``, ``exact/``), and the games layer imports
-nothing above itself. :func:`load` resolves such a path on first use.
+The spec names its settlement, joint code, strategies, exact solver and kernel arguments by
+import path (``"module:attribute"``), not by object, so that reading a spec imports neither JAX
+nor the exact engine: :func:`load` resolves such a path on first use. The game package holds
+them all (its ``settlement``, ``strategies`` and ``exact`` modules). :func:`import_path_problems`
+checks every path of a spec without importing it, so that a typo fails when the game is
+registered, not at first use.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,12 +30,14 @@ __all__ = [
     "HOLDEM_LAYOUT",
     "METER_SECTION",
     "Action",
+    "ConfigKey",
     "DecisionPoint",
     "DesignEntry",
     "GameSpec",
     "JointCode",
     "KernelSpec",
     "StrategyEntry",
+    "import_path_problems",
     "lazy_attributes",
     "load",
 ]
@@ -52,6 +59,47 @@ def load(path: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
+def _defined_names(origin: str) -> set[str] | None:
+    """The names a module's source defines at its top level (None: it has a module
+    ``__getattr__``, so any name may exist)."""
+    tree = ast.parse(Path(origin).read_text(), origin)
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name == "__getattr__":
+                return None
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def missing_import(path: str) -> str | None:
+    """Why ``"package.module:attribute"`` would not load, or None if it would: the module is
+    found and its source defines the attribute. Nothing is imported but the module's parent
+    packages (``importlib.util.find_spec`` runs them), so a spec's JAX settlement stays
+    unloaded."""
+    module, sep, attr = path.partition(":")
+    if not sep or not module or not attr.isidentifier():
+        return "expected 'package.module:attribute'"
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as exc:  # a parent package that is missing or broken
+        return f"module {module!r} not found ({' '.join(str(exc).split())})"
+    if found is None:
+        return f"module {module!r} not found"
+    if found.origin is None or not found.origin.endswith(".py"):
+        return None  # a namespace package or compiled module: resolved on first use
+    names = _defined_names(found.origin)
+    if names is not None and attr not in names:
+        return f"module {module!r} defines no {attr!r}"
+    return None
+
+
 def lazy_attributes(package: str, module: str, names: tuple[str, ...]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package`` that imports ``package.module`` the first time
     one of ``names`` is asked for (a game's JAX settlement, which reading its spec must not
@@ -63,6 +111,28 @@ def lazy_attributes(package: str, module: str, names: tuple[str, ...]) -> Callab
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """One key of a game's config, as docs/config.md lists it (``gpusim.report.config_reference``
+    writes that file from every spec's ``config_keys``).
+
+    ``key``: its dotted TOML path (``"rules.dealer_qualifier.hand"``; a paytable is its table,
+    ``"paytables.NAME"``); ``allowed``: the strings the parser accepts (the very tuple it
+    validates with) or, for a number or a flag, a line of text; ``meaning``; ``required``:
+    ``"required"``, ``"optional"`` or when it is required. A paytable also has its ``lines``
+    (``optional_lines`` may be left out) and ``pays``, the pay forms a line takes: ``"X:1"``,
+    ``"X for 1"``, ``"A:B"`` (docs/config.md explains them).
+    """
+
+    key: str
+    allowed: tuple[str, ...] | str
+    meaning: str
+    required: str = "required"
+    lines: tuple[str, ...] = ()
+    optional_lines: tuple[str, ...] = ()
+    pays: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,7 +256,8 @@ class GameSpec:
       reading a spec or a config never imports JAX), compiled on ``rules.structure()`` with
       the numbers of :func:`gpusim.games.payout` as arguments (returns as numerators over
       each bet's ``scale``);
-    - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config.
+    - ``parse_rules(reader, doc, default_name) -> rules``: the game's part of a TOML config,
+      whose keys ``config_keys`` describes (:class:`ConfigKey`; docs/config.md is made of them).
 
     What the layers above ask instead of naming a bet:
 
@@ -237,6 +308,7 @@ class GameSpec:
     designs: Mapping[str, DesignEntry] = field(default_factory=dict)
     design_refusals: Mapping[str, str] = field(default_factory=dict)
     fixed_multiples: Mapping[str, int] = field(default_factory=dict)
+    config_keys: tuple[ConfigKey, ...] = ()
 
     @property
     def cards_per_round(self) -> int:
@@ -308,3 +380,24 @@ class GameSpec:
         not reached}) and an optional per-row ``weight`` (see
         :func:`gpusim.strategy.tree.count_taken`)."""
         return count_taken(self.decisions, taken, weight)
+
+
+def import_path_problems(spec: GameSpec) -> list[str]:
+    """Every import path of ``spec`` that would not load, as ``"field: 'path': why"`` (see
+    :func:`missing_import`); empty when all would."""
+    paths = [("settle", spec.settle), ("joint.encoder", spec.joint.encoder)]
+    paths += [(f"strategies[{s.name!r}]", s.source) for s in spec.strategies if s.table is None]
+    for name in ("table_strategy_class", "exact_solver"):
+        if getattr(spec, name) is not None:
+            paths.append((name, getattr(spec, name)))
+    if spec.kernel is not None:
+        paths.append(("kernel.head", spec.kernel.head))
+        paths += [("kernel.rule_strategies", p) for p in spec.kernel.rule_strategies]
+    paths += [(f"designs[{bet!r}].build", d.build) for bet, d in spec.designs.items()]
+    out = []
+    for where, path in paths:
+        why = missing_import(path)
+        if why is not None:
+            out.append(f"{where}: {path!r}: {why}")
+    return out
+

@@ -301,7 +301,7 @@ def devices_text(rep: dict) -> str:
     tc = rep["cuda_toolchain"]
     if tc["kernels_compile"]:
         lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc']}, headers {tc['headers']}: "
-                     "both kernels compile")  # fmt: skip
+                     "every kernel compiles")  # fmt: skip
     else:
         lines.append(f"CUDA toolchain: NVRTC {tc['nvrtc'] or 'absent'}, headers "
                      f"{tc['headers'] or 'absent'}" + (f": {tc['reason']}" if tc["reason"] else ""))

@@ -3,10 +3,7 @@ bet, with z-scores against :func:`exact_figures`) and each bet's pays (:func:`be
 
 from __future__ import annotations
 
-import hashlib
-import json
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -61,19 +58,12 @@ def side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
 
 def shipped_exact_report(rules, strategy: str) -> dict | None:
     """The shipped ``gpusim exact --json`` report of this config and strategy
-    (gpusim/data/exact), or None: only when the config's hash and the file's sha256 match its
-    provenance record, so an edited config never borrows another's figures."""
-    d = Path(__file__).parent.parent / "data" / "exact"
-    name = f"{rules.name}.{strategy}.json"
-    try:
-        prov = json.loads((d / "provenance.json").read_text())[name]
-        raw = (d / name).read_bytes()
-    except (OSError, KeyError, ValueError):
-        return None
-    if prov.get("config_hash") != rules.config_hash or \
-            hashlib.sha256(raw).hexdigest() != prov.get("sha256"):
-        return None
-    return json.loads(raw)
+    (:func:`gpusim.exact.shipped.shipped_report`: only when the config's hash and the file's
+    sha256 match its provenance record, so an edited config never borrows another's figures),
+    or None."""
+    from gpusim.exact.shipped import shipped_report
+
+    return shipped_report(rules, strategy)
 
 
 def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:

@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from gpusim.exact.cache import atomic_savez, cache_dir, file_sha256
+from gpusim.exact.report import versioned
 from gpusim.games import spec_for
 from gpusim.strategy.tables import (
     TABLE_DIR,
@@ -104,7 +105,7 @@ def exact_report(
     solver = _solver(rules)
     if strategy in spec.table_strategies:
         decision_tables(rules, progress=progress, backend=backend)
-    return solver.report(rules, strategy, progress=progress, backend=backend)
+    return versioned(solver.report(rules, strategy, progress=progress, backend=backend))
 
 
 def is_cached(rules, strategy: str) -> bool:

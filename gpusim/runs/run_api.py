@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,7 +17,70 @@ from gpusim.runs.totals import compute_summary
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
 
-__all__ = ["Run", "open_run", "simulate"]
+__all__ = ["Run", "Summary", "open_run", "simulate"]
+
+
+class Summary(dict):
+    """A run's summary (:meth:`Run.summary`): the JSON-safe dict, shown as tables in a
+    notebook (``_repr_html_``) and as aligned text by ``repr`` (the timing and the device,
+    which vary between runs of the same counts, are left out of both)."""
+
+    _BET_COLUMNS = ("placed", "wagered", "returned", "net", "rtp", "rtp_ci95")
+
+    def _tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
+        """(caption, header, rows) of each table, every cell as text."""
+        def cell(v) -> str:
+            if isinstance(v, list):
+                return "[" + ", ".join(cell(x) for x in v) + "]"
+            if isinstance(v, float):
+                return f"{v:.6f}"
+            return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+        bets = self.get("bets", {})
+        out = [("Per bet: money in the config's units, RTP with its 95 % confidence interval",
+                ["bet", *self._BET_COLUMNS],
+                [[b, *(cell(f.get(c)) for c in self._BET_COLUMNS)] for b, f in bets.items()])]
+        main = {k: v for k, v in (self.get("main") or {}).items() if not isinstance(v, list)}
+        if main:
+            out.append(("Main game (per base-bet unit)", ["figure", "value"],
+                        [[k, cell(v)] for k, v in main.items()]))
+        decisions = self.get("decisions") or {}
+        if decisions:
+            out.append(("Decisions (share of the rounds that reach each point)",
+                        ["point", "action", "share"],
+                        [[p, a, cell(s)] for p, acts in decisions.items()
+                         for a, s in acts.items()]))
+        return out
+
+    def _title(self) -> str:
+        done, planned = self.get("rounds", 0), self.get("rounds_planned", 0)
+        state = "complete" if self.get("complete") else f"partial, of {planned:,}"
+        return (f"Summary of {self.get('config')} ({self.get('game')}), strategy "
+                f"{self.get('strategy')}, seed {self.get('seed')}: {done:,} rounds ({state})")
+
+    def __repr__(self) -> str:
+        lines = [self._title()]
+        for caption, header, rows in self._tables():
+            widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+            lines += ["", caption]
+            lines += ["  ".join(c.rjust(w) if i else c.ljust(w)
+                                for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+                      for r in [header, *rows]]
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, p, cycle) -> None:  # IPython's text/plain
+        p.text(repr(self))
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        parts = [f"<p><b>{esc(self._title())}</b></p>"]
+        for caption, header, rows in self._tables():
+            head = "".join(f"<th>{esc(h)}</th>" for h in header)
+            body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
+                           for r in rows)
+            parts.append(f"<table><caption>{esc(caption)}</caption><thead><tr>{head}</tr>"
+                         f"</thead><tbody>{body}</tbody></table>")
+        return "\n".join(parts)
 
 
 class Run:
@@ -78,9 +142,10 @@ class Run:
         (round_end: the round after the checkpoint); empty for runs written before it existed."""
         return self._scan("progress")
 
-    def summary(self) -> dict:
-        """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None)."""
-        return json_safe(
+    def summary(self) -> Summary:
+        """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None); a dict
+        that a notebook shows as tables."""
+        return Summary(json_safe(
             compute_summary(
                 self.manifest,
                 self.outcomes().collect(),
@@ -88,7 +153,7 @@ class Run:
                 self.decisions().collect(),
                 self.wagers().collect(),
             )
-        )
+        ))
 
     def write_summary(self) -> dict:
         s = self.summary()
@@ -108,6 +173,10 @@ class Run:
             f"Run({str(where)!r}, {m.get('config_name')}, strategy={m.get('strategy')}, "
             f"{self.rounds_done:,}/{m.get('rounds'):,} rounds)"
         )
+
+    def _repr_html_(self) -> str:
+        """The run's folder and its summary's tables (a notebook's display of a Run)."""
+        return f"<p><code>{html.escape(repr(self))}</code></p>\n" + self.summary()._repr_html_()
 
 
 def open_run(path: str | Path) -> Run:

@@ -7,8 +7,9 @@ Var(r) ~ (Var(y) - 2 r Cov(x, y) + r^2 Var(x)) / (N mean(x)^2); every moment it 
 as an exact integer sum.
 
 Main game (``main`` = the sum of the main-game bets): house edge per ante, element of risk,
-total-bet RTP, SD per round in antes, and ``ante_rtp`` = 1 - house edge per ante (what seed 001
-publishes as "Ante RTP"; the Ante bet's own RTP is under ``bets``), as ``gpusim exact`` reports.
+total-bet RTP, SD per round in antes, and ``ante_rtp`` = 1 - house edge per ante (what the Icelandic
+rules publish as "Ante RTP"; the Ante bet's own RTP is under ``bets``), as ``gpusim exact``
+reports.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def compute_summary(
             "total_bet_rtp": 1 - eor,
             "total_bet_rtp_ci95": main["rtp_ci95"],
             "sd_per_round": main["sd_per_round"] / ante,
-            # the published sense of "Ante RTP" (seed 001): 1 - house edge per ante; the
+            # the published sense of "Ante RTP" (the Icelandic rules): 1 - house edge per ante; the
             # Ante bet's own RTP is bets["ante"]["rtp"]
             "ante_rtp": 1 + main["mean_net_per_round"] / ante,
         }

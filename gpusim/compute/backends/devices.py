@@ -6,8 +6,8 @@
      "auto": "cupy" | "jax-gpu" | "jax-cpu",
      "cuda_toolchain": {"nvrtc", "headers", "kernels_compile", "reason"}}
 
-The CUDA toolchain entry needs no GPU: it compiles both kernels with the NVRTC library and the
-header folder that CuPy will use (PTX for compute_90), so a CPU-only machine can already tell
+The CUDA toolchain entry needs no GPU: it compiles every game's kernel with the NVRTC library and
+the header folder that CuPy will use (PTX for compute_90), so a CPU-only machine can already tell
 whether a GPU run would compile.
 """
 

@@ -1,7 +1,8 @@
 """Casino Hold'em: its spec (:data:`SPEC`), rules (:mod:`.rules`), events and joint code
 (:mod:`.events`) and settlement (:mod:`.settlement`).
 
-Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004).
+Rules: the Norwegian operator's Casino Hold'em rules and a Norwegian guide to the game; the events
+module states them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from gpusim.games.casino_holdem.events import (
 from gpusim.games.casino_holdem.rules import (
     AA_BONUS_LINES,
     ANTE_LINES,
+    CONFIG_KEYS,
     CasinoHoldemRules,
     parse_rules,
 )
@@ -105,6 +107,7 @@ SPEC = GameSpec(
     event_returns=event_returns,
     settle="gpusim.games.casino_holdem.settlement:settle",
     parse_rules=parse_rules,
+    config_keys=CONFIG_KEYS,
     paytable=paytable,
     labels={"aa_bonus": "AA Bonus"},
     forfeited_by_fold=lambda rules: ("aa_bonus",) if rules.fold_forfeits_bonus else (),

@@ -2,9 +2,10 @@
 the joint outcome code, in numpy (reading them imports no JAX); the settlement that produces
 the events is :mod:`gpusim.games.casino_holdem.settlement`.
 
-Rules: RULES.md, "Casino Hold'em" (seeds 002 and 004). The player sees the hole cards and the
-flop, then folds (the Ante is lost) or calls (Call = 2 x Ante). The dealer qualifies with
-``rules.dealer_qualifier`` or better (default a pair of fours).
+Rules: the Norwegian operator's Casino Hold'em rules and a Norwegian guide to the game, as stated
+here. The player sees the hole cards and the flop, then folds (the Ante is lost) or calls (Call =
+2 x Ante). The dealer qualifies with ``rules.dealer_qualifier`` or better (default a pair of
+fours).
 
 Events (fixed tuples, the rows of the return tables; ``c`` runs over ``CATEGORY_KEYS``, the
 player's final seven-card hand, low to high, royal flush last):

@@ -6,7 +6,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpusim.cards import RANKS
+from gpusim.games.spec import ConfigKey
 from gpusim.rules import (
+    INT32_MAX,
+    MAX_PAY,
     QUALIFIER_HANDS,
     ConfigReader,
     HashedRules,
@@ -21,7 +24,7 @@ from gpusim.rules import (
     read_stakes,
 )
 
-__all__ = ["AA_BONUS_LINES", "ANTE_LINES", "CasinoHoldemRules", "parse_rules"]
+__all__ = ["AA_BONUS_LINES", "ANTE_LINES", "CONFIG_KEYS", "CasinoHoldemRules", "parse_rules"]
 
 ANTE_LINES = (
     "royal_flush",
@@ -49,7 +52,7 @@ AA_BONUS_LINES = (
 
 @dataclass(frozen=True)
 class CasinoHoldemRules(HashedRules):
-    """Casino Hold'em (seeds 002 and 004). Call = ``CALL_MULTIPLE`` x ante."""
+    """Casino Hold'em (the Norwegian rules and guide). Call = ``CALL_MULTIPLE`` x ante."""
 
     name: str
     stakes: Stakes
@@ -98,6 +101,28 @@ class CasinoHoldemRules(HashedRules):
         if self.aa_bonus_paytable is not None:
             out["paytables"]["aa_bonus"] = self.aa_bonus_paytable.as_dict()
         return out
+
+
+CONFIG_KEYS = (
+    ConfigKey("stakes.ante", f"a whole number, 1 to {INT32_MAX}",
+              f"the Ante, in money units; the Call is {CasinoHoldemRules.CALL_MULTIPLE} x ante"),
+    ConfigKey("stakes.aa_bonus", f"a whole number, 0 to {INT32_MAX}",
+              "the AA Bonus side bet, in money units", "optional; 0 or absent: not offered"),
+    ConfigKey("rules.fold_forfeits_bonus", "true or false",
+              "true: a fold loses the AA Bonus too; false: the AA Bonus is settled after a fold"),
+    ConfigKey("rules.dealer_qualifier.hand", QUALIFIER_HANDS,
+              "the dealer qualifies with this hand category or better"),
+    ConfigKey("rules.dealer_qualifier.rank", tuple(RANKS),
+              "the lowest rank that names that hand: hand = \"pair\", rank = \"4\" is a pair of "
+              "fours or better"),
+    ConfigKey("paytables.ante", f"every line a whole number, 0 to {MAX_PAY}",
+              "the Ante's pay on the player's final hand when the dealer does not qualify or the "
+              "player wins", lines=ANTE_LINES, pays=("X:1",)),
+    ConfigKey("paytables.aa_bonus", f"every line a whole number, 0 to {MAX_PAY}",
+              "the AA Bonus's pay on the hole cards plus the flop; anything less loses",
+              "when stakes.aa_bonus > 0", lines=AA_BONUS_LINES, pays=("X:1",)),
+)
+"""The config keys of Casino Hold'em, with the values the parser accepts (docs/config.md)."""
 
 
 def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> CasinoHoldemRules:

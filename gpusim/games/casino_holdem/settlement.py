@@ -2,7 +2,7 @@
 joint outcome code of each settled round.
 
 The bets, their events and what each event returns are described in
-:mod:`gpusim.games.casino_holdem.events` (with the rules, RULES.md "Casino Hold'em"); this
+:mod:`gpusim.games.casino_holdem.events` (with the rules); this
 module turns dealt cards and decisions into those events, stakes and nets.
 """
 

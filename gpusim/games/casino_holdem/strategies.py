@@ -15,8 +15,8 @@ Casino Hold'em ``basic`` (call or fold, seeing hole cards + flop). Call with any
 4. a ten or higher in the hole;
 5. otherwise fold (both hole cards 9 or lower, no pair with them, no four-card draw).
 
-Casino Hold'em ``side-bet-optimal`` (seed 002): call on every AA Bonus win (a pair of aces or
-better in hole cards + flop), else play ``basic``.
+Casino Hold'em ``side-bet-optimal`` (the Norwegian rules): call on every AA Bonus win (a pair of
+aces or better in hole cards + flop), else play ``basic``.
 
 ``always-play`` calls every hand (a reference point, not a good strategy).
 """
@@ -53,7 +53,8 @@ def _ch_basic(seen: jax.Array) -> jax.Array:
 
 @jax.jit
 def _aa_bonus_win(seen: jax.Array) -> jax.Array:
-    """Pair of aces or better in hole cards + flop (every AA Bonus line of seeds 002/004)."""
+    """Pair of aces or better in hole cards + flop (every AA Bonus line of the Norwegian rules
+    and guide)."""
     from gpusim.evaluator import PAIR, evaluate, hand_category
 
     seen = seen.astype(jnp.int32)

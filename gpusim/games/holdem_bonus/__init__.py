@@ -1,7 +1,8 @@
 """Texas Hold'em Bonus Poker: its spec (:data:`SPEC`), rules (:mod:`.rules`) and settlement
 (:mod:`.settlement`).
 
-Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001).
+Rules: the Swedish and Icelandic operators' Texas Hold'em Bonus Poker rules; the events module
+states them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from gpusim.games.holdem_bonus.events import (
 )
 from gpusim.games.holdem_bonus.rules import (
     BONUS_LINES,
+    CONFIG_KEYS,
     JACKPOT_LINES,
     HoldemBonusRules,
     parse_rules,
@@ -79,19 +81,20 @@ SPEC = GameSpec(
             "table:optimal",
             "exact: Turn/River bet iff P(win) > P(lose); flop bet iff its EV beats folding",
         ),
-        # Seed 000's rule text at simulation scale: its exact tables give the same decisions as
+        # The Swedish rules' text at simulation scale: its exact tables give the same decisions as
         # the per-round counting rule list (.strategies.thb_win_over_half, which the
         # tests compare round by round), so the name serves the tables.
         StrategyEntry(
             "win-over-half",
             "table:win-over-half-ev",
-            "seed 000 text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 (exact tables)",
+            "the Swedish rules' text: fold 23o-27o; Turn/River bets when exact P(win) > 1/2 "
+            "(exact tables)",
         ),
         StrategyEntry(
             "win-over-half-ev",
             "table:win-over-half-ev",
-            "seed 000: Turn/River bet iff exact P(win) > 50 %; flop bet iff the EV under that "
-            "rule beats folding",
+            "the Swedish rules: Turn/River bet iff exact P(win) > 50 %; flop bet iff the EV under "
+            "that rule beats folding",
         ),
     ),
     table_strategies=("optimal", "win-over-half-ev"),
@@ -114,6 +117,7 @@ SPEC = GameSpec(
     event_returns=event_returns,
     settle="gpusim.games.holdem_bonus.settlement:settle",
     parse_rules=parse_rules,
+    config_keys=CONFIG_KEYS,
     paytable=paytable,
     labels={"bonus": "Bonus", "jackpot": "Jackpot"},
     meter_bet="jackpot",

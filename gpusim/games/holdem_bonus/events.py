@@ -2,9 +2,10 @@
 decoding of the joint outcome code, in numpy (reading them imports no JAX); the settlement that
 produces the events is :mod:`gpusim.games.holdem_bonus.settlement`.
 
-Rules: RULES.md, "Texas Hold'em Bonus Poker" (seeds 000 and 001). Bets: Ante; Flop (2 x ante, placed
-by the ``flop`` point's ``bet``; its ``fold`` ends the round); Turn and River (1 x ante each,
-optional); the Bonus and Jackpot side bets when offered. No dealer qualification.
+Rules: the Swedish and Icelandic operators' Texas Hold'em Bonus Poker rules, as stated here.
+Bets: Ante; Flop (2 x ante, placed by the ``flop`` point's ``bet``; its ``fold`` ends the round);
+Turn and River (1 x ante each, optional); the Bonus and Jackpot side bets when offered. No dealer
+qualification.
 
 Events (fixed tuples; ``c`` runs over ``CATEGORY_KEYS``, the player's final hand, low to high):
 

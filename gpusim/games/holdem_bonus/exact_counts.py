@@ -212,7 +212,7 @@ CLASS_COMBOS = np.bincount(HOLE_CLASS, minlength=169).astype(np.int64)
 
 def river_rule(river: RiverCounts, rule: str) -> np.ndarray:
     """(16432, 1326) bool River-bet table: ``optimal`` (wins > losses) or ``over_half``
-    (P(win) > 1/2, seed 000's text)."""
+    (P(win) > 1/2, the Swedish rules' text)."""
     W = river.W.astype(np.int64)
     if rule == "optimal":
         bet = W > river.L

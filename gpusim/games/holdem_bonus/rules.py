@@ -6,9 +6,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.spec import ConfigKey
 from gpusim.rules import (
     BP,
     INT32_MAX,
+    MAX_PAY,
     ConfigReader,
     HashedRules,
     JackpotRules,
@@ -26,6 +28,7 @@ __all__ = [
     "ANTE_PAYS_FROM",
     "BONUS_LINES",
     "BONUS_LINE_CLASSES",
+    "CONFIG_KEYS",
     "JACKPOT_CARDS",
     "JACKPOT_LINES",
     "HoldemBonusRules",
@@ -72,7 +75,8 @@ ANTE_PAYS_FROM = CATEGORY_KEYS[1:]
 
 @dataclass(frozen=True)
 class HoldemBonusRules(HashedRules):
-    """Texas Hold'em Bonus Poker (seeds 000 and 001). Flop/Turn/River = 2/1/1 x ante."""
+    """Texas Hold'em Bonus Poker (the Swedish and Icelandic rules). Flop/Turn/River = 2/1/1 x
+    ante."""
 
     name: str
     stakes: Stakes
@@ -128,6 +132,40 @@ class HoldemBonusRules(HashedRules):
                 "cards": self.jackpot.cards,
             }
         return out
+
+
+CONFIG_KEYS = (
+    ConfigKey("stakes.ante", f"a whole number, 1 to {INT32_MAX}",
+              f"the Ante, in money units; the Flop is {HoldemBonusRules.FLOP_MULTIPLE} x ante, "
+              f"the Turn {HoldemBonusRules.TURN_MULTIPLE} x and the River "
+              f"{HoldemBonusRules.RIVER_MULTIPLE} x"),
+    ConfigKey("stakes.bonus", f"a whole number, 0 to {INT32_MAX}",
+              "the Bonus side bet, in money units", "optional; 0 or absent: not offered"),
+    ConfigKey("stakes.jackpot", f"a whole number, 0 to {INT32_MAX}",
+              "the progressive Jackpot side bet, in money units",
+              "optional; 0 or absent: not offered"),
+    ConfigKey("rules.ante_pays_from", ANTE_PAYS_FROM,
+              "the Ante pays 1:1 when the player wins with this hand category or better, else "
+              "it pushes"),
+    ConfigKey("jackpot.contribution_bp", f"a whole number, 0 to {BP}",
+              "basis points (1/10000) of each Jackpot wager added to the meter",
+              "when stakes.jackpot > 0 or [paytables.jackpot] is given"),
+    ConfigKey("jackpot.reset", f"a whole number, 0 to {INT32_MAX}",
+              "the meter after a royal flush (money units)",
+              "when stakes.jackpot > 0 or [paytables.jackpot] is given"),
+    ConfigKey("jackpot.cards", JACKPOT_CARDS,
+              "which cards make the Jackpot hand: the player's hole cards and the flop (settled "
+              "after a fold too), or all seven", f'optional, default "{JACKPOT_CARDS[0]}"'),
+    ConfigKey("paytables.bonus", f"every line a whole number, 0 to {MAX_PAY}",
+              "the Bonus's pay on the player's hole cards (the first line also needs the "
+              "dealer's two aces; without it AA always pays the AA line); other hands lose",
+              "when stakes.bonus > 0", lines=BONUS_LINES, optional_lines=("AA_vs_dealer_AA",),
+              pays=("X:1",)),
+    ConfigKey("paytables.jackpot", f"every line a whole number, 0 to {MAX_PAY}",
+              "the Jackpot's fixed prizes; a royal flush always wins the meter; lower hands lose",
+              "when stakes.jackpot > 0", lines=JACKPOT_LINES, pays=("X for 1",)),
+)
+"""The config keys of Texas Hold'em Bonus, with the values the parser accepts (docs/config.md)."""
 
 
 def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> HoldemBonusRules:

@@ -2,7 +2,7 @@
 outcome code of each settled round.
 
 The bets, their events and what each event returns are described in
-:mod:`gpusim.games.holdem_bonus.events` (with the rules, RULES.md "Texas Hold'em Bonus Poker");
+:mod:`gpusim.games.holdem_bonus.events` (with the rules);
 this module turns dealt cards and decisions into those events, stakes and nets.
 """
 

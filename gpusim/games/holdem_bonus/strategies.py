@@ -1,6 +1,6 @@
 """Texas Hold'em Bonus's strategies: its rule lists and its table strategy (``optimal``,
-``win-over-half-ev``: seed 000's rule text read literally, Turn/River bets iff exact P(win) >
-1/2 and the flop bet iff its EV under those rules beats folding).
+``win-over-half-ev``: the Swedish rules' rule text read literally, Turn/River bets iff exact P(win)
+> 1/2 and the flop bet iff its EV under those rules beats folding).
 
 Each rule strategy is a :class:`~gpusim.strategy.PointRules`: one function per decision point,
 handed only the card columns its point sees, so every decision reads only the cards seen at
@@ -17,9 +17,9 @@ Texas Hold'em Bonus ``basic``:
   hole card, two pair or better made with a hole card, four to a straight flush with a hole
   card, or a straight or flush with a hole card.
 
-Texas Hold'em Bonus ``win-over-half`` (seed 000's rule text, taken literally): Flop bet as
-``basic`` (the fold list 2-3 .. 2-7 offsuit; seed 000's "EV higher than folding" rule is left to
-the exact-analysis ``optimal`` strategy); Turn and River bets when the exact probability of
+Texas Hold'em Bonus ``win-over-half`` (the Swedish rules' rule text, taken literally): Flop bet as
+``basic`` (the fold list 2-3 .. 2-7 offsuit; the Swedish rules' "EV higher than folding" rule is
+left to the exact-analysis ``optimal`` strategy); Turn and River bets when the exact probability of
 winning, given the cards seen, is greater than 1/2 (ties count as not winning). See
 :mod:`gpusim.strategy.equity`; this counts every completion per round, so it is meant for
 ``gpusim play`` and tests, not for billions of rounds.
@@ -141,7 +141,7 @@ def _over_half(seen) -> np.ndarray:
 thb_win_over_half = PointRules(
     TREE, {"flop": thb_preflop_play, "turn": _over_half, "river": _over_half}
 )
-"""Seed 000's rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""
+"""The Swedish rules' rule text: Turn/River bets when exact P(win) > 1/2 (module docstring)."""
 
 
 # --- the table strategy ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 (:mod:`.events`), settlement (:mod:`.settlement`), rule strategies (:mod:`.strategies`) and the
 Trips' exact probabilities (:mod:`.side_exact`).
 
-Rules: issue 20 ("A third game: Ultimate Texas Hold'em"); the config keys are in :mod:`.rules`.
+Rules: the standard published rules, stated in :mod:`.events`; the config keys are in :mod:`.rules`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from gpusim.games.ultimate_holdem.events import (
 from gpusim.games.ultimate_holdem.kernel import KERNEL
 from gpusim.games.ultimate_holdem.rules import (
     BLIND_LINES,
+    CONFIG_KEYS,
     TRIPS_LINES,
     UltimateHoldemRules,
     parse_rules,
@@ -85,6 +86,7 @@ SPEC = GameSpec(
     event_returns=event_returns,
     settle="gpusim.games.ultimate_holdem.settlement:settle",
     parse_rules=parse_rules,
+    config_keys=CONFIG_KEYS,
     paytable=paytable,
     labels={"trips": "Trips"},
     forfeited_by_fold=lambda rules: ("trips",) if rules.trips_must_beat else (),

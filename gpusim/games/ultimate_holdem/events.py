@@ -2,10 +2,11 @@
 decoding of the joint outcome code, in numpy (reading them imports no JAX); the settlement that
 produces the events is :mod:`gpusim.games.ultimate_holdem.settlement`.
 
-Rules (issue 20): the player places an Ante and an equal Blind (and may add Trips). Seeing his
-hole cards he plays 4x or 3x the Ante, or checks; after a check, seeing the flop, he plays 2x or
-checks; after a second check, seeing the whole board, he plays 1x or folds (losing the Ante and
-the Blind). Best five of seven decides; the dealer qualifies with ``rules.dealer_qualifier``.
+Rules (the standard published rules): the player places an Ante and an equal Blind (and may add
+Trips). Seeing his hole cards he plays 4x or 3x the Ante, or checks; after a check, seeing the
+flop, he plays 2x or checks; after a second check, seeing the whole board, he plays 1x or folds
+(losing the Ante and the Blind). Best five of seven decides; the dealer qualifies with
+``rules.dealer_qualifier``.
 
 Events (fixed tuples, the rows of the return tables; ``c`` runs over ``CATEGORY_KEYS``, the
 player's final seven-card hand, low to high, royal flush last):

@@ -30,7 +30,9 @@ from fractions import Fraction
 from typing import Any
 
 from gpusim.cards import RANKS
+from gpusim.games.spec import ConfigKey
 from gpusim.rules import (
+    INT32_MAX,
     MAX_PAY,
     QUALIFIER_HANDS,
     ConfigReader,
@@ -46,7 +48,14 @@ from gpusim.rules import (
     read_stakes,
 )
 
-__all__ = ["BLIND_LINES", "TRIPS_LINES", "UltimateHoldemRules", "parse_rules", "pay_text"]
+__all__ = [
+    "BLIND_LINES",
+    "CONFIG_KEYS",
+    "TRIPS_LINES",
+    "UltimateHoldemRules",
+    "parse_rules",
+    "pay_text",
+]
 
 BLIND_LINES = (
     "royal_flush",
@@ -74,7 +83,8 @@ _RATIO = re.compile(r"(\d{1,7}):(\d{1,7})")
 
 @dataclass(frozen=True)
 class UltimateHoldemRules(HashedRules):
-    """Ultimate Texas Hold'em (RULES.md / issue 20). Blind = Ante; Play = 4, 3, 2 or 1 x Ante.
+    """Ultimate Texas Hold'em (the standard published rules). Blind = Ante; Play = 4, 3, 2 or 1
+    x Ante.
 
     ``blind_paytable`` pays are ints or Fractions (a 3:2 flush is ``Fraction(3, 2)``).
     """
@@ -165,6 +175,33 @@ def _read_stakes(r: ConfigReader, doc: dict) -> Stakes:
         raise r.fail("stakes.blind", f"value {blind!r} is not allowed; the Blind always equals "
                      f"the ante (stakes.ante = {base.ante}); leave it out")
     return Stakes((("ante", base.ante), ("blind", base.ante), ("trips", base["trips"])))
+
+
+CONFIG_KEYS = (
+    ConfigKey("stakes.ante", f"a whole number, 1 to {INT32_MAX}",
+              "the Ante, in money units; the Blind equals it, the Play is 4, 3, 2 or 1 x ante; a "
+              "ratio pay of the Blind needs an ante that makes it whole (3:2: an even ante)"),
+    ConfigKey("stakes.blind", "the value of stakes.ante",
+              "the Blind, always equal to the ante", "optional (best left out)"),
+    ConfigKey("stakes.trips", f"a whole number, 0 to {INT32_MAX}",
+              "the Trips side bet, in money units", "optional; 0 or absent: not offered"),
+    ConfigKey("rules.trips_must_beat", "true or false",
+              "true: Trips pays only when the player beats the dealer; false: on the player's own "
+              "final hand whatever the dealer holds"),
+    ConfigKey("rules.dealer_qualifier.hand", QUALIFIER_HANDS,
+              "the dealer qualifies with this hand category or better"),
+    ConfigKey("rules.dealer_qualifier.rank", tuple(RANKS),
+              "the lowest rank that names that hand: hand = \"pair\", rank = \"4\" is a pair of "
+              "fours or better"),
+    ConfigKey("paytables.blind", f"every line a whole number 0 to {MAX_PAY}, or a string "
+              "\"A:B\"", "the Blind's pay on the player's final hand when he beats the dealer; "
+              "less pushes", lines=BLIND_LINES, pays=("X:1", "A:B")),
+    ConfigKey("paytables.trips", f"every line a whole number, 0 to {MAX_PAY}",
+              "the Trips pay on the player's final hand; anything less loses",
+              "when stakes.trips > 0", lines=TRIPS_LINES, pays=("X:1",)),
+)
+"""The config keys of Ultimate Texas Hold'em, with the values the parser accepts
+(docs/config.md)."""
 
 
 def parse_rules(r: ConfigReader, doc: dict, default_name: str) -> UltimateHoldemRules:

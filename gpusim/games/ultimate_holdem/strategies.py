@@ -5,7 +5,7 @@ Each is a :class:`~gpusim.strategy.PointRules`: one function per decision point,
 card columns its point sees (pre-flop the hole cards; flop + the flop; river + the turn and the
 river), so no decision reads a card not yet dealt.
 
-``basic``, the simple published player strategy, as issue 20 states it:
+``basic``, the simple published player strategy, as the published basic strategy states it:
 
 - pre-flop, raise 4x with any pair except 2-2, any suited ace or king, Q6s or better, J8s or
   better, any offsuit ace, K5o or better, Q8o or better, and JTo;
