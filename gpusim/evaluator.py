@@ -18,6 +18,9 @@ The algorithm uses only bit arithmetic (no lookup tables, no per-hand branches):
 popcount for the flush suit, shift-and for straights with the ace copied below the
 deuce, and "clear the lowest set bit" to keep the top kickers. ``kernels/evaluate.cuh``
 is the same algorithm in C++ for CUDA and must stay bit-identical.
+
+Three-card hands (Three Card Poker) have their own ranking, :func:`evaluate_three`, with
+the same packing and its own categories (:data:`THREE_CARD_CATEGORY_NAMES`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ __all__ = [
     "ROYAL_FLUSH_RANK",
     "STRAIGHT",
     "STRAIGHT_FLUSH",
+    "THREE_CARD_CATEGORY_NAMES",
     "THREE_OF_A_KIND",
     "TWO_PAIR",
     "best_five",
@@ -45,7 +49,10 @@ __all__ = [
     "evaluate",
     "evaluate_board_pairs",
     "evaluate_np",
+    "evaluate_three",
+    "evaluate_three_np",
     "hand_category",
+    "hand_category_three",
     "is_royal",
 ]
 
@@ -137,7 +144,7 @@ def _rank_from_masks(m0, m1, m2, m3, n_cards: int) -> jax.Array:
     return w
 
 
-def _suit_masks(cards: jax.Array):
+def _suit_masks(cards: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """Four (...,) uint32 13-bit rank masks, one per suit, of (..., K) card codes."""
     c = cards.astype(jnp.int32)
     # Two suits share a word (bits 0-12 and 16-28): half the selects and ORs. Per-card
@@ -211,6 +218,24 @@ def evaluate_board_pairs(boards, first, second) -> np.ndarray:
     return np.asarray(_board_pairs_jit(b, c1, c2))
 
 
+def _check_cards(arr: np.ndarray) -> None:
+    """ValueError (one line) unless every code of ``arr`` (..., K) lies in 0..51 and no hand
+    repeats a card."""
+    if not arr.size:
+        return
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < 0 or hi > 51:
+        raise ValueError(f"cards: card code {lo if lo < 0 else hi} is not allowed; codes are 0..51")
+    srt = np.sort(arr, axis=-1)
+    dup = srt[..., 1:] == srt[..., :-1]
+    if dup.any():
+        where = np.argwhere(dup)[0]
+        raise ValueError(
+            f"cards: hand at index {tuple(int(i) for i in where[:-1])} repeats card code "
+            f"{int(srt[tuple(where)])}; a hand's cards must be distinct"
+        )
+
+
 def evaluate_np(cards, *, check: bool = True) -> np.ndarray:
     """Numpy convenience around :func:`evaluate`: checks the cards, returns np.uint32.
 
@@ -218,20 +243,8 @@ def evaluate_np(cards, *, check: bool = True) -> np.ndarray:
     in 0..51 and not repeat within a hand.
     """
     arr = np.asarray(_as_hands(np.asarray(cards)))
-    if check and arr.size:
-        lo, hi = int(arr.min()), int(arr.max())
-        if lo < 0 or hi > 51:
-            raise ValueError(
-                f"cards: card code {lo if lo < 0 else hi} is not allowed; codes are 0..51"
-            )
-        srt = np.sort(arr, axis=-1)
-        dup = srt[..., 1:] == srt[..., :-1]
-        if dup.any():
-            where = np.argwhere(dup)[0]
-            raise ValueError(
-                f"cards: hand at index {tuple(int(i) for i in where[:-1])} repeats card code "
-                f"{int(srt[tuple(where)])}; a hand's cards must be distinct"
-            )
+    if check:
+        _check_cards(arr)
     return np.asarray(_evaluate_jit(arr))
 
 
@@ -361,3 +374,95 @@ def _describe(cat: int, pri: list[int], kick: list[int]) -> str:
     if cat == PAIR:
         return f"Pair of {_RANK_PLURALS[pri[0]]}, {_kicker_text(kick)}"
     return "High card, " + ", ".join(_RANK_WORDS[r] for r in kick)
+
+
+# Three-card hands (Three Card Poker) ------------------------------------------------------
+
+THREE_CARD_CATEGORY_NAMES = tuple(
+    "high_card pair flush straight three_of_a_kind straight_flush".split()
+)
+"""Categories 0..5 of :func:`evaluate_three` ranks, low to high: with three cards a
+straight beats a flush and three of a kind beats a straight."""
+_T3_PAIR, _T3_FLUSH, _T3_STRAIGHT, _T3_TRIPS, _T3_STRAIGHT_FLUSH = 1, 2, 3, 4, 5
+
+
+def _rank_three_from_masks(m0, m1, m2, m3) -> jax.Array:
+    """Three-card rank from the four uint32 suit masks of three distinct cards."""
+    zero = _u(0)
+    anyr = m0 | m1 | m2 | m3
+    # Per-rank card count = ones + 2 * twos (as in _rank_from_masks; a count is at most 3).
+    a, c = m0 ^ m1, m2 ^ m3
+    ones, twos = a ^ c, (m0 & m1) ^ (m2 & m3) ^ (a & c)
+    trips, pairs = ones & twos, twos & ~ones
+    flush = (_popcnt(m0) == 3) | (_popcnt(m1) == 3) | (_popcnt(m2) == 3) | (_popcnt(m3) == 3)
+    # Ace-low layout (bit j = rank j - 1): bit i of run says ranks i-1 .. i+1 are present.
+    # Three distinct ranks make at most one run, whose top card is rank i + 1.
+    e = (anyr << _u(1)) | (anyr >> _u(12))
+    top = (e & (e >> _u(1)) & (e >> _u(2))) << _u(1)
+
+    def hand(cat: int, primary, kickers=zero):
+        return (_u(cat << _CAT_SHIFT) | (primary << _u(_PRI_SHIFT))) | kickers
+
+    # Lowest category first, each later line overriding where its category is present.
+    w = jnp.where(pairs != 0, hand(_T3_PAIR, pairs, ones & ~twos), anyr)
+    w = jnp.where(flush, hand(_T3_FLUSH, zero, anyr), w)
+    w = jnp.where(top != 0, hand(_T3_STRAIGHT, top), w)
+    w = jnp.where(trips != 0, hand(_T3_TRIPS, trips), w)
+    return jnp.where(flush & (top != 0), hand(_T3_STRAIGHT_FLUSH, top), w)
+
+
+@jax.jit
+def _evaluate_three_jit(cards: jax.Array) -> jax.Array:
+    return _rank_three_from_masks(*_suit_masks(cards))
+
+
+def _as_three(cards, name: str = "cards"):
+    """Check the shape and dtype of (..., 3) card codes; return them as int32."""
+    if not isinstance(cards, jax.Array):
+        cards = np.asarray(cards)
+    shape = tuple(cards.shape)
+    if len(shape) == 0 or shape[-1] != 3:
+        raise ValueError(f"{name}: shape {shape} is not allowed; the last axis must hold 3 cards")
+    if not jnp.issubdtype(cards.dtype, jnp.integer):
+        raise ValueError(
+            f"{name}: dtype {cards.dtype} is not allowed; use integer card codes 0..51"
+        )
+    return cards if cards.dtype == np.int32 else cards.astype(np.int32)
+
+
+def evaluate_three(cards) -> jax.Array:
+    """Three Card Poker rank of each three-card hand; higher is better, equal is a tie.
+
+    The packing is ``category << 27 | primary << 13 | kickers`` with 13-bit rank masks, the
+    category indexing :data:`THREE_CARD_CATEGORY_NAMES`:
+
+    - high card and flush: primary 0, kickers the three rank bits;
+    - pair: primary the pair rank bit, kickers the odd card's rank bit;
+    - straight and straight flush: primary the top card's rank bit (the three for A-2-3,
+      the lowest; the ace for A-K-Q, the highest), kickers 0;
+    - three of a kind: primary the rank bit, kickers 0.
+
+    cards: (..., 3) integer array (numpy or jax), codes 0..51 with no repeats within a hand
+    (not checked here; see :func:`evaluate_three_np`). Returns (...,) uint32 ranks (jax
+    array); suits never break ties. jit-compiled once per shape. ``kernels/evaluate.cuh``'s
+    ``gpusim_evaluate3`` is the same algorithm and must stay bit-identical.
+    """
+    return _evaluate_three_jit(_as_three(cards))
+
+
+def evaluate_three_np(cards, *, check: bool = True) -> np.ndarray:
+    """Numpy convenience around :func:`evaluate_three`: checks the cards, returns np.uint32.
+
+    cards: (..., 3) integer array-like. With ``check`` the codes must lie in 0..51 and not
+    repeat within a hand.
+    """
+    arr = np.asarray(_as_three(np.asarray(cards)))
+    if check:
+        _check_cards(arr)
+    return np.asarray(_evaluate_three_jit(arr))
+
+
+def hand_category_three(rank):
+    """Category 0..5 of each :func:`evaluate_three` rank (index into
+    :data:`THREE_CARD_CATEGORY_NAMES`); same array kind."""
+    return hand_category(rank)

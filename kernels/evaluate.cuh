@@ -140,4 +140,56 @@ GPUSIM_HD int gpusim_hand_category(uint32_t rank) { return (int)(rank >> GPUSIM_
 
 GPUSIM_HD bool gpusim_is_royal(uint32_t rank) { return rank == GPUSIM_ROYAL_FLUSH_RANK; }
 
+// Three-card hands (Three Card Poker): gpusim.evaluator.evaluate_three, bit for bit. The same
+// packing, with categories 0 (high card) .. 5 (straight flush) as below: high card and flush
+// keep the three rank bits as kickers; a pair has the pair rank as primary and the odd card as
+// kicker; a straight or straight flush has its top card as primary (the three for A-2-3); three
+// of a kind has its rank as primary.
+enum {
+  GPUSIM_THREE_CARD_HIGH_CARD = 0,
+  GPUSIM_THREE_CARD_PAIR = 1,
+  GPUSIM_THREE_CARD_FLUSH = 2,
+  GPUSIM_THREE_CARD_STRAIGHT = 3,
+  GPUSIM_THREE_CARD_THREE_OF_A_KIND = 4,
+  GPUSIM_THREE_CARD_STRAIGHT_FLUSH = 5
+};
+
+// Three-card rank from the four 13-bit suit masks of three distinct cards.
+GPUSIM_HD uint32_t gpusim_rank3_from_masks(uint32_t m0, uint32_t m1, uint32_t m2, uint32_t m3) {
+  const uint32_t anyr = m0 | m1 | m2 | m3;
+  // Per-rank card count = ones + 2 * twos (a count is at most 3).
+  const uint32_t a = m0 ^ m1, c = m2 ^ m3;
+  const uint32_t ones = a ^ c, twos = (m0 & m1) ^ (m2 & m3) ^ (a & c);
+  const uint32_t trips = ones & twos, pairs = twos & ~ones;
+  const bool flush = gpusim_popc(m0) == 3u || gpusim_popc(m1) == 3u || gpusim_popc(m2) == 3u ||
+                     gpusim_popc(m3) == 3u;
+  // Ace-low layout (bit j = rank j - 1): bit i of the run says ranks i-1 .. i+1 are present;
+  // three distinct ranks make at most one run, whose top card is rank i + 1.
+  const uint32_t e = (anyr << 1) | (anyr >> 12);
+  const uint32_t top = (e & (e >> 1) & (e >> 2)) << 1;
+
+  uint32_t w = pairs != 0u ? gpusim_pack(GPUSIM_THREE_CARD_PAIR, pairs, ones & ~twos) : anyr;
+  w = flush ? gpusim_pack(GPUSIM_THREE_CARD_FLUSH, 0u, anyr) : w;
+  w = top != 0u ? gpusim_pack(GPUSIM_THREE_CARD_STRAIGHT, top, 0u) : w;
+  w = trips != 0u ? gpusim_pack(GPUSIM_THREE_CARD_THREE_OF_A_KIND, trips, 0u) : w;
+  return (flush && top != 0u) ? gpusim_pack(GPUSIM_THREE_CARD_STRAIGHT_FLUSH, top, 0u) : w;
+}
+
+// Three Card Poker rank of three distinct card codes; one unsigned compare orders two hands.
+GPUSIM_HD uint32_t gpusim_evaluate3(int32_t c0, int32_t c1, int32_t c2) {
+  const int32_t cards[3] = {c0, c1, c2};
+  // Two suits share a word (bits 0-12 and 16-28), as in gpusim_evaluate.
+  uint32_t lo = 0u, hi = 0u;
+  for (int j = 0; j < 3; ++j) {
+    const uint32_t cj = (uint32_t)cards[j];
+    const uint32_t bit = 1u << ((cj >> 2) + ((cj & 1u) << 4));
+    if (cj & 2u) {
+      hi |= bit;
+    } else {
+      lo |= bit;
+    }
+  }
+  return gpusim_rank3_from_masks(lo & GPUSIM_MASK13, lo >> 16, hi & GPUSIM_MASK13, hi >> 16);
+}
+
 #endif  // GPUSIM_EVALUATE_CUH
