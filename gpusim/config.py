@@ -57,6 +57,7 @@ import tomllib
 from pathlib import Path
 
 from gpusim.games import SPECS, spec_for
+from gpusim.games.game_registry import register_description
 from gpusim.rules import (
     MAX_PAY,
     ConfigError,
@@ -146,7 +147,10 @@ def load_config(path_or_name: str | Path | Rules) -> Rules:
 def parse_config(doc: dict, *, source: str = "<config>", default_name: str = "config") -> Rules:
     """Validate an already-parsed TOML document (see :func:`load_config`)."""
     r = ConfigReader(source)
-    spec = spec_for(r.string(doc, "", "game", allowed=GAMES))
+    if isinstance(doc.get("game"), dict):  # the config describes its game
+        spec = register_description(r, doc["game"])
+    else:
+        spec = spec_for(r.string(doc, "", "game", allowed=tuple(SPECS)))
     rules = spec.parse_rules(r, doc, default_name)
     known = spec.strategy_names
     if rules.default_strategy not in known:

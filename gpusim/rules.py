@@ -41,6 +41,7 @@ __all__ = [
     "one_line",
     "read_paytable",
     "read_stakes",
+    "return_numerators",
     "rules_hash",
 ]
 
@@ -229,6 +230,17 @@ def rules_hash(rules) -> str:
         d.pop(key, None)
     blob = json.dumps(d, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def return_numerators(returns) -> tuple[np.ndarray, int]:
+    """(numerators (E,) int64, scale): a bet's returns per unit
+    (:func:`gpusim.games.event_returns`: ints, Fractions, None for the meter's entry, read as 0)
+    over their least common denominator, so
+    ``returns[e] == numerators[e] / scale`` exactly. ``scale`` is 1 for whole returns, and a
+    placed bet's net is ``stake * (numerators[e] - scale) / scale``."""
+    fracs = [Fraction(r or 0) for r in returns]
+    scale = math.lcm(*(f.denominator for f in fracs)) if fracs else 1
+    return np.array([int(f * scale) for f in fracs], np.int64), scale
 
 
 def one_line(text: str) -> str:

@@ -30,8 +30,12 @@ suite, to keep the default suite's time."""
 def _cases():
     for key in sorted(GOLDEN["simulation"]):
         config, strategy = key.split("/")
-        default = strategy == load_config(config).default_strategy
-        slow = not default or config in SLOW_CONFIGS
+        rules = load_config(config)
+        default = strategy == rules.default_strategy
+        # a described game's simulation is checked against its own reference and brute force in
+        # the default suite (tests/test_described_*.py); its golden counts run in the slow one
+        described = getattr(rules, "game_def", None) is not None
+        slow = not default or config in SLOW_CONFIGS or described
         yield pytest.param(config, strategy, id=key, marks=pytest.mark.slow if slow else ())
 
 

@@ -75,18 +75,37 @@ def devices_cmd(
 @app.command("games")
 def games_cmd(
     check: Annotated[
-        str | None, typer.Option("--check", help="Validate this config file (or name) and stop.")
+        str | None,
+        typer.Option("--check", help="Check a game (its name: every shipped config of it) or a "
+                                     "config (name or TOML path) and stop; exit 1 on a problem."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List games, configs and strategies; --check a config.
+    """List games, configs and strategies; --check a game or a config.
 
-    Validate a config file with --check FILE."""
+    --check validates the config, then runs the conformance check: it deals rounds, plays every
+    strategy, and checks the settlement, the joint code, what each decision may see and the
+    play records."""
     if check is not None:
-        rules = load_rules(check)
+        from gpusim.config import load_config, shipped_configs
+        from gpusim.games import SPECS
+        from gpusim.games.conformance import check_game
         from gpusim.report.cli_text import config_check_text
 
-        typer.echo(config_check_text(check, rules))
+        if check in SPECS and check not in shipped_configs():
+            checked = [r for r in map(load_config, shipped_configs().values()) if r.game == check]
+            if not checked:
+                fail(f"--check: game {check!r} has no shipped config to check it with")
+        else:
+            checked = [load_rules(check)]
+        problems = check_game(*checked)
+        for rules in checked:
+            typer.echo(config_check_text(rules.source or check, rules))
+        for p in problems:
+            typer.echo(f"problem: {p}")
+        typer.echo(f"{check}: {'conforms' if not problems else f'{len(problems)} problem(s)'}")
+        if problems:
+            raise typer.Exit(1)
         return
     from gpusim.config import GAMES, load_config, shipped_configs
     from gpusim.games import bets, spec_for

@@ -37,6 +37,7 @@ class SettledBets:
     stakes: dict
     player_category: Any = None
     dealer_category: Any = None
+    joint: Any = None
 
 
 class JointReducer:

@@ -22,13 +22,13 @@ the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
 from gpusim.games.game_registry import ENTRY_POINT_GROUP, SPECS, spec_for
 from gpusim.games.spec import Action, DecisionPoint, GameSpec, StrategyEntry
+from gpusim.rules import return_numerators
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -85,16 +85,6 @@ def event_returns(rules) -> dict[str, tuple[int | Fraction | None, ...]]:
     config then refuses stakes that would make a net a fraction of a money unit, and every
     consumer counts it exactly (:func:`return_numerators`)."""
     return spec_for(rules).event_returns(rules)
-
-
-def return_numerators(returns) -> tuple[np.ndarray, int]:
-    """(numerators (E,) int64, scale): a bet's returns per unit (:func:`event_returns`: ints,
-    Fractions, None for the meter's entry, read as 0) over their least common denominator, so
-    ``returns[e] == numerators[e] / scale`` exactly. ``scale`` is 1 for whole returns, and a
-    placed bet's net is ``stake * (numerators[e] - scale) / scale``."""
-    fracs = [Fraction(r or 0) for r in returns]
-    scale = math.lcm(*(f.denominator for f in fracs)) if fracs else 1
-    return np.array([int(f * scale) for f in fracs], np.int64), scale
 
 
 def payout(rules) -> dict[str, dict[str, np.ndarray]]:

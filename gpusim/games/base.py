@@ -48,6 +48,8 @@ class Settlement:
     - ``player_category`` / ``dealer_category`` int32: final seven-card hand category 0..9,
       index into :data:`gpusim.cards.CATEGORY_KEYS` (9 = royal flush).
     - ``player_rank`` / ``dealer_rank`` uint32: evaluator ranks (higher wins, equal ties).
+    - ``joint`` int32 or None: the round's joint outcome code, for a game whose settlement
+      computes it itself (a described game: its ``JointCode`` reads ``"joint"``).
 
     A pytree (``event_table`` is static), so it can leave a ``jax.jit``.
     """
@@ -62,6 +64,7 @@ class Settlement:
     event_table: tuple[tuple[str, tuple[str, ...]], ...] = field(
         default=(), metadata={"static": True}
     )
+    joint: Any = None
 
     @property
     def event_names(self) -> dict[str, tuple[str, ...]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from gpusim.games.spec import GameSpec, import_path_problems
 
-__all__ = ["ENTRY_POINT_GROUP", "SPECS", "spec_for"]
+__all__ = ["ENTRY_POINT_GROUP", "SPECS", "register_description", "spec_for"]
 
 ENTRY_POINT_GROUP = "gpusim.games"
 """Another installed distribution adds a game by naming, in this entry-point group, its game
@@ -68,7 +68,54 @@ def _discover() -> dict[str, GameSpec]:
                   file=sys.stderr)
             continue
         found[spec.name] = spec
+    _shipped_descriptions(found)
     return found
+
+
+def _shipped_descriptions(found: dict[str, GameSpec]) -> None:
+    """Register the games described in the shipped configs (a ``[game]`` table). One that
+    does not read is reported in one line on stderr and left out, like a broken plugin; loading
+    that config then names its mistake."""
+    import tomllib
+    from pathlib import Path
+
+    from gpusim.rules import ConfigError, ConfigReader
+
+    here = Path(__file__).resolve().parents[1]
+    for folder in (here / "configs", here.parent / "configs"):
+        for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+            text = path.read_text(encoding="utf-8")
+            if "[game]" not in text:
+                continue
+            try:
+                game = tomllib.loads(text).get("game")
+                if isinstance(game, dict) and game.get("name") not in found:
+                    spec = _described_spec(ConfigReader(str(path)), game)
+                    found[spec.name] = spec
+            except (ConfigError, tomllib.TOMLDecodeError) as exc:
+                print(f"gpusim: warning: {path.name}: game not loaded: "
+                      f"{' '.join(str(exc).split())}", file=sys.stderr)
+
+
+def _described_spec(r, game: dict) -> GameSpec:
+    from gpusim.games.described.builder import spec_of
+    from gpusim.games.described.sections import parse_description
+
+    return spec_of(parse_description(r, game))
+
+
+def register_description(r, game: dict) -> GameSpec:
+    """The spec of the game a config's ``[game]`` table describes, registered under its name
+    (the same description again is the same game; another one under a taken name is a
+    ConfigError naming ``game.name``)."""
+    spec = _described_spec(r, game)
+    known = SPECS.get(spec.name)
+    if known is None:
+        SPECS._all()[spec.name] = spec  # type: ignore[attr-defined]
+    elif known.game_def != spec.game_def:
+        raise r.fail("game.name", f"value {spec.name!r} is taken by another game; choose "
+                                  "another name")
+    return SPECS[spec.name]
 
 
 class _Specs(Mapping):

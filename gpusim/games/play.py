@@ -10,8 +10,12 @@ One record per round (the JSON Lines format of ``gpusim play --json``, docs/play
      "net": 3}
 
 ``decisions`` names the action taken at each decision point the round reached (a point after
-a fold is absent). A bet that was not placed this round (the Call after a fold, a checked Turn,
-a side bet the config does not offer) is absent from ``bets``. ``format`` is :data:`FORMAT`, the
+a fold is absent). Seats follow the game's card layout: ``dealer`` is absent in a game without a
+dealer, ``board`` in one without community cards; ``face_up`` lists the dealer's cards dealt face
+up, where there are any. Categories are the game's ranking's (a 3-card game's ``flush`` ranks
+below its ``straight``); ``dealer_category`` is absent without a dealer. A bet that was not
+placed this round (the Call after a fold, a checked Turn, a side bet the config does not
+offer) is absent from ``bets``. ``format`` is :data:`FORMAT`, the
 records' version (docs/formats.md).
 """
 
@@ -21,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.cards import CATEGORY_KEYS, format_card
+from gpusim.cards import format_card
 from gpusim.games import settle, spec_for
 from gpusim.strategy.tree import taken
 
@@ -61,6 +65,7 @@ def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str
     nets = {b: np.asarray(v) for b, v in s.nets.items()}
     events = {b: np.asarray(v) for b, v in s.events.items()}
     names = s.event_names
+    cats = spec.category_names  # the ranking's categories: a 3-card game names its own
     pcat = np.asarray(s.player_category)
     dcat = np.asarray(s.dealer_category)
     out = []
@@ -80,10 +85,12 @@ def _records(c, n, rules, strategy, first_round, jackpot_meter) -> list[dict[str
                 "round": first_round + i,
                 **{group: [format_card(x) for x in c[i, list(cols)]]
                    for group, cols in spec.card_layout.items()},
+                **({"face_up": [format_card(x) for x in c[i, list(spec.face_up)]]}
+                   if spec.face_up else {}),
                 "decisions": {p.name: p.actions[took[p.name][i]].name for p in spec.decisions
                               if took[p.name][i] >= 0},
-                "player_category": CATEGORY_KEYS[int(pcat[i])],
-                "dealer_category": CATEGORY_KEYS[int(dcat[i])],
+                "player_category": cats[int(pcat[i])],
+                **({"dealer_category": cats[int(dcat[i])]} if spec.dealer else {}),
                 "bets": bets,
                 "net": sum(v["net"] for v in bets.values()),
             }

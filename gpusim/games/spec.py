@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.strategy.tree import Action, DecisionPoint, check_tree, count_taken
 
 __all__ = [
@@ -139,7 +140,8 @@ class ConfigKey:
 class StrategyEntry:
     """A named strategy of a game.
 
-    ``source`` is either ``"module:attribute"``, a rule strategy (a ``PointRules``: per point,
+    ``source`` is ``"rules:NAME"`` (a rule strategy the spec's ``rule_strategy`` builds), or
+    ``"module:attribute"``, a rule strategy (a ``PointRules``: per point,
     ``fn(visible (N, len(point.sees)) int32) -> (N,) int`` action index, handed only the columns
     its point may see), or ``"table:NAME"``, the exact decision tables
     ``NAME`` (one of the spec's ``table_strategies``) read by the spec's ``table_strategy_class``.
@@ -174,14 +176,14 @@ class JointCode:
     """
 
     encoder: str
-    decode: Callable[[Any], tuple[int, dict, dict]]
+    decode: Callable[[Any], tuple[int, dict, dict, dict]]
     reads: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        extra = set(self.reads) - {"player_category", "dealer_category"}
+        extra = set(self.reads) - {"player_category", "dealer_category", "joint"}
         if extra:
             raise ValueError(f"joint code: reads {sorted(extra)}; allowed: player_category, "
-                             "dealer_category")
+                             "dealer_category, joint")
 
     def encode(self, settlement, offered: tuple[str, ...]):
         return load(self.encoder)(settlement, offered)
@@ -275,6 +277,13 @@ class GameSpec:
     - ``fixed_multiples``: {main bet: its multiple of the base bet}, for main bets other than
       the base bet placed before the deal whatever the decisions (Ultimate Texas Hold'em's
       Blind, 1 x Ante); their stakes are in ``rules.stakes``, like the base bet's.
+
+    Capabilities the layers above read instead of guessing from a game's name or a missing
+    attribute: ``category_names`` (the hand categories of the settlement's
+    ``player_category``/``dealer_category``, low to high), ``dealer`` (a dealer hand is dealt
+    and compared), ``face_up`` (the dealer's card columns dealt face up), ``rule_strategy``
+    (``rule_strategy(name) -> PointRules`` for the strategies whose source is ``"rules:NAME"``)
+    and ``game_def`` (the game's description, for a described game; None otherwise).
     """
 
     name: str
@@ -308,6 +317,11 @@ class GameSpec:
     designs: Mapping[str, DesignEntry] = field(default_factory=dict)
     design_refusals: Mapping[str, str] = field(default_factory=dict)
     fixed_multiples: Mapping[str, int] = field(default_factory=dict)
+    category_names: tuple[str, ...] = CATEGORY_KEYS
+    dealer: bool = True
+    face_up: tuple[int, ...] = ()
+    rule_strategy: Callable[[str], Any] | None = None
+    game_def: Any = None
     config_keys: tuple[ConfigKey, ...] = ()
 
     @property
@@ -386,7 +400,8 @@ def import_path_problems(spec: GameSpec) -> list[str]:
     """Every import path of ``spec`` that would not load, as ``"field: 'path': why"`` (see
     :func:`missing_import`); empty when all would."""
     paths = [("settle", spec.settle), ("joint.encoder", spec.joint.encoder)]
-    paths += [(f"strategies[{s.name!r}]", s.source) for s in spec.strategies if s.table is None]
+    paths += [(f"strategies[{s.name!r}]", s.source) for s in spec.strategies
+              if s.table is None and not s.source.startswith("rules:")]
     for name in ("table_strategy_class", "exact_solver"):
         if getattr(spec, name) is not None:
             paths.append((name, getattr(spec, name)))

@@ -48,15 +48,19 @@ _loaded = False
 def _from_spec(spec: GameSpec, entry: StrategyEntry, rules) -> Strategy:
     if entry.table is not None:
         return load(spec.table_strategy_class).load(entry.table, rules)
-    return RuleStrategy(entry.name, spec.name, load(entry.source), entry.description)
+    if entry.source.startswith("rules:") and spec.rule_strategy is not None:
+        fn = spec.rule_strategy(entry.source.removeprefix("rules:"))
+    else:
+        fn = load(entry.source)
+    return RuleStrategy(entry.name, spec.name, fn, entry.description)
 
 
 def _load() -> None:
     global _loaded
-    if _loaded:
+    if _loaded and len(_REGISTRY) >= len(SPECS):
         return
     _loaded = True
-    for game, spec in SPECS.items():
+    for game, spec in SPECS.items():  # again after a described game registered itself
         _REGISTRY.setdefault(game, {})
         for entry in spec.strategies:
             _REGISTRY[game].setdefault(

@@ -1,0 +1,179 @@
+"""A described game as a :class:`~gpusim.games.spec.GameSpec`, and its rules.
+
+:func:`spec_of` builds the spec of a :class:`Description` (once per description); the layers
+above then treat the game as any other. A config either carries the description (a ``[game]``
+table, which also registers the game) or names a registered described game (``game =
+"three_card_poker"``) and gives its numbers: ``[stakes]`` (the base bet and each side bet) and
+``[paytables.<name>]`` (a pay per line, "X:1" written X).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from functools import cache, partial
+from typing import Any
+
+import numpy as np
+
+from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.described.description import RANKINGS, Description
+from gpusim.games.described.layout import event_returns, layout, tree
+from gpusim.games.spec import ConfigKey, GameSpec, JointCode, StrategyEntry
+from gpusim.rules import (
+    INT32_MAX,
+    MAX_PAY,
+    ConfigReader,
+    HashedRules,
+    Paytable,
+    Stakes,
+    blank_paytable,
+    check_int32,
+    common_dict,
+    common_fields,
+    read_paytable,
+    read_stakes,
+)
+
+__all__ = ["DescribedRules", "spec_of"]
+
+
+@dataclass(frozen=True)
+class DescribedRules(HashedRules):
+    """A config of a described game: its description and its numbers."""
+
+    name: str
+    game_def: Description = field(repr=False)
+    stakes: Stakes
+    paytables: tuple[tuple[str, Paytable], ...]
+    default_strategy: str
+    description: str = field(default="", compare=False)
+    source: str = field(default="", compare=False)
+
+    @property
+    def game(self) -> str:
+        return self.game_def.name
+
+    def pays(self) -> dict[str, dict[str, int]]:
+        return {n: p.as_dict() for n, p in self.paytables}
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {**common_dict(self), "paytables": self.pays()}
+        out["game"] = json.loads(self.game_def.raw)  # the manifest carries the whole game
+        return out
+
+    def structure(self) -> DescribedRules:
+        """Pays and stakes blanked: configs of one game share one compiled program."""
+        return replace(self, name="", description="", source="", default_strategy="",
+                       stakes=Stakes(tuple((b, 1) for b, _ in self.stakes.amounts)),
+                       paytables=tuple((n, blank_paytable(tuple(p.as_dict())))
+                                       for n, p in self.paytables))
+
+
+def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -> DescribedRules:
+    """A config of the described game ``d``: ``game`` (its ``[game]`` table, or its name),
+    the common keys, ``[stakes]`` and ``[paytables]``."""
+    r.keys(doc, "", ("game", "name", "description", "default_strategy", "stakes", "paytables"))
+    common = common_fields(r, doc, default_name)
+    side = tuple(b.name for b in d.bets if b.side)
+    stakes = read_stakes(r, doc, d.base_bet, side)
+    pays = r.table(doc, "", "paytables", required=bool(d.paytables)) or {}
+    r.keys(pays, "paytables", tuple(p.name for p in d.paytables))
+    tables = tuple((p.name, read_paytable(r, pays, p.name, p.lines)) for p in d.paytables)
+    rules = DescribedRules(name=common["name"], game_def=d, stakes=stakes, paytables=tables,
+                           default_strategy=common["default_strategy"],
+                           description=common["description"], source=r.source)
+    multiples = spec_of(d).stake_multiples
+    for bet, returns in event_returns(d, rules.pays()).items():
+        own = bet in stakes.as_dict()
+        unit = stakes[bet] if own else stakes[d.base_bet] * multiples.get(bet, 1)
+        check_int32(r, f"stakes.{bet if own else d.base_bet}", unit,
+                    math.ceil(max(returns, default=1)) + 1)
+    return rules
+
+
+def _decode(rules: DescribedRules) -> tuple[int, dict, dict, dict]:
+    d = rules.game_def
+    lay = layout(d)
+    base = d.base_bet
+    offered = _offered(rules)
+    amounts = rules.stakes.as_dict()
+    events = {b: lay.event_of[b] for b in offered}
+    stakes = {b: lay.multiple_of[b] * np.int64(amounts[b] if b in amounts else amounts[base])
+              for b in offered}
+    return lay.n_codes, events, stakes, dict(lay.action_of)
+
+
+def _offered(rules: DescribedRules) -> tuple[str, ...]:
+    amounts = rules.stakes.as_dict()
+    return tuple(b.name for b in rules.game_def.bets if not b.side or amounts.get(b.name, 0) > 0)
+
+
+def _paytable(rules: DescribedRules, bet: str) -> dict:
+    b = rules.game_def.bet(bet)
+    name = b.paytable or b.bonus
+    return dict(rules.pays().get(name, {})) if name else {}
+
+
+@cache
+def spec_of(d: Description) -> GameSpec:
+    """The GameSpec of a described game."""
+    base = d.base_bet
+    main = (base, *(b.name for b in d.bets if not b.side and b.name != base))
+    side = tuple(b.name for b in d.bets if b.side)
+    ranking = d.hand(d.showdown[0]).ranking if d.showdown else (
+        d.hand(d.paytables[0].hand).ranking if d.paytables else "poker")
+    face_up = d.columns.get("dealer", ())[: d.dealer_up]
+    return GameSpec(
+        name=d.name,
+        title=d.title,
+        rules_type=DescribedRules,
+        bets=tuple(b.name for b in d.bets),
+        main_bets=main,
+        side_bets=side,
+        decisions=tree(d),
+        paytables={b.name: d.paytable(str(b.paytable or b.bonus)).lines
+                   for b in d.bets if b.paytable or b.bonus},
+        strategies=tuple(StrategyEntry(name, f"rules:{name}", desc or name)
+                         for name, desc, _ in d.strategies),
+        joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
+                        reads=("joint",)),
+        offered_bets=_offered,
+        event_names=lambda rules: {b: layout(rules.game_def).events[b] for b in _offered(rules)},
+        event_returns=lambda rules: {b: r for b, r in event_returns(
+            rules.game_def, rules.pays()).items() if b in _offered(rules)},
+        settle="gpusim.games.described.engine:settle",
+        parse_rules=partial(parse_rules, d),
+        paytable=_paytable,
+        card_layout=d.columns,
+        category_names=RANKINGS[ranking] if ranking != "poker" else CATEGORY_KEYS,
+        dealer=bool(d.showdown),
+        face_up=face_up,
+        rule_strategy=lambda name: _rule_strategy(d, name),
+        game_def=d,
+        config_keys=_config_keys(d),
+    )
+
+
+def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
+    """The keys of a described game's config, as docs/config.md lists them."""
+    out = [ConfigKey("game", "a [game] table (docs/describe-a-game.md), or this game's name",
+                     "the game's description: a config that carries it registers the game"),
+           ConfigKey(f"stakes.{d.base_bet}", f"a whole number, 1 to {INT32_MAX}",
+                     "the base bet, in money units; the bets placed by actions are multiples "
+                     "of it")]
+    out += [ConfigKey(f"stakes.{b.name}", f"a whole number, 0 to {INT32_MAX}",
+                      "a side bet, in money units", "optional; 0 or absent: not offered")
+            for b in d.bets if b.side]
+    out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}",
+                      f"pays on the {p.hand} hand (0 pushes; a hand on no line: {p.otherwise})",
+                      lines=p.lines, pays=("X:1",))
+            for p in d.paytables]
+    return tuple(out)
+
+
+def _rule_strategy(d: Description, name: str):
+    from gpusim.games.described.engine import rule_strategy
+
+    return rule_strategy(d, name)

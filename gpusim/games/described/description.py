@@ -1,0 +1,260 @@
+"""A game described in TOML: the ``[game]`` table of a config, read into a frozen
+:class:`Description` (docs/describe-a-game.md is the designer's guide; the JSON Schema that an
+editor checks it with is ``gpusim/games/described/schema.json``).
+
+The vocabulary is closed: every key below, nothing else. Every mistake is one
+:class:`~gpusim.rules.ConfigError` line that names the file, the key path and what is allowed.
+
+- ``cards``: ``player`` and ``dealer`` card counts, ``dealer_up`` (how many of the dealer's are
+  dealt face up) and ``streets`` (community cards revealed per street, in order). A round's
+  card columns are the player's, then the dealer's (face-up ones first), then the board.
+- ``hands.<name>``: ``cards`` (``"player"``, ``"dealer"``, ``"board"`` or ``"board:K"``, the
+  first K community cards; each card once) and ``ranking`` (``"poker"``: best five of 5, 6 or
+  7 cards; ``"three_card"``).
+- ``lines.<name>``: a line that splits a category by the rank that names the hand (a pair's
+  rank, a straight's top card): ``category`` and ``ranks`` (``"J-A"``). The lines that split
+  one category must cover its ranks once each, with no gap and no overlap.
+- ``showdown``: the ``player`` and ``dealer`` hands compared (the player's holds no dealer
+  card, the dealer's no player card), and the dealer's ``qualifier``.
+- ``decisions``: the points, in order: ``name``, ``street`` (revealed streets when it is
+  decided), ``actions`` (``name``; ``fold = true``; ``bet`` and ``times`` to place a bet at a
+  multiple of the base bet; ``pull`` to take back a bet placed before the deal, at one point
+  only; ``next``); some action of a point places, pulls or folds, unless all lead on (next).
+- ``bets.<name>``: ``placed`` (``"deal"`` or ``"action"``), ``side`` (a side bet), ``fold``
+  (``"lose"`` or ``"settle"``), and how it settles: against the dealer (``showdown``: a pay for
+  ``no_qualify``, ``win``, ``tie`` and ``lose``) or on a ``paytable`` of one ``hand``
+  (``requires``: ``"stay"`` or ``"beat_dealer"``), with an optional ``bonus`` paytable paid on
+  top (``bonus_requires``). A pay is ``"X:1"``, ``"push"``, ``"lose"`` or ``"paytable"``.
+- ``paytables.<name>``: ``lines`` (categories of the hand's ranking, or ``lines`` above) and
+  ``otherwise`` (what a hand on none of them gets: ``"lose"`` or ``"push"``). The config's
+  ``[paytables.<name>]`` gives each line's pay.
+- ``strategies.<name>``: ``description`` and, per decision point, a list of rules, the first
+  that holds decides: conditions (:data:`CONDITIONS`) and ``action``; the last rule has no
+  condition.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from gpusim.cards import CATEGORY_KEYS, RANKS
+from gpusim.rules import ConfigError, ConfigReader
+
+__all__ = [
+    "CONDITIONS",
+    "RANKINGS",
+    "ActionDef",
+    "BetDef",
+    "Description",
+    "HandDef",
+    "LineDef",
+    "PaytableDef",
+    "PointDef",
+    "RuleDef",
+    "parse_hand_spec",
+]
+
+THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind",
+                         "straight_flush")
+RANKINGS = {"poker": CATEGORY_KEYS, "three_card": THREE_CARD_CATEGORIES}
+"""Each ranking's categories, low to high (poker's royal flush is a category of its own)."""
+RANKING_SIZES = {"poker": (5, 6, 7), "three_card": (3,)}
+CONDITIONS = ("at_least", "up_card_at_least", "suited", "hidden_pair", "up_card_paired")
+"""What a rule strategy's rule may ask of the cards its point sees: the player's seen cards
+rank ``at_least`` a hand (``"Q-6-4"``, ``"pair of 10s"``, ``"pair"``: with fewer than five
+poker cards, only pairs, two pair, trips and quads count); the dealer's up card ranks
+``up_card_at_least`` R; ``suited``: at least N seen player cards share a suit;
+``hidden_pair``: the player's own cards hold a pair; ``up_card_paired``: the up card's rank is
+among the player's cards."""
+PAY = re.compile(r"^(\d+)(?::(\d+))?$")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class HandDef:
+    name: str
+    columns: tuple[int, ...]
+    ranking: str
+
+
+@dataclass(frozen=True)
+class LineDef:
+    name: str
+    category: str
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    name: str
+    fold: bool = False
+    bet: str | None = None
+    times: int = 0
+    pull: str | None = None
+    next: str | None = None
+
+
+@dataclass(frozen=True)
+class PointDef:
+    name: str
+    street: int
+    actions: tuple[ActionDef, ...]
+    sees: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PaytableDef:
+    name: str
+    hand: str
+    lines: tuple[str, ...]
+    otherwise: str
+
+
+@dataclass(frozen=True)
+class BetDef:
+    """``pays``: ((outcome, pay), ...) with outcomes ``no_qualify``, ``win``, ``tie``, ``lose``
+    for a showdown bet, ``settle`` for a paytable bet; a pay is a Fraction (returned per unit,
+    1 = push, 0 = lose) or ``"paytable"``."""
+
+    name: str
+    placed: str
+    side: bool
+    fold: str
+    pays: tuple[tuple[str, Any], ...]
+    paytable: str | None
+    requires: str | None
+    bonus: str | None
+    bonus_requires: str | None
+
+
+@dataclass(frozen=True)
+class RuleDef:
+    action: str
+    conditions: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Description:
+    """A described game, frozen and hashable (it keys compiled programs)."""
+
+    name: str
+    title: str
+    player: int
+    dealer: int
+    dealer_up: int
+    streets: tuple[int, ...]
+    hands: tuple[HandDef, ...]
+    lines: tuple[LineDef, ...]
+    showdown: tuple[str, str, Any] | None  # (player hand, dealer hand, qualifier spec or None)
+    points: tuple[PointDef, ...]
+    bets: tuple[BetDef, ...]
+    paytables: tuple[PaytableDef, ...]
+    strategies: tuple[tuple[str, str, tuple[tuple[str, tuple[RuleDef, ...]], ...]], ...]
+    raw: str = ""  # the canonical JSON of the [game] table (the manifest carries it)
+
+    @property
+    def n_cards(self) -> int:
+        return self.player + self.dealer + sum(self.streets)
+
+    def hand(self, name: str) -> HandDef:
+        return next(h for h in self.hands if h.name == name)
+
+    def bet(self, name: str) -> BetDef:
+        return next(b for b in self.bets if b.name == name)
+
+    def paytable(self, name: str) -> PaytableDef:
+        return next(p for p in self.paytables if p.name == name)
+
+    @property
+    def base_bet(self) -> str:
+        return next(b.name for b in self.bets if b.placed == "deal" and not b.side)
+
+    @property
+    def columns(self) -> dict[str, tuple[int, ...]]:
+        """{seat: card columns}: ``player``, ``dealer`` and ``board`` (absent when empty)."""
+        p, d = self.player, self.dealer
+        out = {"player": tuple(range(p))}
+        if d:
+            out["dealer"] = tuple(range(p, p + d))
+        if self.streets:
+            out["board"] = tuple(range(p + d, self.n_cards))
+        return out
+
+
+def parse_hand_spec(text: str, ranking: str, where: str, r: ConfigReader) -> tuple[int, int, int]:
+    """A hand as a designer writes it, as (category index in the ranking, named rank, kickers
+    bits of the weakest such hand): ``"Q"`` or ``"A-K"`` or ``"Q-6-4"`` (high card with these
+    top ranks or better), ``"pair of 4s"``, ``"pair of 10s"``, or a category name (its weakest
+    hand). Ranks are ``23456789TJQKA`` (``10`` is read as ``T``)."""
+    cats = RANKINGS[ranking]
+    t = text.strip().lower().replace("10", "t")
+    m = re.fullmatch(r"(pair|three_of_a_kind|four_of_a_kind) of ([2-9tjqka])s?", t)
+    if m:
+        return cats.index(m.group(1)), RANKS.index(m.group(2).upper()), 0
+    if t in cats:
+        return cats.index(t), 0, 0
+    parts = t.split("-")
+    if parts and all(len(p) == 1 and p.upper() in RANKS for p in parts):
+        ranks = [RANKS.index(p.upper()) for p in parts]
+        if ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks):
+            return 0, ranks[0], sum(1 << x for x in ranks)
+    raise r.fail(where, f"value {text!r} is not allowed; expected a hand such as 'Q-6-4', 'A-K', "
+                        f"'pair of 4s' or a category of the {ranking} ranking: {', '.join(cats)}")
+
+
+def _pay(r: ConfigReader, value: Any, where: str, allowed: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        if value == "push":
+            return Fraction(1)
+        if value == "lose":
+            return Fraction(0)
+        if value == "paytable" and "paytable" in allowed:
+            return "paytable"
+        m = PAY.match(value)
+        if m and m.group(2) is not None and int(m.group(2)) > 0:
+            return 1 + Fraction(int(m.group(1)), int(m.group(2)))
+    raise r.fail(where, f"value {_show(value)} is not allowed; allowed: 'X:1' (or 'A:B'), "
+                        f"'push', 'lose'{', ' + repr('paytable') if 'paytable' in allowed else ''}")
+
+
+def _show(value: Any) -> str:
+    """A value as the TOML that wrote it (``true``, not ``True``)."""
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
+
+
+def _name(r: ConfigReader, value: Any, where: str) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        what = "missing" if value is None else f"value {_show(value)} is not allowed"
+        raise r.fail(where, f"{what}; expected a name of lowercase letters, digits and '_', "
+                            "starting with a letter")
+    return value
+
+
+def _int(r: ConfigReader, table: dict, where: str, key: str, lo: int, hi: int, default=None):
+    if key not in table:
+        if default is None:
+            raise r.fail(f"{where}.{key}", f"missing; expected a whole number {lo}..{hi}")
+        return default
+    return r.integer(table, where, key, lo, hi, f"expected a whole number {lo}..{hi}")
+
+
+def _str_list(r: ConfigReader, table: dict, where: str, key: str) -> list:
+    value = table.get(key)
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise r.fail(f"{where}.{key}", f"value {value!r} is not allowed; expected a non-empty "
+                                       "array of strings")
+    return value
+
+
+def check_name_list(r: ConfigReader, where: str, names: list[str], allowed) -> None:
+    for n in names:
+        if n not in allowed:
+            raise r.fail(where, f"{n!r} is not allowed; allowed: {', '.join(allowed) or 'none'}")
+
+
+def fail(source: str, key: str, problem: str) -> ConfigError:
+    return ConfigError(f"{source}: key '{key}': {problem}")

@@ -1,0 +1,222 @@
+"""A described game's settlement and rule strategies, in JAX.
+
+:func:`settle` ranks the hands the description names, computes each round's joint code
+(:mod:`gpusim.games.described.layout`) and reads every bet's event and stake from it; the nets
+come from the config's numbers (:func:`gpusim.games.payout`), so configs that differ only in
+pays and stakes share one compiled program. :func:`rule_strategy` turns a described rule
+strategy into a :class:`~gpusim.strategy.PointRules`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpusim.evaluator import evaluate, evaluate_three
+from gpusim.games.base import Settlement
+from gpusim.games.described.description import RANKINGS, Description, parse_hand_spec
+from gpusim.games.described.layout import layout, payout_numbers, tree
+from gpusim.rules import ConfigReader
+from gpusim.strategy import PointRules
+from gpusim.strategy.tree import taken
+
+__all__ = ["joint_code", "rule_strategy", "settle", "threshold"]
+
+_U = jnp.uint32
+
+
+def _top_bit(x: jax.Array) -> jax.Array:
+    """Index of the highest set bit of a non-zero uint32 (0 for 0)."""
+    return jnp.maximum(31 - jax.lax.clz(x.astype(_U)).astype(jnp.int32), 0)
+
+
+def _rank(cards: jax.Array, d: Description, hand: str) -> tuple[jax.Array, jax.Array]:
+    """(rank uint32, category index in the hand's ranking int32) of each round's hand."""
+    h = d.hand(hand)
+    cols = cards[:, list(h.columns)]
+    if h.ranking == "three_card":
+        rank = evaluate_three(cols)
+        return rank, (rank >> 27).astype(jnp.int32)
+    rank = evaluate(cols)
+    cat = (rank >> 27).astype(jnp.int32)
+    royal = (cat == 8) & (((rank >> 13) & 0x1FFF) == (1 << 12))
+    return rank, jnp.where(royal, 9, cat)
+
+
+def _named(rank: jax.Array) -> jax.Array:
+    """The rank that names a hand: the top of its primary ranks, else of its kickers."""
+    primary = (rank >> 13) & 0x1FFF
+    return _top_bit(jnp.where(primary > 0, primary, rank & 0x1FFF))
+
+
+def threshold(spec: tuple[int, int, int], ranking: str) -> int:
+    """The packed rank of the weakest hand a spec (:func:`parse_hand_spec`) admits."""
+    cat, named, kickers = spec
+    if ranking == "poker" and cat == 9:  # a royal flush: the ace-high straight flush
+        return (8 << 27) | ((1 << 12) << 13)
+    if cat == 0:
+        return kickers
+    if RANKINGS[ranking][cat] in ("pair", "three_of_a_kind", "four_of_a_kind") and named:
+        return (cat << 27) | ((1 << named) << 13)
+    return cat << 27
+
+
+def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
+    """(N,) int32 joint code of each round (see :mod:`gpusim.games.described.layout`)."""
+    lay = layout(d)
+    points = tree(d)
+    t = taken(points, {p.name: jnp.asarray(decisions[p.name]).astype(jnp.int32)
+                       for p in points})
+    raw = jnp.zeros(cards.shape[:1], jnp.int32)
+    mult = 1
+    for p, k in zip(points, lay.radices, strict=True):
+        raw = raw + (t[p.name] + 1) * mult
+        mult *= k
+    code = jnp.take(jnp.asarray(lay.raw_to_path, jnp.int32), raw)
+    sd = jnp.zeros_like(code)
+    if d.showdown is not None:
+        player, dealer, qual = d.showdown
+        pr, _ = _rank(cards, d, player)
+        dr, _ = _rank(cards, d, dealer)
+        result = jnp.where(pr > dr, 0, jnp.where(pr == dr, 1, 2)).astype(jnp.int32)
+        qualified = jnp.ones_like(code, dtype=bool) if qual is None else \
+            dr >= _U(threshold(qual, d.hand(dealer).ranking))
+        sd = result + 3 * qualified.astype(jnp.int32)
+    code = code * lay.n_showdown + sd
+    for h in lay.class_hands:
+        rank, cat = _rank(cards, d, h)
+        cls = jnp.take(jnp.asarray(lay.class_of[h]), cat * 13 + _named(rank))
+        code = code * len(lay.class_names[h]) + cls
+    return code.astype(jnp.int32)
+
+
+def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settlement:
+    """Settle N rounds of a described game. cards: (N, C) int32 in the description's columns
+    (player, dealer, board); decisions: {point: (N,) action index}. ``payout``: the numbers
+    (:func:`gpusim.games.payout`; default the rules'). Returns the Settlement of the offered
+    bets, with the joint code in ``joint``."""
+    del jackpot_meter
+    d = rules.game_def
+    pay = payout_numbers(rules) if payout is None else payout
+    c = jnp.asarray(cards, jnp.int32)
+    code = joint_code(c, decisions, d)
+    lay = layout(d)
+    base = d.base_bet
+    stakes, nets, events = {}, {}, {}
+    for b in d.bets:
+        if b.name not in pay["returns"]:
+            continue
+        unit = pay["stakes"][b.name] if b.side or b.name == base else pay["stakes"][base]
+        stake = (jnp.take(jnp.asarray(lay.multiple_of[b.name], jnp.int32), code)
+                 * jnp.asarray(unit, jnp.int32))
+        ev = jnp.take(jnp.asarray(lay.event_of[b.name], jnp.int32), code)
+        ret = jnp.take(jnp.asarray(pay["returns"][b.name], jnp.int32), ev)
+        scale = jnp.asarray(pay["scale"][b.name], jnp.int32)
+        stakes[b.name], events[b.name] = stake, ev
+        nets[b.name] = (stake * (ret - scale)) // scale
+    pcat = dcat = jnp.zeros(code.shape, jnp.int32)
+    prank = drank = jnp.zeros(code.shape, _U)
+    if d.showdown is not None:
+        prank, pcat = _rank(c, d, d.showdown[0])
+        drank, dcat = _rank(c, d, d.showdown[1])
+    elif lay.class_hands:
+        prank, pcat = _rank(c, d, lay.class_hands[0])
+    names = tuple((b, lay.events[b]) for b in stakes)
+    return Settlement(stakes=stakes, nets=nets, events=events, player_category=pcat,
+                      dealer_category=dcat, player_rank=prank, dealer_rank=drank,
+                      event_table=names, joint=code)
+
+
+def encode(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
+    """The joint code the settlement computed (``JointCode.encoder``)."""
+    del offered
+    return settlement.joint
+
+
+# --- rule strategies ----------------------------------------------------------------------------
+
+
+def _made(cards: jax.Array) -> jax.Array:
+    """A packed rank of fewer than five poker cards: pairs, two pair, trips and quads only
+    (high card keeps the ranks as kickers), comparable with :func:`threshold`'s."""
+    counts = jnp.zeros((cards.shape[0], 13), jnp.int32)
+    for j in range(cards.shape[1]):
+        counts = counts + jax.nn.one_hot(cards[:, j] >> 2, 13, dtype=jnp.int32)
+    top = counts.max(axis=1)
+    n_pairs = (counts >= 2).sum(axis=1)
+    bits = jnp.left_shift(1, jnp.arange(13, dtype=jnp.int32))
+    named = _top_bit(((counts == top[:, None]) * bits).sum(axis=1))
+    cat = jnp.where(top >= 4, 7, jnp.where(top == 3, 3, jnp.where(
+        n_pairs >= 2, 2, jnp.where(top == 2, 1, 0))))
+    kick = ((counts > 0) * bits).sum(axis=1)
+    return jnp.where(cat == 0, kick, (cat << 27) | (jnp.left_shift(1, named) << 13)).astype(_U)
+
+
+def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
+    n_own = d.player
+    own = seen[:, :n_own]
+    up = seen[:, n_own: n_own + d.dealer_up]
+    hand = jnp.concatenate([own, seen[:, n_own + d.dealer_up:]], axis=1)
+    if cond == "at_least":
+        ranking, *spec = value
+        if ranking == "three_card":
+            rank = evaluate_three(hand)
+        elif hand.shape[1] >= 5:
+            rank = evaluate(hand)
+        else:
+            rank = _made(hand)
+        return rank >= _U(threshold(tuple(spec), ranking))
+    if cond == "up_card_at_least":
+        return (up[:, 0] >> 2) >= value
+    if cond == "suited":
+        suits = jnp.stack([((hand & 3) == s).sum(axis=1) for s in range(4)], axis=1)
+        return suits.max(axis=1) >= value
+    if cond == "hidden_pair":
+        r = own >> 2
+        pairs = [r[:, i] == r[:, j] for i in range(n_own) for j in range(i + 1, n_own)]
+        return jnp.any(jnp.stack(pairs, axis=1), axis=1)
+    if cond == "up_card_paired":
+        return jnp.any((own >> 2) == (up[:, :1] >> 2), axis=1)
+    raise AssertionError(cond)
+
+
+@cache
+def rule_strategy(d: Description, name: str) -> PointRules:
+    """The described rule strategy ``name`` as a PointRules (one function per point, handed
+    only the columns its point sees)."""
+    desc = next(s for s in d.strategies if s[0] == name)
+    points = tree(d)
+    fns = {}
+    for (pname, rules), p, pd in zip(desc[2], points, d.points, strict=True):
+        index = {a.name: i for i, a in enumerate(p.actions)}
+
+        def fn(seen, rules=rules, index=index, street=pd.street):
+            act = jnp.full(seen.shape[:1], index[rules[-1].action], jnp.int32)
+            for rule in reversed(rules[:-1]):
+                ok = jnp.ones(seen.shape[:1], bool)
+                for cond, value in rule.conditions:
+                    ok = ok & _condition(seen, d, street, cond, value)
+                act = jnp.where(ok, index[rule.action], act)
+            return act
+
+        fns[pname] = fn
+    return PointRules(points, fns, gather=True)
+
+
+def qualifier_rank(d: Description) -> int | None:
+    """The packed rank of the dealer's weakest qualifying hand (None: always qualifies)."""
+    if d.showdown is None or d.showdown[2] is None:
+        return None
+    return threshold(d.showdown[2], d.hand(d.showdown[1]).ranking)
+
+
+def parse_spec(text: str, ranking: str) -> int:
+    """``threshold`` of a hand written as in a description (for tests and reports)."""
+    return threshold(parse_hand_spec(text, ranking, "hand", ConfigReader("<hand>")), ranking)
+
+
+def _np(x) -> np.ndarray:
+    return np.asarray(x)

@@ -1,0 +1,252 @@
+"""What a described game computes, as numpy tables built once per :class:`Description`.
+
+A round's **joint code** is ``((path * n_showdown + showdown) * prod(classes)) + classes``:
+
+- ``path``: the way the round took through the decision tree (one of
+  :func:`gpusim.strategy.tree.action_paths`);
+- ``showdown`` (6 values with a dealer, else 1): the dealer qualified or not, crossed with the
+  player's hand beating, tying or losing to the dealer's;
+- ``classes``: for each hand a paytable reads, its class: the ranking's category, or the rank
+  line (``[game.lines]``) that splits it.
+
+Every bet's event and stake multiple and every point's action taken are functions of the code
+(:class:`Layout` tables), so the settlement (:mod:`gpusim.games.described.engine`) computes
+the code and looks the rest up, and the device reduction counts codes exactly as for the
+hand-written games. Event names and their returns per unit come from the description; the
+pays come from the config's paytables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from gpusim.games.described.description import RANKINGS, Description
+from gpusim.rules import return_numerators
+from gpusim.strategy.tree import Action, DecisionPoint, action_paths
+
+__all__ = ["SHOWDOWN", "Layout", "event_returns", "layout", "payout_numbers", "tree"]
+
+SHOWDOWN = ("nq_win", "nq_tie", "nq_lose", "win", "tie", "lose")
+"""The showdown codes: ``nq_*`` where the dealer did not qualify."""
+
+
+@cache
+def tree(d: Description) -> tuple[DecisionPoint, ...]:
+    """The decision tree: an action without ``next`` that does not fold goes on to the next
+    point; a pulled bet is one the point's other actions place (multiple 1)."""
+    out = []
+    for i, p in enumerate(d.points):
+        following = d.points[i + 1].name if i + 1 < len(d.points) else None
+        pulled = {a.pull for a in p.actions if a.pull}
+        actions = []
+        for a in p.actions:
+            stakes = {a.bet: a.times} if a.bet else {}
+            for bet in pulled:
+                if a.pull != bet:
+                    stakes[bet] = stakes.get(bet, 0) + 1
+            nxt = None if a.fold else (a.next or following)
+            actions.append(Action(a.name, stakes, nxt, a.fold))
+        out.append(DecisionPoint(p.name, tuple(actions), p.sees))
+    return tuple(out)
+
+
+def _classes(d: Description, hand: str) -> tuple[tuple[str, str], ...]:
+    """The classes of a hand a paytable reads: (name, category), low to high."""
+    ranking = d.hand(hand).ranking
+    used = {line for p in d.paytables if p.hand == hand for line in p.lines}
+    out = []
+    for cat in RANKINGS[ranking]:
+        splits = sorted((ln for ln in d.lines if ln.category == cat), key=lambda ln: ln.lo)
+        if splits and any(ln.name in used for ln in splits):
+            out += [(ln.name, cat) for ln in splits]
+        else:
+            out.append((cat, cat))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The numpy side of a described game (see the module docstring)."""
+
+    paths: tuple[tuple[dict, dict], ...]
+    radices: tuple[int, ...]
+    raw_to_path: np.ndarray
+    n_showdown: int
+    class_hands: tuple[str, ...]
+    class_names: dict
+    class_of: dict  # hand: (n_categories * 13,) int32 class of (category, named rank)
+    n_codes: int
+    events: dict  # bet: tuple of event names
+    returns: dict  # bet: tuple of (base, bonus) per event (see _event)
+    event_of: dict  # bet: (n_codes,) int64
+    multiple_of: dict  # bet: (n_codes,) int64
+    action_of: dict  # point: (n_codes,) int64
+
+    def decode(self, code: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """(path, showdown, [class per class hand]) of codes."""
+        rest = np.asarray(code, np.int64)
+        classes = []
+        for h in reversed(self.class_hands):
+            n = len(self.class_names[h])
+            classes.append(rest % n)
+            rest = rest // n
+        return rest // self.n_showdown, rest % self.n_showdown, classes[::-1]
+
+
+def _line_of_class(d: Description, paytable: str, names) -> list[int]:
+    """Per class of the paytable's hand: the index of its line, -1 when none pays it."""
+    lines = d.paytable(paytable).lines
+    return [lines.index(n) if n in lines else lines.index(c) if c in lines else -1
+            for n, c in names]
+
+
+@cache
+def layout(d: Description) -> Layout:
+    points = tree(d)
+    paths = tuple(action_paths(points))
+    radices = tuple(len(p.actions) + 1 for p in points)
+    raw = np.full(int(np.prod(radices)), -1, np.int64)
+    for i, (took, _) in enumerate(paths):
+        code, mult = 0, 1
+        for p, k in zip(points, radices, strict=True):
+            code += (took[p.name] + 1) * mult
+            mult *= k
+        raw[code] = i
+    n_sd = len(SHOWDOWN) if d.showdown else 1
+    class_hands = tuple(dict.fromkeys(p.hand for p in d.paytables))
+    class_names = {h: _classes(d, h) for h in class_hands}
+    class_of = {}
+    for h in class_hands:
+        cats = RANKINGS[d.hand(h).ranking]
+        t = np.zeros(len(cats) * 13, np.int32)
+        for ci, cat in enumerate(cats):
+            for rank in range(13):
+                idx = [i for i, (n, c) in enumerate(class_names[h]) if c == cat and (
+                    n == cat or _in_line(d, n, rank))]
+                t[ci * 13 + rank] = idx[0] if idx else 0
+        class_of[h] = t
+    n_cls = [len(class_names[h]) for h in class_hands]
+    n_codes = len(paths) * n_sd * int(np.prod(n_cls))
+    codes = np.arange(n_codes, dtype=np.int64)
+    lay = Layout(paths, radices, raw, n_sd, class_hands, class_names, class_of, n_codes, {}, {},
+                 {}, {}, {})
+    path, sd, classes = lay.decode(codes)
+    cls = dict(zip(class_hands, classes, strict=True))
+    for p in points:
+        lay.action_of[p.name] = np.array([paths[i][0][p.name] for i in path], np.int64)
+    folded = np.array([any(points[j].actions[t].folds for j, t in enumerate(
+        paths[i][0][q.name] for q in points) if t >= 0) for i in range(len(paths))])[path]
+    base = d.base_bet
+    for b in d.bets:
+        names: list[str] = []
+        rets: list[Any] = []
+        ev = np.zeros(n_codes, np.int64)
+        placed = np.array([paths[i][1].get(b.name, 0) for i in range(len(paths))], np.int64)
+        in_tree = any(b.name in a.stakes for q in points for a in q.actions)
+        multiple = placed[path] if in_tree else np.ones(n_codes, np.int64)
+        for c in range(n_codes):
+            if multiple[c] == 0:  # not on the table: named as run_figures.not_placed_events does
+                name, ret = _not_placed(points, paths[path[c]][0], b.name, bool(folded[c]))
+            else:
+                name, ret = _event(d, b, bool(folded[c]), int(sd[c]),
+                                   {h: int(cls[h][c]) for h in class_hands}, class_names)
+            if name not in names:
+                names.append(name)
+                rets.append(ret)
+            ev[c] = names.index(name)
+        lay.events[b.name], lay.returns[b.name] = tuple(names), tuple(rets)
+        lay.event_of[b.name], lay.multiple_of[b.name] = ev, multiple
+    del base
+    return lay
+
+
+def _not_placed(points, took: dict, bet: str, folded: bool):
+    """The event of a bet a round did not place: ``fold``, or the action taken instead at the
+    point that offers it (a ``pull``, a ``check``)."""
+    if folded:
+        return "fold", (Fraction(0), None)
+    for p in points:
+        if took[p.name] >= 0 and any(bet in a.stakes for a in p.actions):
+            return p.actions[took[p.name]].name, (Fraction(0), None)
+    return "not_placed", (Fraction(0), None)
+
+
+def _in_line(d: Description, name: str, rank: int) -> bool:
+    ln = next((x for x in d.lines if x.name == name), None)
+    return ln is not None and ln.lo <= rank <= ln.hi
+
+
+def _event(d: Description, b, folded: bool, sd: int, cls: dict, class_names: dict):
+    """(event name, (base, bonus)) of bet ``b`` at one code. ``base``: a Fraction returned
+    per unit, or (paytable, line index or -1, otherwise) read from the config; ``bonus``:
+    (paytable, line index) or None."""
+    if folded and not (b.side and b.fold == "settle"):
+        return "fold", (Fraction(0), None)
+    outcome, pay = b.pays[0]
+    base: Any
+    if outcome != "settle":
+        assert d.showdown is not None  # a showdown bet needs one (checked when read)
+        qualified = sd >= 3 or d.showdown[2] is None
+        result = SHOWDOWN[sd].removeprefix("nq_")
+        outcome = result if qualified else "no_qualify"
+        pay = dict(b.pays)[outcome]
+    if b.requires == "beat_dealer" and SHOWDOWN[sd].removeprefix("nq_") != "win":
+        name, base = "no_beat", Fraction(0)
+    elif pay == "paytable":
+        pt = d.paytable(str(b.paytable))
+        hand = pt.hand
+        k = _line_of_class(d, pt.name, class_names[hand])[cls[hand]]
+        line = pt.lines[k] if k >= 0 else "other"
+        name = line if outcome == "settle" else f"{outcome}:{line}"
+        base = (pt.name, k, Fraction(1) if pt.otherwise == "push" else Fraction(0))
+    else:
+        name, base = outcome, pay
+    bonus = None
+    if b.bonus and not (b.bonus_requires == "stay" and folded):
+        pt = d.paytable(b.bonus)
+        k = _line_of_class(d, pt.name, class_names[pt.hand])[cls[pt.hand]]
+        if k >= 0:
+            name, bonus = f"{name}+{pt.lines[k]}", (pt.name, k)
+    return name, (base, bonus)
+
+
+def event_returns(d: Description, paytables: dict) -> dict:
+    """{bet: returns per unit per event}: ``paytables`` {name: {line: pay per unit (X for
+    "X:1")}} from the config."""
+    lay = layout(d)
+    out = {}
+    for b in d.bets:
+        rets = []
+        for base, bonus in lay.returns[b.name]:
+            if isinstance(base, tuple):
+                name, k, otherwise = base
+                value = 1 + Fraction(paytables[name][d.paytable(name).lines[k]]) if k >= 0 \
+                    else otherwise
+            else:
+                value = base
+            if bonus is not None:
+                value += Fraction(paytables[bonus[0]][d.paytable(bonus[0]).lines[bonus[1]]])
+            rets.append(int(value) if value.denominator == 1 else value)
+        out[b.name] = tuple(rets)
+    return out
+
+
+def payout_numbers(rules) -> dict:
+    """What :func:`gpusim.games.payout` gives for a described game's rules, computed here so
+    that the settlement needs nothing above this package: returns per unit as int32 numerators
+    over each bet's int32 ``scale``, and the stakes placed before the deal."""
+    d = rules.game_def
+    amounts = rules.stakes.as_dict()
+    offered = [b.name for b in d.bets if not b.side or amounts.get(b.name, 0) > 0]
+    returns = {b: return_numerators(r) for b, r in event_returns(d, rules.pays()).items()
+               if b in offered}
+    return {
+        "returns": {b: returns[b][0].astype(np.int32) for b in offered},
+        "scale": {b: np.array(returns[b][1], np.int32) for b in offered},
+        "stakes": {b: np.array(amounts[b], np.int32) for b in offered if b in amounts},
+    }

@@ -1,0 +1,488 @@
+"""Reading and checking the sections of a game description after its ``cards``: hands, lines,
+showdown, decisions, bets, paytables and rule strategies (see
+:mod:`gpusim.games.described.description`). Each check raises one ConfigError line naming the
+key path, the value and what is allowed."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from gpusim.cards import RANKS
+from gpusim.games.described.description import (
+    CONDITIONS,
+    RANKING_SIZES,
+    RANKINGS,
+    ActionDef,
+    BetDef,
+    Description,
+    HandDef,
+    LineDef,
+    PaytableDef,
+    PointDef,
+    RuleDef,
+    _int,
+    _name,
+    _pay,
+    _show,
+    _str_list,
+    parse_hand_spec,
+)
+from gpusim.rules import ConfigReader
+
+__all__ = ["complete", "parse_description"]
+
+_OUTCOMES = ("no_qualify", "win", "tie", "lose")
+_STRATEGY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def _named_tables(r: ConfigReader, table: dict, section: str, keys: tuple[str, ...]):
+    """(name, table, key path) of each ``[game.<section>.<name>]``: the name a valid one, the
+    value a table holding only ``keys``."""
+    for name, value in table.items():
+        w = f"game.{section}.{name}"
+        _name(r, name, w)
+        if not isinstance(value, dict):
+            raise r.fail(w, f"value is not allowed; expected a table with {', '.join(keys)}")
+        r.keys(value, w, keys)
+        yield name, value, w
+
+
+def _hands(r: ConfigReader, game: dict, d: Description) -> tuple[HandDef, ...]:
+    table = r.table(game, "game", "hands", required=True) or {}
+    cols = d.columns
+    out = []
+    for name, h, w in _named_tables(r, table, "hands", ("cards", "ranking")):
+        ranking = r.string(h, w, "ranking", allowed=tuple(RANKINGS))
+        columns: list[int] = []
+        for src in _str_list(r, h, w, "cards"):
+            seat, colon, k = src.partition(":")
+            if seat not in ("player", "dealer", "board") or (colon and seat != "board") or (
+                    colon and not k.isdigit()):
+                raise r.fail(f"{w}.cards", f"{src!r} is not allowed; allowed: 'player', "
+                                           "'dealer', 'board' or 'board:K' (the first K "
+                                           "community cards)")
+            have = cols.get(seat, ())
+            if not have:
+                raise r.fail(f"{w}.cards", f"{src!r} is not allowed: the game deals no "
+                                           f"{seat} cards (game.cards)")
+            if k and not 1 <= int(k) <= len(have):
+                raise r.fail(f"{w}.cards", f"{src!r} is not allowed; the board has "
+                                           f"{len(have)} cards: allowed 'board:1' to "
+                                           f"'board:{len(have)}' or 'board'")
+            cards = have[: int(k)] if k else have
+            if set(cards) & set(columns):
+                raise r.fail(f"{w}.cards", f"{src!r} is not allowed: its cards are already in "
+                                           "the hand; a hand holds each card once")
+            columns += cards
+        if len(columns) not in RANKING_SIZES[ranking]:
+            raise r.fail(w, f"a hand of {len(columns)} cards is not allowed for ranking "
+                            f"{ranking!r}; it ranks hands of "
+                            f"{' or '.join(map(str, RANKING_SIZES[ranking]))} cards")
+        out.append(HandDef(name, tuple(columns), ranking))
+    if not out:
+        raise r.fail("game.hands", "missing; describe at least one hand")
+    return tuple(out)
+
+
+def _rank(r: ConfigReader, text: str, where: str) -> int:
+    t = text.strip().upper().replace("10", "T")
+    if len(t) != 1 or t not in RANKS:
+        raise r.fail(where, f"rank {text!r} is not allowed; allowed: {', '.join(RANKS)}")
+    return RANKS.index(t)
+
+
+def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
+    table = r.table(game, "game", "lines", required=False) or {}
+    rankings = {h.ranking for h in d.hands}
+    cats = set().union(*(RANKINGS[k] for k in rankings))
+    out = []
+    for name, spec, w in _named_tables(r, table, "lines", ("category", "ranks")):
+        cat = r.string(spec, w, "category", allowed=tuple(sorted(cats)))
+        lo_hi = r.string(spec, w, "ranks")
+        lo_t, sep, hi_t = lo_hi.partition("-")
+        lo, hi = _rank(r, lo_t, f"{w}.ranks"), _rank(r, hi_t if sep else lo_t, f"{w}.ranks")
+        if lo > hi:
+            raise r.fail(f"{w}.ranks", f"value {lo_hi!r} is not allowed; write low-high, "
+                                       "e.g. '6-10'")
+        if name in cats:
+            raise r.fail(w, f"the name {name!r} is a category's; choose another")
+        out.append(LineDef(name, cat, lo, hi))
+    for cat in {ln.category for ln in out}:  # the splits of a category partition its ranks
+        covered = [0] * 13
+        for ln in out:
+            if ln.category == cat:
+                for k in range(ln.lo, ln.hi + 1):
+                    covered[k] += 1
+        lows = _lowest_rank(cat)
+        bad = [RANKS[k] for k in range(lows, 13) if covered[k] != 1]
+        if bad:
+            kind = "overlap" if any(c > 1 for c in covered) else "leave a gap"
+            raise r.fail("game.lines", f"the lines splitting {cat!r} {kind} at rank(s) "
+                                       f"{', '.join(bad)}; they must cover {RANKS[lows]}-A once "
+                                       "each")
+    return tuple(out)
+
+
+def _lowest_rank(category: str) -> int:
+    """The lowest rank that can name a hand of ``category`` (a straight's top card is a 5 at
+    least, a flush's or high card's top card a 5 or 7)."""
+    return {"straight": 3, "straight_flush": 3, "high_card": 4, "flush": 4}.get(category, 0)
+
+
+def _showdown(r: ConfigReader, game: dict, d: Description):
+    table = r.table(game, "game", "showdown", required=False)
+    if table is None:
+        return None
+    w = "game.showdown"
+    if not d.dealer:
+        raise r.fail(w, "a showdown is not allowed: the game deals no dealer cards "
+                        "(game.cards.dealer)")
+    r.keys(table, w, ("player", "dealer", "qualifier"))
+    names = tuple(h.name for h in d.hands)
+    p = r.string(table, w, "player", allowed=names)
+    q = r.string(table, w, "dealer", allowed=names)
+    if q == p:
+        raise r.fail(f"{w}.dealer", f"value {q!r} is not allowed: the dealer's hand must differ "
+                                    f"from the player's; allowed: "
+                                    f"{', '.join(repr(n) for n in names if n != p) or 'none'}")
+    cols = d.columns
+    for key, hand, seat in (("dealer", q, "player"), ("player", p, "dealer")):
+        if set(d.hand(hand).columns) & set(cols.get(seat, ())):
+            raise r.fail(f"{w}.{key}", f"value {hand!r} is not allowed: that hand holds the "
+                                       f"{seat}'s cards; the {key}'s hand holds the {key}'s "
+                                       "cards and the board only")
+    if d.hand(p).ranking != d.hand(q).ranking:
+        raise r.fail(w, f"hands {p!r} and {q!r} rank differently; a showdown compares hands "
+                        "of one ranking")
+    qual = None
+    if "qualifier" in table:
+        text = r.string(table, w, "qualifier")
+        qual = parse_hand_spec(text, d.hand(q).ranking, f"{w}.qualifier", r)
+    return (p, q, qual)
+
+
+def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]:
+    raw = game.get("decisions", [])
+    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+        raise r.fail("game.decisions", "value is not allowed; expected [[game.decisions]] tables")
+    names = [p.get("name") for p in raw]
+    cols = d.columns
+    out: list[PointDef] = []
+    for i, p in enumerate(raw):
+        w = f"game.decisions[{i}]"
+        r.keys(p, w, ("name", "street", "actions"))
+        name = _name(r, p.get("name"), f"{w}.name")
+        if name == "description":  # a strategy's key of its own
+            raise r.fail(f"{w}.name", "value 'description' is not allowed (a strategy's "
+                                      "description); choose another name")
+        street = _int(r, p, w, "street", 0, len(d.streets), 0)
+        if i and street < out[-1].street:
+            raise r.fail(f"{w}.street", f"value {street} is not allowed; a point comes at or "
+                                        f"after the street of the one before ({out[-1].street})")
+        acts = p.get("actions")
+        if not isinstance(acts, list) or len(acts) < 2 or not all(isinstance(a, dict)
+                                                                  for a in acts):
+            raise r.fail(f"{w}.actions", "value is not allowed; expected two or more action "
+                                         "tables")
+        actions = []
+        for j, a in enumerate(acts):
+            wa = f"{w}.actions[{j}]"
+            r.keys(a, wa, ("name", "fold", "bet", "times", "pull", "next"))
+            an = _name(r, a.get("name"), f"{wa}.name")
+            fold = bool(r.boolean(a, wa, "fold")) if "fold" in a else False
+            bet = _name(r, a["bet"], f"{wa}.bet") if "bet" in a else None
+            times = _int(r, a, wa, "times", 1, 100, 1) if bet else 0
+            if "times" in a and not bet:
+                raise r.fail(f"{wa}.times", "not allowed without 'bet' (the bet it places)")
+            pull = _name(r, a["pull"], f"{wa}.pull") if "pull" in a else None
+            nxt = a.get("next")
+            if nxt is not None and (nxt not in names[i + 1:]):
+                later = ", ".join(map(str, names[i + 1:])) or "none"
+                raise r.fail(f"{wa}.next", f"value {nxt!r} is not allowed; allowed: a later "
+                                           f"point ({later})")
+            if fold and (bet or pull or nxt):
+                raise r.fail(wa, "a fold places, pulls and leads to nothing; remove bet, pull "
+                                 "and next")
+            actions.append(ActionDef(an, fold, bet, times, pull, nxt))
+        twice = [a.name for k, a in enumerate(actions)
+                 if a.name in {b.name for b in actions[:k]}]
+        if twice:
+            raise r.fail(f"{w}.actions", f"action name {twice[0]!r} is used twice; action "
+                                         "names must all differ")
+        if not any(a.bet or a.pull or a.fold for a in actions) and not all(
+                a.next for a in actions):
+            raise r.fail(f"{w}.actions", f"the actions of point {name!r} "
+                                         f"({', '.join(repr(a.name) for a in actions)}) change "
+                                         "nothing; at least one must place, pull or fold "
+                                         "(bet, pull, fold = true)")
+        seen = cols["player"] + cols.get("dealer", ())[: d.dealer_up] + cols.get(
+            "board", ())[: sum(d.streets[:street])]
+        out.append(PointDef(name, street, tuple(actions), tuple(seen)))
+    twice = [n for k, n in enumerate(names) if n in names[:k]]
+    if twice:
+        raise r.fail("game.decisions", f"point name {twice[0]!r} is used twice; point names "
+                                       "must all differ")
+    # a point after the first is reached by an action that leads to it, or by the point
+    # before it continuing (an action without next and without fold goes on to the next point)
+    for i, p in enumerate(out[1:], 1):
+        led = any(a.next == p.name for q in out[:i] for a in q.actions)
+        falls = any(not a.fold and a.next is None for a in out[i - 1].actions)
+        if not (led or falls):
+            raise r.fail(f"game.decisions[{i}]", f"point {p.name!r} is unreachable: no action "
+                                                 f"leads to it; allowed: next = {p.name!r} on "
+                                                 "an earlier point's action, or an action of "
+                                                 "the point before that neither folds nor has "
+                                                 "next")
+    return tuple(out)
+
+
+def _paytables(r: ConfigReader, game: dict, d: Description) -> tuple[PaytableDef, ...]:
+    table = r.table(game, "game", "paytables", required=False) or {}
+    out = []
+    for name, p, w in _named_tables(r, table, "paytables", ("hand", "lines", "otherwise")):
+        hand = r.string(p, w, "hand", allowed=tuple(h.name for h in d.hands))
+        ranking = d.hand(hand).ranking
+        allowed = (*RANKINGS[ranking], *(ln.name for ln in d.lines
+                                        if ln.category in RANKINGS[ranking]))
+        lines = _str_list(r, p, w, "lines")
+        for line in lines:
+            if line not in allowed:
+                raise r.fail(f"{w}.lines", f"line {line!r} is not allowed for a {ranking} hand; "
+                                           f"allowed: {', '.join(allowed)}")
+        twice = [x for k, x in enumerate(lines) if x in lines[:k]]
+        if twice:
+            raise r.fail(f"{w}.lines", f"line {twice[0]!r} is listed twice; lines must all "
+                                       "differ")
+        split = {ln.category for ln in d.lines if ln.name in lines}
+        both = [c for c in split if c in lines]
+        if both:
+            raise r.fail(f"{w}.lines", f"{both[0]!r} is listed whole and split by rank; list "
+                                       "one or the other")
+        otherwise = r.string(p, w, "otherwise", allowed=("lose", "push"), default="lose")
+        out.append(PaytableDef(name, hand, tuple(lines), otherwise))
+    return tuple(out)
+
+
+def _bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
+    table = r.table(game, "game", "bets", required=True) or {}
+    tables = {p.name for p in d.paytables}
+    out = []
+    for name, b, w in _named_tables(r, table, "bets", (
+            "placed", "side", "fold", "showdown", "paytable", "requires", "bonus",
+            "bonus_requires")):
+        placed = r.string(b, w, "placed", allowed=("deal", "action"))
+        side = bool(r.boolean(b, w, "side")) if "side" in b else False
+        fold = r.string(b, w, "fold", allowed=("lose", "settle"), default="lose")
+        paytable = r.string(b, w, "paytable", allowed=tuple(sorted(tables))) \
+            if "paytable" in b else None
+        requires = r.string(b, w, "requires", allowed=("stay", "beat_dealer")) \
+            if "requires" in b else None
+        if "showdown" in b:
+            if d.showdown is None:
+                raise r.fail(f"{w}.showdown", "not allowed: the game has no [game.showdown]")
+            sd = r.table(b, w, "showdown", required=True) or {}
+            r.keys(sd, f"{w}.showdown", _OUTCOMES)
+            pays = []
+            for o in _OUTCOMES:
+                if o == "no_qualify" and d.showdown[2] is None:
+                    if o in sd:
+                        raise r.fail(f"{w}.showdown.no_qualify", "not allowed: the dealer has "
+                                                                 "no qualifier")
+                    continue
+                if o not in sd:
+                    raise r.fail(f"{w}.showdown.{o}", "missing; allowed: 'X:1', 'push', "
+                                                      "'lose', 'paytable'")
+                pays.append((o, _pay(r, sd[o], f"{w}.showdown.{o}", ("paytable",))))
+            if any(p == "paytable" for _, p in pays) and paytable is None:
+                raise r.fail(f"{w}.paytable", "missing: a showdown pay says 'paytable'")
+            if requires is not None:
+                raise r.fail(f"{w}.requires", "not allowed on a showdown bet")
+        else:
+            if paytable is None:
+                raise r.fail(w, "says neither how it settles against the dealer (showdown) nor "
+                                "its paytable (paytable)")
+            pays = [("settle", "paytable")]
+            if requires == "beat_dealer" and d.showdown is None:
+                raise r.fail(f"{w}.requires", "'beat_dealer' is not allowed: the game has no "
+                                              "[game.showdown]")
+        bonus = r.string(b, w, "bonus", allowed=tuple(sorted(tables))) if "bonus" in b else None
+        bonus_requires = r.string(b, w, "bonus_requires", allowed=("stay",)) \
+            if "bonus_requires" in b else None
+        if bonus_requires and not bonus:
+            raise r.fail(f"{w}.bonus_requires", "not allowed without 'bonus'")
+        if side and placed != "deal":
+            raise r.fail(f"{w}.placed", "a side bet is placed before the deal: 'deal'")
+        out.append(BetDef(name, placed, side, fold, tuple(pays), paytable, requires, bonus,
+                          bonus_requires))
+    if not any(b.placed == "deal" and not b.side for b in out):
+        raise r.fail("game.bets", "no main bet is placed before the deal; one is the base bet "
+                                  "(placed = 'deal')")
+    names = [b.name for b in out]
+    pullable = [b.name for b in out if b.placed == "deal" and not b.side
+                and b.name != _base(out)]
+    placed_by = {a.bet for p in d.points for a in p.actions if a.bet}
+    pulled_at: dict[str, str] = {}
+    for i, p in enumerate(d.points):
+        for j, a in enumerate(p.actions):
+            if a.pull is not None and pulled_at.setdefault(a.pull, p.name) != p.name:
+                raise r.fail(f"game.decisions[{i}].actions[{j}].pull",
+                             f"value {a.pull!r} is not allowed: point {pulled_at[a.pull]!r} "
+                             "already pulls it; a bet is pulled back at one point only")
+            if a.bet is not None and a.bet not in names:
+                raise r.fail(f"game.decisions[{i}].actions[{j}].bet",
+                             f"value {a.bet!r} is not allowed; allowed: {', '.join(names)}")
+            if a.pull is not None and a.pull not in pullable:
+                why = ("the base bet always stays" if a.pull == _base(out) else
+                       "not a bet of the game" if a.pull not in names else
+                       "only a main bet placed before the deal may be pulled back")
+                raise r.fail(f"game.decisions[{i}].actions[{j}].pull",
+                             f"value {a.pull!r} is not allowed ({why}); allowed: "
+                             f"{', '.join(repr(n) for n in pullable) or 'none'} (main bets "
+                             "placed before the deal, other than the base bet)")
+    for b in out:
+        if b.placed == "action" and b.name not in placed_by:
+            raise r.fail(f"game.bets.{b.name}", f"a bet nobody places: no action has bet = "
+                                                f"{b.name!r}; place it by an action or make "
+                                                "it placed = 'deal'")
+        if b.placed == "deal" and b.name in placed_by:
+            raise r.fail(f"game.bets.{b.name}.placed", "'deal' is not allowed: an action places "
+                                                       "it; use 'action'")
+    return tuple(out)
+
+
+def _base(bets) -> str:
+    return next(b.name for b in bets if b.placed == "deal" and not b.side)
+
+
+def _strategies(r: ConfigReader, game: dict, d: Description):
+    table = r.table(game, "game", "strategies", required=False) or {}
+    points = {p.name: p for p in d.points}
+    out = []
+    for name, s in table.items():
+        w = f"game.strategies.{name}"
+        if not _STRATEGY.match(name):
+            raise r.fail(w, f"the name {name!r} is not allowed; a strategy name is lowercase "
+                            "letters, digits, '-' and '_'")
+        if not isinstance(s, dict):
+            raise r.fail(w, "value is not allowed; expected a table")
+        r.keys(s, w, ("description", *points))
+        desc = r.string(s, w, "description", default="")
+        per_point = []
+        for pname, point in points.items():
+            rules = s.get(pname)
+            wp = f"{w}.{pname}"
+            if not isinstance(rules, list) or not rules or not all(isinstance(x, dict)
+                                                                  for x in rules):
+                raise r.fail(wp, "missing or not allowed; expected an array of rules, e.g. "
+                                 "[{ at_least = 'pair', action = 'raise' }, { action = 'fold' }]")
+            parsed = []
+            for k, rule in enumerate(rules):
+                wr = f"{wp}[{k}]"
+                r.keys(rule, wr, ("action", *CONDITIONS))
+                action = r.string(rule, wr, "action", allowed=tuple(a.name for a in point.actions))
+                conds = tuple((c, _condition(r, d, point, c, rule[c], f"{wr}.{c}"))
+                              for c in CONDITIONS if c in rule)
+                if k == len(rules) - 1 and conds:
+                    raise r.fail(wr, "the last rule must have no condition (what is done "
+                                     "otherwise)")
+                if k < len(rules) - 1 and not conds:
+                    raise r.fail(wr, "a rule without a condition must come last")
+                parsed.append(RuleDef(action, conds))
+            per_point.append((pname, tuple(parsed)))
+        out.append((name, desc, tuple(per_point)))
+    return tuple(out)
+
+
+def _condition(r: ConfigReader, d: Description, point: PointDef, cond: str, value: Any, w: str):
+    n_seen = d.player + sum(d.streets[: point.street])
+    if cond == "at_least":
+        if not isinstance(value, str):
+            raise r.fail(w, f"value {value!r} is not allowed; expected a hand such as 'pair'")
+        player_rankings = {h.ranking for h in d.hands if h.columns[: d.player]
+                           == tuple(range(d.player))}
+        ranking = "three_card" if n_seen == 3 and "three_card" in player_rankings else "poker"
+        spec = parse_hand_spec(value, ranking, w, r)
+        if n_seen < 5 and ranking == "poker" and RANKINGS["poker"][spec[0]] not in (
+                "high_card", "pair", "two_pair", "three_of_a_kind", "four_of_a_kind"):
+            raise r.fail(w, f"value {value!r} is not allowed with {n_seen} cards seen; allowed: "
+                            "high cards, pairs, two pair, trips and quads")
+        return (ranking, *spec)
+    if cond == "up_card_at_least":
+        if d.dealer_up < 1:
+            raise r.fail(w, "not allowed: the dealer has no face-up card (game.cards.dealer_up)")
+        return _rank(r, str(value), w)
+    if cond == "suited":
+        if type(value) is not int or not 2 <= value <= n_seen:
+            raise r.fail(w, f"value {_show(value)} is not allowed; expected 2..{n_seen} "
+                            "(cards seen)")
+        return value
+    if cond in ("hidden_pair", "up_card_paired"):
+        if value is not True:
+            raise r.fail(w, f"value {_show(value)} is not allowed; allowed: true")
+        if cond == "up_card_paired" and d.dealer_up < 1:
+            raise r.fail(w, "not allowed: the dealer has no face-up card (game.cards.dealer_up)")
+        return True
+    raise AssertionError(cond)
+
+
+def _check_used(r: ConfigReader, d: Description) -> None:
+    used = {b.paytable for b in d.bets} | {b.bonus for b in d.bets}
+    for t in d.paytables:
+        if t.name not in used:
+            raise r.fail(f"game.paytables.{t.name}", "no bet settles on it (paytable or bonus)")
+    pulls = {a.pull for p in d.points for a in p.actions if a.pull}
+    for i, p in enumerate(d.points):
+        if any(a.pull for a in p.actions) and any(a.fold for q in d.points[:i]
+                                                  for a in q.actions):
+            raise r.fail(f"game.decisions[{i}]", "a pull after a point that can fold is not "
+                                                 "supported")
+    del pulls
+
+
+def complete(r: ConfigReader, game: dict, d: Description) -> Description:
+    d = replace(d, hands=_hands(r, game, d))
+    d = replace(d, lines=_lines(r, game, d))
+    d = replace(d, showdown=_showdown(r, game, d))
+    d = replace(d, points=_points(r, game, d))
+    if not d.points:
+        raise r.fail("game.decisions", "missing; describe at least one decision point")
+    d = replace(d, paytables=_paytables(r, game, d))
+    d = replace(d, bets=_bets(r, game, d))
+    _check_used(r, d)
+    d = replace(d, strategies=_strategies(r, game, d))
+    if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
+        raise r.fail("game.decisions", "no action places, pulls or folds anything; at least "
+                                       "one must (bet, pull, fold = true)")
+    # in file order: the order of bets, hands and paytables is part of the game (the base bet
+    # is the first main bet placed before the deal), and a run's manifest keeps it
+    return replace(d, raw=json.dumps(game, separators=(",", ":")))
+
+
+def parse_description(r: ConfigReader, game: dict) -> Description:
+    """The ``[game]`` table (parsed TOML) as a :class:`Description`; ConfigError otherwise."""
+    w = "game"
+    r.keys(game, w, ("name", "title", "cards", "hands", "lines", "showdown", "decisions", "bets",
+                     "paytables", "strategies"))
+    name = _name(r, game.get("name"), f"{w}.name")
+    title = r.string(game, w, "title", default=name)
+    cards = r.table(game, w, "cards", required=True) or {}
+    r.keys(cards, f"{w}.cards", ("player", "dealer", "dealer_up", "streets"))
+    player = _int(r, cards, f"{w}.cards", "player", 1, 7)
+    dealer = _int(r, cards, f"{w}.cards", "dealer", 0, 7, 0)
+    dealer_up = _int(r, cards, f"{w}.cards", "dealer_up", 0, dealer, 0)
+    streets_raw = cards.get("streets", [])
+    if not isinstance(streets_raw, list) or not all(
+            type(s) is int and 1 <= s <= 5 for s in streets_raw):
+        raise r.fail(f"{w}.cards.streets", f"value {streets_raw!r} is not allowed; expected an "
+                                           "array of card counts 1..5, one per street")
+    streets = tuple(streets_raw)
+    if player + dealer + sum(streets) > 15:
+        raise r.fail(f"{w}.cards", f"{player + dealer + sum(streets)} cards a round is not "
+                                   "allowed; at most 15")
+    d = Description(name=name, title=title, player=player, dealer=dealer, dealer_up=dealer_up,
+                    streets=streets, hands=(), lines=(), showdown=None, points=(), bets=(),
+                    paytables=(), strategies=())
+    return complete(r, game, d)
