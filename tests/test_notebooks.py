@@ -123,7 +123,8 @@ def executed(tmp_path_factory) -> dict:
 def test_all_notebooks_present():
     assert [p.stem for p in NOTEBOOKS] == ["01_quickstart", "02_paytable_design",
                                           "03_bankroll_and_risk", "04_exact_vs_simulation",
-                                          "05_ultimate_holdem", "06_paytable_design"]
+                                          "05_ultimate_holdem", "06_paytable_design",
+                                          "07_describe_a_game"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
