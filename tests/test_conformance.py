@@ -24,7 +24,9 @@ FIRST = {r.game: name for name, r in reversed(list(CONFIGS.items()))}
 
 
 def test_every_game_has_a_shipped_config():
-    assert set(FIRST) == set(SPECS)
+    # (a test may register a described game of its own file in this process: not shipped)
+    assert set(FIRST) <= set(SPECS)
+    assert {g for g, spec in SPECS.items() if spec.game_def is None} <= set(FIRST)
 
 
 @pytest.mark.parametrize("game", sorted(FIRST))

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+from pathlib import Path
 
 import pytest
 import ray  # noqa: E402 - the dev extra installs gpusim[ray]
@@ -60,6 +61,24 @@ def test_ray_run_equals_the_single_run(thb_single):
     # shards [0, 300000) and [300000, 600000): royals in both, the meter carried into shard 1
     assert tables(run) == tables(thb_single)
     assert CliRunner().invoke(app, ["verify", str(out)]).exit_code == 0
+
+
+def test_ray_runs_a_game_described_in_a_file_of_its_own():
+    """A game no config ships, described in the user's own file: each Ray worker builds the
+    game from the description the rules carry, and the counts equal a single run's."""
+    text = (Path(__file__).resolve().parents[1] / "configs" / "mississippi_stud.toml").read_text()
+    path = tmp("ray-described") / "stud_variant.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text.replace('name = "mississippi_stud"', 'name = "stud_variant"'))
+    out = tmp("ray-described") / "run"
+    res = CliRunner().invoke(app, ["simulate", str(path), "--rounds", "120000", "--seed", "4",
+                                   "--chunk", "20000", "--out", str(out), "--quiet", "--ray"])
+    assert res.exit_code == 0, res.output
+    run = gpusim.open_run(out)
+    assert run.manifest["ray"]["shards"] == 2 and run.complete
+    ref = gpusim.simulate(str(path), rounds=120_000, seed=4, chunk=20_000, backend="jax-cpu",
+                          out=tmp("ray-described") / "single")
+    assert tables(run) == tables(ref)
 
 
 def _running_shard_pids() -> list[int]:

@@ -65,7 +65,8 @@ def with_paytable(rules, bet: str, pays: dict[str, int], name: str | None = None
     doc.pop("source", None)
     # the stake multiples are the game's, recorded for readers; a config may not set them
     doc["rules"] = {k: v for k, v in doc.get("rules", {}).items() if not k.endswith("_multiple")}
-    doc["paytables"][bet] = {ln: int(p) for ln, p in pays.items()}
+    table = spec_for(rules).paytable_tables.get(bet, bet)
+    doc["paytables"][table] = {ln: int(p) for ln, p in pays.items()}
     if name is not None:
         doc["name"] = name
     try:

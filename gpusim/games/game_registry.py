@@ -154,6 +154,13 @@ def spec_for(rules_or_game) -> GameSpec:
             raise ValueError(f"game {rules_or_game!r}: unknown; allowed: {', '.join(SPECS)}")
         return SPECS[rules_or_game]
     spec = SPECS.get(getattr(rules_or_game, "game", None))
+    game_def = getattr(rules_or_game, "game_def", None)
+    if spec is None and game_def is not None:
+        # a described game's rules carry their description: a process that did not read the
+        # config (a Ray worker, unpickled rules) registers the game from them
+        from gpusim.games.described.builder import spec_of
+
+        spec = SPECS._all().setdefault(game_def.name, spec_of(game_def))  # type: ignore[attr-defined]
     if spec is None or not isinstance(rules_or_game, spec.rules_type):
         raise TypeError(
             f"rules: expected rules from gpusim.config.load_config, got {rules_or_game!r}"

@@ -283,7 +283,9 @@ class GameSpec:
     ``player_category``/``dealer_category``, low to high), ``dealer`` (a dealer hand is dealt
     and compared), ``face_up`` (the dealer's card columns dealt face up), ``rule_strategy``
     (``rule_strategy(name) -> PointRules`` for the strategies whose source is ``"rules:NAME"``)
-    and ``game_def`` (the game's description, for a described game; None otherwise).
+    ``game_def`` (the game's description, for a described game; None otherwise) and
+    ``paytable_tables`` ({bet: the config's ``[paytables.<table>]`` its pays are in}, where
+    that is not the bet's own name).
     """
 
     name: str
@@ -322,6 +324,7 @@ class GameSpec:
     face_up: tuple[int, ...] = ()
     rule_strategy: Callable[[str], Any] | None = None
     game_def: Any = None
+    paytable_tables: Mapping[str, str] = field(default_factory=dict)
     config_keys: tuple[ConfigKey, ...] = ()
 
     @property

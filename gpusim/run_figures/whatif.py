@@ -43,9 +43,11 @@ def _parse_line(rules, text: str, field: str = "--set") -> tuple[str, str]:
 
 def _with_pays(data: RunData, changes: dict[tuple[str, str], int | str]):
     doc = config_doc(data.manifest)
+    tables = spec_for(data.rules).paytable_tables
     for (bet, line), pay in changes.items():
-        # a bet's paytable is the config's [paytables.<bet>] table
-        doc.setdefault("paytables", {}).setdefault(bet, {})[line] = pay
+        # a bet's paytable is the config's [paytables.<table>] table (the bet's name, or the
+        # one a described game names)
+        doc.setdefault("paytables", {}).setdefault(tables.get(bet, bet), {})[line] = pay
     try:
         return parse_config(doc, source="--set", default_name=data.rules.name)
     except ConfigError as exc:

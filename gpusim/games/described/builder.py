@@ -153,6 +153,8 @@ def spec_of(d: Description) -> GameSpec:
         rule_strategy=lambda name: _rule_strategy(d, name),
         game_def=d,
         config_keys=_config_keys(d),
+        paytable_tables={b.name: str(b.paytable or b.bonus) for b in d.bets
+                         if (b.paytable or b.bonus) != b.name and (b.paytable or b.bonus)},
     )
 
 

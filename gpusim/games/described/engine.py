@@ -141,18 +141,24 @@ def encode(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
 
 def _made(cards: jax.Array) -> jax.Array:
     """A packed rank of fewer than five poker cards: pairs, two pair, trips and quads only
-    (high card keeps the ranks as kickers), comparable with :func:`threshold`'s."""
-    counts = jnp.zeros((cards.shape[0], 13), jnp.int32)
-    for j in range(cards.shape[1]):
-        counts = counts + jax.nn.one_hot(cards[:, j] >> 2, 13, dtype=jnp.int32)
-    top = counts.max(axis=1)
-    n_pairs = (counts >= 2).sum(axis=1)
-    bits = jnp.left_shift(1, jnp.arange(13, dtype=jnp.int32))
-    named = _top_bit(((counts == top[:, None]) * bits).sum(axis=1))
-    cat = jnp.where(top >= 4, 7, jnp.where(top == 3, 3, jnp.where(
-        n_pairs >= 2, 2, jnp.where(top == 2, 1, 0))))
-    kick = ((counts > 0) * bits).sum(axis=1)
-    return jnp.where(cat == 0, kick, (cat << 27) | (jnp.left_shift(1, named) << 13)).astype(_U)
+    (high card keeps the ranks as kickers), comparable with :func:`threshold`'s.
+
+    From the equal-rank pairs among the k cards (k(k-1)/2 compares, no table): 1 is a pair, 2
+    two pair, 3 trips, 6 quads; the named rank is the highest rank of an equal pair."""
+    r = cards >> 2
+    k = cards.shape[1]
+    n_eq = jnp.zeros(cards.shape[:1], jnp.int32)
+    named = jnp.full(cards.shape[:1], -1, jnp.int32)
+    kick = jnp.zeros(cards.shape[:1], jnp.int32)
+    for i in range(k):
+        kick = kick | jnp.left_shift(1, r[:, i])
+        for j in range(i + 1, k):
+            eq = r[:, i] == r[:, j]
+            n_eq = n_eq + eq
+            named = jnp.maximum(named, jnp.where(eq, r[:, i], -1))
+    cat = jnp.select([n_eq >= 6, n_eq == 3, n_eq == 2, n_eq == 1], [7, 3, 2, 1], 0)
+    made = (cat << 27) | (jnp.left_shift(1, jnp.maximum(named, 0)) << 13)
+    return jnp.where(cat == 0, kick, made).astype(_U)
 
 
 def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
