@@ -226,6 +226,7 @@ def main(argv: list[str]) -> int:
                                         "2**29", "--json", str(out / "bench.json")], 200)
         end_to_end(check, bench)
         exact(check)
+        described(check)
     return report(check)
 
 
@@ -270,6 +271,29 @@ def exact(check: Check) -> None:
     step.data["equal_to_cpu"] = diff is None
     if diff:
         step.status, step.cause = "failed", f"differs from the shipped CPU report: {diff}"
+
+
+def described(check: Check) -> None:
+    """The described games, which have no CUDA kernel, on the GPU through JAX: their steady
+    state beside Casino Hold'em ``optimal`` (``benchmarks/described.py``), and their tables on
+    ``jax-gpu`` equal to ``jax-cpu``'s (``benchmarks/described_gpu.py``)."""
+    check.run("described_speed", [check.py, "benchmarks/described.py", "--rounds", str(1 << 22),
+                                  "--json"], 150)
+    gpu, cpu = check.out / "described_gpu.json", check.out / "described_cpu.json"
+    step = check.run("described_gpu", [check.py, "benchmarks/described_gpu.py", "--backend",
+                                       "jax-gpu", "--out", str(gpu)], 120)
+    if step.status != "passed":
+        return
+    ref = check.run("described_cpu", [check.py, "benchmarks/described_gpu.py", "--backend",
+                                      "jax-cpu", "--rounds", str(1 << 20), "--out", str(cpu)],
+                    120, env={"JAX_PLATFORMS": "cpu"})
+    if ref.status != "passed":
+        return
+    a, b = json.loads(gpu.read_text()), json.loads(cpu.read_text())
+    differ = [g for g in a if a[g]["tables"] != b[g]["tables"]]
+    step.data["equal_to_cpu"] = not differ
+    if differ:
+        step.status, step.cause = "failed", f"jax-gpu tables differ from jax-cpu: {differ}"
 
 
 def report(check: Check) -> int:

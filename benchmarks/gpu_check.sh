@@ -16,6 +16,9 @@
 #                   rounds, against the benchmark's steady state (needs polars)
 #   exact           `gpusim exact holdem_bonus --backend cupy --json`, timed, == the shipped
 #                   CPU report -> exact.json (a build without that option fails this step)
+#   described_*     the four described games (no CUDA kernel) through jax-gpu: steady state
+#                   beside Casino Hold'em optimal (benchmarks/described.py), and their tables
+#                   on jax-gpu == jax-cpu (benchmarks/described_gpu.py) -> described_*.json
 # Writes env.txt (nvidia-smi, CuPy's show_config(), JAX, pip list), summary.md and result.json.
 # Exit status 0 only when every step passed and no GPU test was skipped; otherwise 1, and
 # summary.md / result.json name the first cause. Budget: at most 9 minutes on one H200
