@@ -9,6 +9,7 @@ import gpusim.games.strategy_registry as registry
 from gpusim.cli import app
 from gpusim.config import shipped_configs
 from gpusim.dealing import deal
+from gpusim.games import SPECS
 
 runner = CliRunner()
 
@@ -34,12 +35,13 @@ def test_help():
 def test_games_lists_games_configs_and_strategies():
     r = _run("games")
     assert r.exit_code == 0, r.output
-    for name in ("casino_holdem", "holdem_bonus", "holdem_bonus_classic",
-                 "casino_holdem_evolution", "basic", "always-play", "side-bet-optimal",
-                 "win-over-half"):
-        assert name in r.output
     info = json.loads(_run("games", "--json").output)
-    assert set(info["configs"]) >= set(shipped_configs())
+    assert set(info["configs"]) == set(shipped_configs())
+    assert set(info["games"]) == set(SPECS)
+    for game, g in info["games"].items():  # every game, config and strategy is listed
+        assert game in r.output and g["title"] in r.output
+        assert all(s in r.output for s in g["strategies"])
+    assert all(name in r.output for name in info["configs"])
     assert "basic" in info["games"]["holdem_bonus"]["strategies"]
 
 

@@ -173,6 +173,12 @@ CASES = [
       "game.lines", "'pair'", "gap", "T", "2-A", cli=True),
     c("split-overlap", MS, [(MS_PAIR610, MS_PAIR610.replace("6-10", "5-10"))],
       "game.lines", "'pair'", "overlap", "5", "2-A"),
+    # a three-card straight flush is named from a 3 (A-2-3) up: lines from 5 leave 3 and 4 out
+    c("split-gap-three-card-straights", TCP,
+      [after(TCP_TITLE, '[game.lines]\nsf_high = { category = "straight_flush", ranks = "Q-A" }\n'
+                        'sf_low = { category = "straight_flush", ranks = "5-J" }'),
+       (TCP_PP_LINES, TCP_PP_LINES.replace('"straight_flush"', '"sf_high", "sf_low"'))],
+      "game.lines", "'straight_flush'", "gap", "3, 4", "3-A"),
     c("split-missing-top", LIR, [('ranks = "10-A"', 'ranks = "10-K"')],
       "game.lines", "'pair'", "gap", "A"),
     c("hand-board-too-long", MS, [(MS_HAND, 'cards = ["player", "board:4"]')],

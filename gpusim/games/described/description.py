@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from gpusim.cards import CATEGORY_KEYS, RANKS
-from gpusim.rules import ConfigError, ConfigReader
+from gpusim.rules import ConfigReader
 
 __all__ = [
     "CONDITIONS",
@@ -248,13 +248,3 @@ def _str_list(r: ConfigReader, table: dict, where: str, key: str) -> list:
         raise r.fail(f"{where}.{key}", f"value {value!r} is not allowed; expected a non-empty "
                                        "array of strings")
     return value
-
-
-def check_name_list(r: ConfigReader, where: str, names: list[str], allowed) -> None:
-    for n in names:
-        if n not in allowed:
-            raise r.fail(where, f"{n!r} is not allowed; allowed: {', '.join(allowed) or 'none'}")
-
-
-def fail(source: str, key: str, problem: str) -> ConfigError:
-    return ConfigError(f"{source}: key '{key}': {problem}")

@@ -13,13 +13,11 @@ from functools import cache
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from gpusim.evaluator import evaluate, evaluate_three
 from gpusim.games.base import Settlement
-from gpusim.games.described.description import RANKINGS, Description, parse_hand_spec
+from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
-from gpusim.rules import ConfigReader
 from gpusim.strategy import PointRules
 from gpusim.strategy.tree import taken
 
@@ -210,19 +208,3 @@ def rule_strategy(d: Description, name: str) -> PointRules:
 
         fns[pname] = fn
     return PointRules(points, fns, gather=True)
-
-
-def qualifier_rank(d: Description) -> int | None:
-    """The packed rank of the dealer's weakest qualifying hand (None: always qualifies)."""
-    if d.showdown is None or d.showdown[2] is None:
-        return None
-    return threshold(d.showdown[2], d.hand(d.showdown[1]).ranking)
-
-
-def parse_spec(text: str, ranking: str) -> int:
-    """``threshold`` of a hand written as in a description (for tests and reports)."""
-    return threshold(parse_hand_spec(text, ranking, "hand", ConfigReader("<hand>")), ranking)
-
-
-def _np(x) -> np.ndarray:
-    return np.asarray(x)

@@ -141,7 +141,6 @@ def layout(d: Description) -> Layout:
         lay.action_of[p.name] = np.array([paths[i][0][p.name] for i in path], np.int64)
     folded = np.array([any(points[j].actions[t].folds for j, t in enumerate(
         paths[i][0][q.name] for q in points) if t >= 0) for i in range(len(paths))])[path]
-    base = d.base_bet
     for b in d.bets:
         names: list[str] = []
         rets: list[Any] = []
@@ -161,7 +160,6 @@ def layout(d: Description) -> Layout:
             ev[c] = names.index(name)
         lay.events[b.name], lay.returns[b.name] = tuple(names), tuple(rets)
         lay.event_of[b.name], lay.multiple_of[b.name] = ev, multiple
-    del base
     return lay
 
 

@@ -116,7 +116,7 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
             if ln.category == cat:
                 for k in range(ln.lo, ln.hi + 1):
                     covered[k] += 1
-        lows = _lowest_rank(cat)
+        lows = _lowest_rank(cat, rankings)
         bad = [RANKS[k] for k in range(lows, 13) if covered[k] != 1]
         if bad:
             kind = "overlap" if any(c > 1 for c in covered) else "leave a gap"
@@ -126,10 +126,18 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
     return tuple(out)
 
 
-def _lowest_rank(category: str) -> int:
-    """The lowest rank that can name a hand of ``category`` (a straight's top card is a 5 at
-    least, a flush's or high card's top card a 5 or 7)."""
-    return {"straight": 3, "straight_flush": 3, "high_card": 4, "flush": 4}.get(category, 0)
+_LOWEST = {
+    "poker": {"two_pair": 1, "straight": 3, "straight_flush": 3, "high_card": 5, "flush": 5,
+              "royal_flush": 12},
+    "three_card": {"straight": 1, "straight_flush": 1, "high_card": 3, "flush": 3},
+}
+"""The lowest rank that can name a hand of a category, by ranking (default a deuce): a poker
+straight's top card is a 5 at least, a high card's or a flush's a 7 (7-5-4-3-2); a three-card
+straight's a 3 (A-2-3), a three-card high card's a 5 (5-3-2)."""
+
+
+def _lowest_rank(category: str, rankings: set[str]) -> int:
+    return min(_LOWEST[k].get(category, 0) for k in rankings if category in RANKINGS[k])
 
 
 def _showdown(r: ConfigReader, game: dict, d: Description):
