@@ -10,9 +10,8 @@ import tomllib
 from fractions import Fraction
 from pathlib import Path
 
+import jsonschema  # the dev extra installs it
 import pytest
-
-jsonschema = pytest.importorskip("jsonschema")
 
 from gpusim.config import ConfigError, parse_config  # noqa: E402
 from gpusim.games.described import sections  # noqa: E402
