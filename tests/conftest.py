@@ -1,7 +1,9 @@
 """Shared fixtures: the shipped configs and each game's main config.
 
 A test that takes ``shipped_name`` runs once per shipped config (``configs/*.toml``), so a new
-shipped config is tested everywhere without editing the test files; ``shipped_rules`` maps every
+shipped config is tested everywhere without editing the test files (``solved_name``: once per
+shipped config whose game has an exact solver; ``hand_written_name``: per config of a
+hand-written game); ``shipped_rules`` maps every
 shipped name to its loaded rules; ``ch`` and ``thb`` are the first two games' main configs.
 """
 
@@ -10,8 +12,16 @@ from __future__ import annotations
 import pytest
 
 from gpusim.config import load_config, shipped_configs
+from gpusim.games import spec_for
 
 SHIPPED_CONFIGS = tuple(shipped_configs())
+SOLVED_CONFIGS = tuple(n for n in SHIPPED_CONFIGS
+                       if spec_for(load_config(n)).exact_solver is not None)
+"""The shipped configs whose game has an exact solver (``solved_name`` runs once per each)."""
+HAND_WRITTEN_CONFIGS = tuple(n for n in SHIPPED_CONFIGS
+                             if spec_for(load_config(n)).game_def is None)
+"""The shipped configs of hand-written games (``hand_written_name``); the described games'
+have their own independent checks (tests/test_described_*.py)."""
 
 LONGEST_FIRST = ("test_exact_truth.py", "test_ray.py", "test_bad_input.py")
 """The modules that take longest (the fresh solves; two Ray runs; the bad-input battery), in order:
@@ -29,6 +39,10 @@ def pytest_generate_tests(metafunc):
            if "shipped_name" in str(m.args[0])]  # a test may parametrize it itself
     if "shipped_name" in metafunc.fixturenames and not own:
         metafunc.parametrize("shipped_name", SHIPPED_CONFIGS)
+    if "solved_name" in metafunc.fixturenames:
+        metafunc.parametrize("solved_name", SOLVED_CONFIGS)
+    if "hand_written_name" in metafunc.fixturenames:
+        metafunc.parametrize("hand_written_name", HAND_WRITTEN_CONFIGS)
 
 
 @pytest.fixture(scope="session")

@@ -24,8 +24,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SOLVED_CONFIGS
 
-from gpusim.config import load_config, shipped_configs
+from gpusim.config import load_config
+from gpusim.games import spec_for
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "gpusim"]
@@ -102,8 +104,8 @@ def fresh(fresh_exact_cache, shipped_rules):
 
     # reports below must come from the solved tables: a shipped table is never consulted
     mp.setattr(tables_mod, "decision_tables", tables)
-    for game in {r.game for r in shipped_rules.values()}:
-        solver_module = importlib.import_module(f"gpusim.games.{game}.exact")
+    for path in {spec_for(r).exact_solver for r in shipped_rules.values()} - {None}:
+        solver_module = importlib.import_module(str(path).partition(":")[0])
         if hasattr(solver_module, "stored_or_solved"):
             mp.setattr(solver_module, "stored_or_solved", lambda rules, backend: tables(rules))
     reports: dict[tuple[str, str], dict] = {}
@@ -119,7 +121,7 @@ def fresh(fresh_exact_cache, shipped_rules):
 
 
 SOLVED = [pytest.param(name, marks=pytest.mark.slow if name in SLOW_SOLVES else ())
-          for name in shipped_configs()]
+          for name in SOLVED_CONFIGS]
 
 
 @pytest.mark.parametrize("shipped_name", SOLVED)

@@ -70,13 +70,13 @@ def _check_par(path: Path, rep: dict) -> None:
         assert abs(figs["VI 95 %"] - 1.959963984540054 * sd) <= 1e-9 * max(1, sd)
 
 
-def test_exact_par_sheet_matches_exact_json(shipped_name, tmp_path, monkeypatch):
-    rep = json.loads((EXACT / f"{shipped_name}.optimal.json").read_text())
+def test_exact_par_sheet_matches_exact_json(solved_name, tmp_path, monkeypatch):
+    rep = json.loads((EXACT / f"{solved_name}.optimal.json").read_text())
     from gpusim.runs import exact_on_demand as tables
 
     monkeypatch.setattr(tables, "exact_report", lambda rules, strategy, **kw: rep)
-    out = tmp_path / f"{shipped_name}.xlsx"
-    res = CliRunner().invoke(app, ["exact", shipped_name, "--par", str(out), "--json"])
+    out = tmp_path / f"{solved_name}.xlsx"
+    res = CliRunner().invoke(app, ["exact", solved_name, "--par", str(out), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout) == rep
     _check_par(out, rep)

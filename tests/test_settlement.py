@@ -195,10 +195,10 @@ DECKS = {
 
 
 @pytest.mark.parametrize("deck", list(DECKS))
-def test_matches_reference_and_conserves_money(shipped_name, deck):
-    rules = load_config(shipped_name)
+def test_matches_reference_and_conserves_money(hand_written_name, deck):
+    rules = load_config(hand_written_name)
     rng = np.random.default_rng(
-        [sorted(shipped_configs()).index(shipped_name), list(DECKS).index(deck)]
+        [sorted(shipped_configs()).index(hand_written_name), list(DECKS).index(deck)]
     )
     n = 1000
     cards = _random_rounds(rng, n, DECKS[deck])

@@ -93,7 +93,10 @@ def games_cmd(
         from gpusim.report.cli_text import config_check_text
 
         if check in SPECS and check not in shipped_configs():
-            checked = [r for r in map(load_config, shipped_configs().values()) if r.game == check]
+            by_game: dict[str, list] = {}
+            for r in map(load_config, shipped_configs().values()):
+                by_game.setdefault(r.game, []).append(r)
+            checked = by_game.get(check, [])
             if not checked:
                 fail(f"--check: game {check!r} has no shipped config to check it with")
         else:
