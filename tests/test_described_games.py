@@ -254,3 +254,22 @@ def test_rule_strategies_do_what_they_say():
     for rec in _records("caribbean_stud"):  # any pair or better
         assert rec["decisions"]["raise"] == (
             "raise" if rec["player_category"] != "high_card" else "fold"), rec
+
+
+def test_configs_that_differ_only_in_numbers_share_a_compiled_program(tmp_path):
+    """Pays and stakes are arguments of the compiled settlement; whether a side bet is offered
+    is part of its structure."""
+    from gpusim.config import load_config
+
+    text = (Path(__file__).resolve().parents[1] / "configs" / "three_card_poker.toml").read_text()
+    pays = text.replace("pair = 1\n", "pair = 2\n").replace("ante = 1\n", "ante = 5\n")
+    variants = {"pays": pays,
+                "no_side_bet": text.replace("pair_plus = 1\n", "pair_plus = 0\n", 1)}
+    base = load_config("three_card_poker")
+    rules = {}
+    for name, body in variants.items():
+        (tmp_path / f"{name}.toml").write_text(body)
+        rules[name] = load_config(tmp_path / f"{name}.toml")
+    assert rules["pays"].config_hash != base.config_hash
+    assert rules["pays"].structure_hash == base.structure_hash
+    assert rules["no_side_bet"].structure_hash != base.structure_hash

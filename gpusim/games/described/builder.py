@@ -64,9 +64,10 @@ class DescribedRules(HashedRules):
         return out
 
     def structure(self) -> DescribedRules:
-        """Pays and stakes blanked: configs of one game share one compiled program."""
+        """Pays and stakes blanked (a bet stays offered or not): configs of one game that
+        differ only in their numbers share one compiled program."""
         return replace(self, name="", description="", source="", default_strategy="",
-                       stakes=Stakes(tuple((b, 1) for b, _ in self.stakes.amounts)),
+                       stakes=Stakes(tuple((b, int(a > 0)) for b, a in self.stakes.amounts)),
                        paytables=tuple((n, blank_paytable(tuple(p.as_dict())))
                                        for n, p in self.paytables))
 
