@@ -107,7 +107,8 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
     for b in d.bets:
         if b.name not in pay["returns"]:
             continue
-        unit = pay["stakes"][b.name] if b.side or b.name == base else pay["stakes"][base]
+        # a side bet has its own stake; a main bet is a multiple of the base bet's
+        unit = pay["stakes"][b.name] if b.side else pay["stakes"][base]
         stake = (jnp.take(jnp.asarray(lay.multiple_of[b.name], jnp.int32), code)
                  * jnp.asarray(unit, jnp.int32))
         ev = jnp.take(jnp.asarray(lay.event_of[b.name], jnp.int32), code)
