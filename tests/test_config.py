@@ -102,8 +102,8 @@ def test_shipped_configs():
     }
     for name in shipped_configs():
         r = load_config(name)
-        # a described game has no exact solver yet: its default is one of its rule strategies
-        default = "optimal" if getattr(r, "game_def", None) is None else r.default_strategy
+        # a game without an exact solver (the described ones, for now) defaults to a rule strategy
+        default = "optimal" if spec_for(r).exact_solver is not None else r.default_strategy
         assert r.name == name and r.description and r.default_strategy == default
         assert r.default_strategy in spec_for(r).strategy_names
         json.dumps(r.to_dict())

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gpusim.config import load_config
+from gpusim.games import spec_for
 
 _RECORD = Path(__file__).with_name("golden") / "record.py"
 _spec = importlib.util.spec_from_file_location("golden_record", _RECORD)
@@ -34,7 +35,7 @@ def _cases():
         default = strategy == rules.default_strategy
         # a described game's simulation is checked against its own reference and brute force in
         # the default suite (tests/test_described_*.py); its golden counts run in the slow one
-        described = getattr(rules, "game_def", None) is not None
+        described = spec_for(rules).game_def is not None
         slow = not default or config in SLOW_CONFIGS or described
         yield pytest.param(config, strategy, id=key, marks=pytest.mark.slow if slow else ())
 
