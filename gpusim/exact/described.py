@@ -1,0 +1,611 @@
+"""The exact analysis of any described game (:mod:`gpusim.games.described`): every deal counted
+once, in integers, with backward induction over the decision tree.
+
+A deal is the player's cards, the dealer's face-up cards, each street's community cards (in
+order) and the dealer's hidden cards. The enumeration has three parts:
+
+1. **Rows.** The player's cards by suit class (:func:`gpusim.board_index.board_classes`, each
+   class weighted by its raw hands; with a reduced deck every raw hand once), then every
+   face-up card set and street the *deepest* decision point sees, raw. Every decision point
+   sees a prefix of a row (its player cards, up cards and the streets out by then), so the
+   information sets of a point are groups of consecutive rows.
+2. **Outcomes of a row.** The streets still to come are dealt out (every set), and the dealer's
+   hidden cards are *counted*, not dealt: the dealer hands that avoid the cards in view, by
+   whether they qualify and beat, tie or lose to the player's hand, come from cumulative rank
+   tables of the hands that hold a given card subset, by inclusion-exclusion over the cards in
+   view (:class:`DealerCounts`). A row's outcome counts ``D (rows, n_out)`` are over the
+   layout's outcome codes (showdown x paytable classes, :mod:`gpusim.games.described.layout`).
+3. **Decisions.** The game tree's nodes (a point and the actions that led to it) are valued from
+   the last to the first: at each information set, the expected net of every action (the
+   rows' ``D`` times the net of each terminal path, or the value of the node it leads to), and
+   the best (``optimal``; ties go to the first action) or the one a rule strategy takes. A
+   forward pass then counts every deal into its joint code.
+
+Money is integers throughout: nets are in units of ``1/scale`` of a money unit (``scale`` the
+least common denominator of the pays, 2 for a 3:2 pay), counts are int64. The ``optimal``
+decision tables (:func:`table_key`) are indexed by (node, the player's suit class, the other
+seen cards in the class's suits) and read by :mod:`gpusim.strategy.described_tables`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from gpusim.board_index import board_classes, set_index, subsets_from_index
+from gpusim.evaluator import evaluate_np, evaluate_three_np
+from gpusim.games.described.description import RANKINGS, Description
+from gpusim.games.described.engine import threshold
+from gpusim.games.described.layout import SHOWDOWN, event_returns, layout, tree
+
+__all__ = ["DealerCounts", "GameShape", "Solved", "hand_classes_np", "shape_of", "solve",
+           "table_key"]
+
+FULL_DECK = tuple(range(52))
+_ROWS_PER_CHUNK = 300_000
+
+
+# --- the game's shape -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameShape:
+    """What the solver needs of a description, in card columns.
+
+    ``stages``: (name, cards, columns) dealt in order: ``player``, ``up`` (the dealer's face-up
+    cards, when any), ``street1``...; ``seen[k]``: how many stages point k sees; ``hidden``:
+    the dealer's face-down columns (counted, never dealt).
+    """
+
+    stages: tuple[tuple[str, int, tuple[int, ...]], ...]
+    seen: tuple[int, ...]
+    hidden: tuple[int, ...]
+    n_columns: int
+
+    @property
+    def deepest(self) -> int:
+        return max(self.seen)
+
+
+@cache
+def shape_of(d: Description) -> GameShape:
+    """The stages of a described game; ValueError (one line) for what the solver cannot count:
+    a paytable hand or a player's showdown hand with a hidden dealer card, or a dealer's
+    showdown hand that is not exactly the dealer's cards."""
+    cols = d.columns
+    dealer = cols.get("dealer", ())
+    stages = [("player", d.player, cols["player"])]
+    if d.dealer_up:
+        stages.append(("up", d.dealer_up, dealer[: d.dealer_up]))
+    start = d.player + d.dealer
+    for i, m in enumerate(d.streets):
+        stages.append((f"street{i + 1}", m, tuple(range(start, start + m))))
+        start += m
+    base = 1 + (1 if d.dealer_up else 0)
+    seen = tuple(base + p.street for p in d.points)
+    hidden = dealer[d.dealer_up:]
+    lay = layout(d)
+    for h in lay.class_hands:
+        if set(d.hand(h).columns) & set(hidden):
+            raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; "
+                             "the exact solver counts paytables on the cards in view only")
+    if d.showdown is not None:
+        player, dealer_hand, _ = d.showdown
+        if set(d.hand(player).columns) & set(hidden):
+            raise ValueError(f"game {d.name!r}: hands.{player} holds a dealer card; the exact "
+                             "solver needs the player's showdown hand in view")
+        dh = d.hand(dealer_hand)
+        if sorted(dh.columns) != sorted(dealer) or len(dealer) not in (3, 5):
+            raise ValueError(f"game {d.name!r}: hands.{dealer_hand} must be exactly the "
+                             "dealer's 3 or 5 cards for the exact solver")
+    return GameShape(tuple(stages), seen, hidden, d.n_cards)
+
+
+# --- hand classes and ranks, numpy -----------------------------------------------------------
+
+
+def _rank_np(cards: np.ndarray, ranking: str) -> np.ndarray:
+    c = np.ascontiguousarray(cards, np.int32)
+    return (evaluate_three_np(c, check=False) if ranking == "three_card"
+            else evaluate_np(c, check=False)).astype(np.uint32)
+
+
+def _class_np(rank: np.ndarray, ranking: str, class_of: np.ndarray) -> np.ndarray:
+    """The paytable class of packed ranks (as :func:`gpusim.games.described.engine.joint_code`
+    computes it: the category, royal flush split, and the rank that names the hand)."""
+    rank = rank.astype(np.int64)
+    cat = rank >> 27
+    primary = (rank >> 13) & 0x1FFF
+    if ranking == "poker":
+        cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
+    bits = np.where(primary > 0, primary, rank & 0x1FFF)
+    named = np.maximum(np.floor(np.log2(np.maximum(bits, 1))).astype(np.int64), 0)
+    return class_of[cat * 13 + named].astype(np.int64)
+
+
+@cache
+def _set_class_table(d: Description, hand: str) -> np.ndarray:
+    """(C(52, k),) int8 class of every k-card set (a hand of exactly 3 or 5 cards)."""
+    h = d.hand(hand)
+    k = len(h.columns)
+    cards = subsets_from_index(np.arange(math.comb(52, k)), k)
+    return _class_np(_rank_np(cards, h.ranking), h.ranking,
+                     layout(d).class_of[hand]).astype(np.int8)
+
+
+def hand_classes_np(d: Description, cards: np.ndarray) -> np.ndarray:
+    """(N,) int64 mixed class code (``layout.decode``'s ``classes``) of rounds ``cards (N, C)``
+    in the game's columns."""
+    lay = layout(d)
+    code = np.zeros(len(cards), np.int64)
+    for h in lay.class_hands:
+        hd = d.hand(h)
+        sub = cards[:, list(hd.columns)]
+        if len(hd.columns) in (3, 5) and (hd.ranking == "poker") == (len(hd.columns) == 5):
+            cls = _set_class_table(d, h)[set_index(sub)].astype(np.int64)
+        else:
+            cls = _class_np(_rank_np(sub, hd.ranking), hd.ranking, lay.class_of[h])
+        code = code * len(lay.class_names[h]) + cls
+    return code
+
+
+# --- dealer hands by inclusion-exclusion -------------------------------------------------------
+
+
+class DealerCounts:
+    """Counts of the dealer hands (``size`` cards of ``deck``) that hold the up cards and avoid
+    the other cards in view, below a rank threshold.
+
+    ``N(T, t)``, the hands holding the card set T with rank ordinal below t, is read from a
+    cumulative table per subset size (dense where it fits, else sorted keys and a binary
+    search); the hands that avoid the cards X in view are ``sum over S of X (-1)^|S| N(U + S,
+    t)`` (|U + S| <= size). Ordinals are ranks among the distinct ranks of the deck's hands.
+    """
+
+    def __init__(self, deck: tuple[int, ...], size: int, ranking: str, qualifier_rank: int):
+        self.size = size
+        allc = subsets_from_index(np.arange(math.comb(52, size)), size)
+        in_deck = np.isin(allc, np.array(deck)).all(axis=1)
+        hands = allc[in_deck]
+        rank = _rank_np(hands, ranking)
+        self.distinct = np.unique(rank)
+        ordinal = np.searchsorted(self.distinct, rank).astype(np.int64)
+        n_r = len(self.distinct)
+        self.n_ranks = n_r
+        self.q = int(np.searchsorted(self.distinct, np.uint32(qualifier_rank)))
+        self.dense: dict[int, np.ndarray] = {}
+        self.keys: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.qual: dict[int, np.ndarray] = {}
+        self.total: dict[int, np.ndarray] = {}
+        self.cum0 = np.concatenate([[0], np.cumsum(np.bincount(ordinal, minlength=n_r))])
+        self.whole = np.full(math.comb(52, size), -1, np.int64)  # the hand itself (j = size)
+        self.whole[set_index(hands)] = ordinal
+        below_q = ordinal < self.q
+        for j in range(1, size):
+            t = np.concatenate([set_index(hands[:, list(c)]) for c in combinations(range(size),
+                                                                                  j)])
+            o = np.tile(ordinal, math.comb(size, j))
+            n_t = math.comb(52, j)
+            self.qual[j] = np.bincount(t, weights=np.tile(below_q, math.comb(size, j)),
+                                       minlength=n_t).astype(np.int64)
+            if n_t * (n_r + 1) <= 40_000_000:
+                hist = np.bincount(t * n_r + o, minlength=n_t * n_r).reshape(n_t, n_r)
+                cum = np.zeros((n_t, n_r + 1), np.int32)
+                np.cumsum(hist, axis=1, out=cum[:, 1:])
+                self.dense[j] = cum
+            else:
+                keys = np.sort(t * (n_r + 1) + o)
+                start = np.concatenate([[0], np.cumsum(np.bincount(t, minlength=n_t))])[:-1]
+                self.keys[j] = (keys, start.astype(np.int64))
+
+    def ordinals(self, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct dealer ranks below, at or below) each packed player rank."""
+        r = rank.astype(np.uint32)
+        return (np.searchsorted(self.distinct, r, "left").astype(np.int64),
+                np.searchsorted(self.distinct, r, "right").astype(np.int64))
+
+    def _n(self, j: int, t_idx: np.ndarray, thr: np.ndarray | None) -> np.ndarray:
+        """N(T, thr) for T of size j by index; thr None: the qualifier."""
+        if j == 0:
+            return (self.cum0[self.q] if thr is None else self.cum0[thr]) + 0 * t_idx
+        if j == self.size:
+            o = self.whole[t_idx]
+            return ((o >= 0) & (o < (self.q if thr is None else thr))).astype(np.int64)
+        if thr is None:
+            return self.qual[j][t_idx]
+        if j in self.dense:
+            return self.dense[j][t_idx, thr].astype(np.int64)
+        keys, start = self.keys[j]
+        return np.searchsorted(keys, t_idx * (self.n_ranks + 1) + thr) - start[t_idx]
+
+    def showdown(self, up: np.ndarray, others: np.ndarray, player_rank: np.ndarray,
+                 n_avoiding: int) -> np.ndarray:
+        """(N, 6) int64 dealer hands by showdown code (:data:`SHOWDOWN`) for each row: ``up``
+        (N, u) the dealer's face-up cards, ``others`` (N, x) every other card in view,
+        ``player_rank`` (N,) packed, ``n_avoiding`` the dealer hands that avoid the cards in
+        view (the same for every row)."""
+        n = len(others)
+        lt, le = self.ordinals(player_rank)
+        below = {"lt": np.zeros(n, np.int64), "le": np.zeros(n, np.int64),
+                 "q": np.zeros(n, np.int64)}
+        u = up.shape[1]
+        for s in range(0, min(self.size - u, others.shape[1]) + 1):
+            sign = -1 if s % 2 else 1
+            for combo in combinations(range(others.shape[1]), s):
+                t_cards = np.concatenate([up, others[:, list(combo)]], axis=1)
+                j = u + s
+                t_idx = set_index(t_cards) if j else np.zeros(n, np.int64)
+                below["lt"] += sign * self._n(j, t_idx, lt)
+                below["le"] += sign * self._n(j, t_idx, le)
+                below["q"] += sign * self._n(j, t_idx, None)
+        a_lt, a_le, a_q = below["lt"], below["le"], below["q"]
+        q = self.q
+        lo_lt, lo_le = np.where(lt < q, a_lt, a_q), np.where(le < q, a_le, a_q)
+        hi_lt, hi_le = np.where(lt > q, a_lt, a_q), np.where(le > q, a_le, a_q)
+        out = np.stack([lo_lt, lo_le - lo_lt, a_q - lo_le,
+                        hi_lt - a_q, hi_le - hi_lt, n_avoiding - hi_le], axis=1)
+        assert (out >= 0).all()
+        return out
+
+
+@cache
+def _dealer_counts(d: Description, deck: tuple[int, ...]) -> DealerCounts:
+    assert d.showdown is not None
+    _, dealer, qual = d.showdown
+    h = d.hand(dealer)
+    thr = threshold(qual, h.ranking) if qual is not None else 0
+    return DealerCounts(deck, len(h.columns), h.ranking, thr)
+
+
+# --- nets -----------------------------------------------------------------------------------
+
+
+def _nets(rules) -> tuple[int, np.ndarray, dict[str, np.ndarray]]:
+    """(scale, net (n_paths, n_out) int64 of the whole round, {bet: the bet's net (n_paths,
+    n_out)}) in 1/scale money units, for the bets the config offers."""
+    d = rules.game_def
+    lay = layout(d)
+    amounts = rules.stakes.as_dict()
+    offered = [b.name for b in d.bets if not b.side or amounts.get(b.name, 0) > 0]
+    rets = event_returns(d, rules.pays())
+    scale = 1
+    for b in offered:
+        for r in rets[b]:
+            scale = math.lcm(scale, Fraction(r).denominator)
+    n_out = lay.n_codes // len(lay.paths)
+    total = np.zeros(lay.n_codes, np.int64)
+    per_bet = {}
+    for b in offered:
+        unit = amounts[b] if d.bet(b).side else amounts[d.base_bet]
+        value = np.array([int((Fraction(r) - 1) * scale) for r in rets[b]], np.int64)
+        net = lay.multiple_of[b] * unit * value[lay.event_of[b]]
+        per_bet[b] = net.reshape(len(lay.paths), n_out)
+        total += net
+    return scale, total.reshape(len(lay.paths), n_out), per_bet
+
+
+# --- the game tree's nodes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Node:
+    point: int
+    took: tuple[tuple[str, int], ...]
+    children: tuple[tuple[str, int], ...] = ()  # per action: ("path" | "node", index)
+
+
+@cache
+def _nodes(d: Description) -> tuple[_Node, ...]:
+    """Every node in depth-first order (a node before its children)."""
+    points = tree(d)
+    index = {p.name: i for i, p in enumerate(points)}
+    path_of = {tuple(sorted(took.items())): i for i, (took, _) in enumerate(layout(d).paths)}
+    out: list[_Node] = []
+
+    def walk(k: int, took: dict) -> int:
+        me = len(out)
+        out.append(_Node(k, tuple(sorted(took.items()))))
+        kids = []
+        for a, act in enumerate(points[k].actions):
+            now = {**took, points[k].name: a}
+            if act.next is None:
+                full = {p.name: now.get(p.name, -1) for p in points}
+                kids.append(("path", path_of[tuple(sorted(full.items()))]))
+            else:
+                kids.append(("node", walk(index[act.next], now)))
+        out[me] = _Node(k, out[me].took, tuple(kids))
+        return me
+
+    walk(0, {})
+    return tuple(out)
+
+
+def node_index(d: Description) -> dict[int, list[int]]:
+    """{point: its nodes' indexes in :func:`_nodes`, in order} (a table's first axis)."""
+    out: dict[int, list[int]] = {k: [] for k in range(len(d.points))}
+    for i, n in enumerate(_nodes(d)):
+        out[n.point].append(i)
+    return out
+
+
+# --- table keys -----------------------------------------------------------------------------
+
+
+def table_key(d: Description, k: int, class_id: np.ndarray, rest: list[np.ndarray]) -> np.ndarray:
+    """The index of an information set of point k in its decision table: the player's suit
+    class, then each further stage it sees (its cards relabelled into the class's suits) by
+    colex index. ``rest``: one (N, m) array per stage after the player's."""
+    shape = shape_of(d)
+    key = class_id.astype(np.int64)
+    for (_, m, _), cards in zip(shape.stages[1: shape.seen[k]], rest, strict=True):
+        key = key * math.comb(52, m) + set_index(cards)
+    return key
+
+
+def table_size(d: Description, k: int) -> int:
+    shape = shape_of(d)
+    n = board_classes(d.player).n_classes
+    for _, m, _ in shape.stages[1: shape.seen[k]]:
+        n *= math.comb(52, m)
+    return n
+
+
+# --- the solve ------------------------------------------------------------------------------
+
+
+@dataclass
+class Solved:
+    """A solve's integer results (see :func:`solve`)."""
+
+    rules: Any
+    strategy: str
+    joint: np.ndarray
+    deals: int
+    scale: int
+    root_cards: np.ndarray
+    root_weight: np.ndarray
+    root_deals: np.ndarray
+    root_ev: np.ndarray
+    root_action: np.ndarray
+    tables: dict[str, np.ndarray] | None = field(default=None, repr=False)
+
+    def net_histogram(self, bet: str | None = None) -> dict[Fraction, int]:
+        """{net result in money units: deals} of the whole round (None) or one bet."""
+        scale, total, per_bet = _nets(self.rules)
+        net = (total if bet is None else per_bet[bet]).ravel()
+        out: dict[Fraction, int] = {}
+        for v, c in zip(net.tolist(), self.joint.tolist(), strict=True):
+            if c:
+                key = Fraction(v, scale)
+                out[key] = out.get(key, 0) + c
+        return out
+
+    def action_counts(self) -> dict[str, dict[str, int]]:
+        """{point: {action: deals that took it}}."""
+        d = self.rules.game_def
+        lay = layout(d)
+        out = {}
+        for p in tree(d):
+            took = lay.action_of[p.name]
+            out[p.name] = {a.name: int(self.joint[took == i].sum())
+                           for i, a in enumerate(p.actions)}
+        return out
+
+
+def _expand(cards: np.ndarray, m: int, deck: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every m-card set of ``deck`` that avoids each row's cards: (rows' index, new cards)."""
+    combos = np.array(list(combinations(deck.tolist(), m)), np.int64).reshape(-1, m)
+    cmask = np.zeros(len(combos), np.uint64)
+    for j in range(m):
+        cmask |= np.uint64(1) << combos[:, j].astype(np.uint64)
+    rmask = np.zeros(len(cards), np.uint64)
+    for j in range(cards.shape[1]):
+        rmask |= np.uint64(1) << cards[:, j].astype(np.uint64)
+    parent, which = np.nonzero((rmask[:, None] & cmask[None, :]) == 0)
+    return parent, combos[which]
+
+
+def _segsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Sums of consecutive row groups (int64, exact) that begin at ``starts``."""
+    return np.add.reduceat(values, starts, axis=0)
+
+
+def solve(rules, strategy: str = "optimal", *, deck=None,
+          progress: Callable[[int, int], None] | None = None) -> Solved:
+    """Count every deal of a described game's config under ``strategy`` (``"optimal"`` or one
+    of its rule strategies). ``deck``: the card codes dealt from (default all 52; a reduced
+    deck turns suit classes off and writes no tables). ``progress(done, total)`` per chunk of
+    player classes."""
+    d = rules.game_def
+    full = deck is None or tuple(sorted(deck)) == FULL_DECK
+    deck_t = FULL_DECK if full else tuple(sorted(int(c) for c in deck))
+    deck_a = np.array(deck_t, np.int64)
+    shape = shape_of(d)
+    lay = layout(d)
+    points = tree(d)
+    nodes = _nodes(d)
+    scale, net, _ = _nets(rules)
+    n_out = net.shape[1]
+    decide = None
+    if strategy != "optimal":
+        from gpusim.games.strategy_registry import get_strategy
+
+        decide = get_strategy(strategy, rules).decide
+    if full:
+        b = board_classes(d.player)
+        p_cards, p_weight = b.reps.astype(np.int64), b.weights
+        p_class = np.arange(b.n_classes)
+    else:
+        p_cards = np.array(list(combinations(deck_t, d.player)), np.int64)
+        p_weight = np.ones(len(p_cards), np.int64)
+        p_class = np.arange(len(p_cards))
+    rows_per_p = 1
+    left = len(deck_t) - d.player
+    for _, m, _ in shape.stages[1: shape.deepest]:
+        rows_per_p *= math.comb(left, m)
+        left -= m
+    per_chunk = max(1, _ROWS_PER_CHUNK // rows_per_p)
+    chunks = [np.arange(i, min(i + per_chunk, len(p_cards)))
+              for i in range(0, len(p_cards), per_chunk)]
+    joint = np.zeros(lay.n_codes, np.int64)
+    roots: dict[str, list] = {"cards": [], "weight": [], "deals": [], "ev": [], "action": []}
+    by_point = node_index(d)
+    tables = None
+    if full and strategy == "optimal":
+        tables = {k: np.zeros((len(by_point[k]), table_size(d, k)), np.uint8)
+                  for k in range(len(points))}
+    for done, ids in enumerate(chunks):
+        part = _chunk(rules, shape, lay, nodes, net, n_out, deck_a, p_cards[ids], p_weight[ids],
+                      p_class[ids], decide, tables)
+        joint += part["joint"]
+        for key in roots:
+            roots[key].append(part[key])
+        if progress is not None:
+            progress(done + 1, len(chunks))
+    bits = max(1, max(len(p.actions) for p in points) - 1).bit_length()
+    out_tables = None
+    if tables is not None:
+        out_tables = {}
+        for k, t in tables.items():
+            planes = ((t[..., None] >> np.arange(bits, dtype=np.uint8)) & 1).astype(bool)
+            out_tables[f"{points[k].name}/optimal"] = planes
+    return Solved(rules=rules, strategy=strategy, joint=joint, deals=int(joint.sum()),
+                  scale=scale, root_cards=np.concatenate(roots["cards"]).astype(np.int32),
+                  root_weight=np.concatenate(roots["weight"]),
+                  root_deals=np.concatenate(roots["deals"]),
+                  root_ev=np.concatenate(roots["ev"]),
+                  root_action=np.concatenate(roots["action"]), tables=out_tables)
+
+
+def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_weight, p_class,
+           decide, tables) -> dict:
+    d = rules.game_def
+    points = tree(d)
+    # stage rows: cards so far, and each row's parent in the stage before
+    stage_cards = [p_cards]
+    stage_parent = [np.arange(len(p_cards))]
+    new_cards = [p_cards]
+    for s in range(1, len(shape.stages)):
+        parent, cards = _expand(stage_cards[-1], shape.stages[s][1], deck)
+        stage_parent.append(parent)
+        new_cards.append(cards)
+        stage_cards.append(np.concatenate([stage_cards[-1][parent], cards], axis=1))
+    deep = shape.deepest - 1  # the stage index of the deepest point's rows
+    last = len(shape.stages) - 1
+
+    def ancestor(s_from: int, s_to: int) -> np.ndarray:
+        idx = np.arange(len(stage_cards[s_from]))
+        for s in range(s_from, s_to, -1):
+            idx = stage_parent[s][idx]
+        return idx
+
+    # the final rows' cards in the game's columns (the hidden dealer columns stay 0)
+    final = np.zeros((len(stage_cards[last]), shape.n_columns), np.int64)
+    at = 0
+    for _, m, cols in shape.stages:
+        final[:, list(cols)] = stage_cards[last][:, at: at + m]
+        at += m
+    cls = hand_classes_np(d, final)
+    n_cls = int(np.prod([len(lay.class_names[h]) for h in lay.class_hands]))
+    in_view = sum(m for _, m, _ in shape.stages)
+    if d.showdown is not None:
+        dc = _dealer_counts(d, tuple(deck.tolist()))
+        up_cols = list(shape.stages[1][2]) if d.dealer_up else []
+        other_cols = [c for c in range(shape.n_columns) if c not in up_cols and c not in
+                      shape.hidden]
+        n_av = math.comb(len(deck) - in_view, len(shape.hidden))
+        ph = d.hand(d.showdown[0])
+        prank = _rank_np(final[:, list(ph.columns)], ph.ranking)
+        sd = dc.showdown(final[:, up_cols], final[:, other_cols], prank, n_av)
+        code = (np.arange(6)[None, :] * n_cls + cls[:, None])
+        weight = sd
+    else:
+        hidden = math.comb(len(deck) - in_view, len(shape.hidden))
+        code, weight = cls[:, None], np.full((len(cls), 1), hidden, np.int64)
+    to_deep = ancestor(last, deep)
+    n_deep = len(stage_cards[deep])
+    flat = (to_deep[:, None] * n_out + code).ravel()
+    D = np.bincount(flat, weights=weight.ravel().astype(np.float64),
+                    minlength=n_deep * n_out)
+    D = np.rint(D).astype(np.int64).reshape(n_deep, n_out)  # each cell < 2**53: exact
+    E = D @ net.T  # (n_deep, n_paths) sum of nets in 1/scale units
+    starts = {}
+    for s in range(deep + 1):
+        a = ancestor(deep, s)
+        starts[s] = np.searchsorted(a, np.arange(len(stage_cards[s])))
+
+    def to_level(values: np.ndarray, s: int) -> np.ndarray:
+        return values if s == deep else _segsum(values, starts[s])
+
+    def level_to_level(values: np.ndarray, s_from: int, s_to: int) -> np.ndarray:
+        if s_from == s_to:
+            return values
+        a = ancestor(s_from, s_to)
+        return _segsum(values, np.searchsorted(a, np.arange(len(stage_cards[s_to]))))
+
+    value: dict[int, np.ndarray] = {}
+    action: dict[int, np.ndarray] = {}
+    evs: dict[int, np.ndarray] = {}
+    rule_cache: dict[int, np.ndarray] = {}
+    for i in range(len(nodes) - 1, -1, -1):
+        node = nodes[i]
+        s = shape.seen[node.point] - 1
+        ev = np.zeros((len(stage_cards[s]), len(node.children)), np.int64)
+        for a, (kind, j) in enumerate(node.children):
+            if kind == "path":
+                ev[:, a] = to_level(E[:, j], s)
+            else:
+                ev[:, a] = level_to_level(value[j], shape.seen[nodes[j].point] - 1, s)
+        if decide is None:
+            act = np.argmax(ev, axis=1)
+        else:
+            if node.point not in rule_cache:
+                cards = np.zeros((len(stage_cards[s]), shape.n_columns), np.int32)
+                at = 0
+                for _, m, cols in shape.stages[: s + 1]:
+                    cards[:, list(cols)] = stage_cards[s][:, at: at + m]
+                    at += m
+                rule_cache[node.point] = np.asarray(
+                    decide(cards)[points[node.point].name]).astype(np.int64)
+            act = rule_cache[node.point]
+        value[i] = ev[np.arange(len(ev)), act]
+        action[i], evs[i] = act, ev
+        if tables is not None:
+            k = node.point
+            rest = [new_cards[t] for t in range(1, s + 1)]
+            rest = [r[ancestor(s, t)] for r, t in zip(rest, range(1, s + 1), strict=True)]
+            key = table_key(d, k, p_class[ancestor(s, 0)], rest)
+            tables[k][node_index(d)[k].index(i), key] = act
+    # forward: which path each deepest row takes
+    path = np.full(n_deep, -1, np.int64)
+    reach = {0: np.ones(n_deep, bool)}
+    for i, node in enumerate(nodes):
+        rows = reach.pop(i, None)
+        if rows is None:
+            continue
+        s = shape.seen[node.point] - 1
+        act = action[i][ancestor(deep, s)]
+        for a, (kind, j) in enumerate(node.children):
+            hit = rows & (act == a)
+            if kind == "path":
+                path[hit] = j
+            else:
+                reach[j] = reach.get(j, np.zeros(n_deep, bool)) | hit
+    assert (path >= 0).all()
+    w = p_weight[ancestor(deep, 0)]
+    joint = np.zeros(lay.n_codes, np.int64)
+    for pth in np.unique(path):
+        sel = path == pth
+        joint[pth * n_out: (pth + 1) * n_out] = (D[sel] * w[sel, None]).sum(axis=0)
+    s0 = shape.seen[0] - 1
+    root_w = p_weight[ancestor(s0, 0)]
+    return {"joint": joint, "cards": stage_cards[s0], "weight": root_w,
+            "deals": to_level(D.sum(axis=1), s0), "ev": evs[0], "action": action[0]}
+
