@@ -41,71 +41,15 @@ import numpy as np
 
 from gpusim.board_index import board_classes, set_index, subsets_from_index
 from gpusim.evaluator import evaluate_np, evaluate_three_np
-from gpusim.games.described.description import RANKINGS, Description
+from gpusim.games.described.description import Description
 from gpusim.games.described.engine import threshold
-from gpusim.games.described.layout import SHOWDOWN, event_returns, layout, tree
+from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
 
-__all__ = ["DealerCounts", "GameShape", "Solved", "hand_classes_np", "shape_of", "solve",
-           "table_key"]
+__all__ = ["DealerCounts", "Solved", "hand_classes_np", "node_index", "solve", "table_key",
+           "table_size"]
 
 FULL_DECK = tuple(range(52))
 _ROWS_PER_CHUNK = 300_000
-
-
-# --- the game's shape -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameShape:
-    """What the solver needs of a description, in card columns.
-
-    ``stages``: (name, cards, columns) dealt in order: ``player``, ``up`` (the dealer's face-up
-    cards, when any), ``street1``...; ``seen[k]``: how many stages point k sees; ``hidden``:
-    the dealer's face-down columns (counted, never dealt).
-    """
-
-    stages: tuple[tuple[str, int, tuple[int, ...]], ...]
-    seen: tuple[int, ...]
-    hidden: tuple[int, ...]
-    n_columns: int
-
-    @property
-    def deepest(self) -> int:
-        return max(self.seen)
-
-
-@cache
-def shape_of(d: Description) -> GameShape:
-    """The stages of a described game; ValueError (one line) for what the solver cannot count:
-    a paytable hand or a player's showdown hand with a hidden dealer card, or a dealer's
-    showdown hand that is not exactly the dealer's cards."""
-    cols = d.columns
-    dealer = cols.get("dealer", ())
-    stages = [("player", d.player, cols["player"])]
-    if d.dealer_up:
-        stages.append(("up", d.dealer_up, dealer[: d.dealer_up]))
-    start = d.player + d.dealer
-    for i, m in enumerate(d.streets):
-        stages.append((f"street{i + 1}", m, tuple(range(start, start + m))))
-        start += m
-    base = 1 + (1 if d.dealer_up else 0)
-    seen = tuple(base + p.street for p in d.points)
-    hidden = dealer[d.dealer_up:]
-    lay = layout(d)
-    for h in lay.class_hands:
-        if set(d.hand(h).columns) & set(hidden):
-            raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; "
-                             "the exact solver counts paytables on the cards in view only")
-    if d.showdown is not None:
-        player, dealer_hand, _ = d.showdown
-        if set(d.hand(player).columns) & set(hidden):
-            raise ValueError(f"game {d.name!r}: hands.{player} holds a dealer card; the exact "
-                             "solver needs the player's showdown hand in view")
-        dh = d.hand(dealer_hand)
-        if sorted(dh.columns) != sorted(dealer) or len(dealer) not in (3, 5):
-            raise ValueError(f"game {d.name!r}: hands.{dealer_hand} must be exactly the "
-                             "dealer's 3 or 5 cards for the exact solver")
-    return GameShape(tuple(stages), seen, hidden, d.n_cards)
 
 
 # --- hand classes and ranks, numpy -----------------------------------------------------------
@@ -227,8 +171,9 @@ class DealerCounts:
 
     def showdown(self, up: np.ndarray, others: np.ndarray, player_rank: np.ndarray,
                  n_avoiding: int) -> np.ndarray:
-        """(N, 6) int64 dealer hands by showdown code (:data:`SHOWDOWN`) for each row: ``up``
-        (N, u) the dealer's face-up cards, ``others`` (N, x) every other card in view,
+        """(N, 6) int64 dealer hands by showdown code
+        (:data:`gpusim.games.described.layout.SHOWDOWN`) for each row: ``up`` (N, u) the
+        dealer's face-up cards, ``others`` (N, x) every other card in view,
         ``player_rank`` (N,) packed, ``n_avoiding`` the dealer hands that avoid the cards in
         view (the same for every row)."""
         n = len(others)
@@ -373,6 +318,7 @@ class Solved:
     root_weight: np.ndarray
     root_deals: np.ndarray
     root_ev: np.ndarray
+    root_ev_main: np.ndarray
     root_action: np.ndarray
     tables: dict[str, np.ndarray] | None = field(default=None, repr=False)
 
@@ -431,8 +377,10 @@ def solve(rules, strategy: str = "optimal", *, deck=None,
     lay = layout(d)
     points = tree(d)
     nodes = _nodes(d)
-    scale, net, _ = _nets(rules)
+    scale, net, per_bet = _nets(rules)
     n_out = net.shape[1]
+    net_main = sum((v for b, v in per_bet.items() if not d.bet(b).side),
+                   np.zeros_like(net))
     decide = None
     if strategy != "optimal":
         from gpusim.games.strategy_registry import get_strategy
@@ -455,15 +403,16 @@ def solve(rules, strategy: str = "optimal", *, deck=None,
     chunks = [np.arange(i, min(i + per_chunk, len(p_cards)))
               for i in range(0, len(p_cards), per_chunk)]
     joint = np.zeros(lay.n_codes, np.int64)
-    roots: dict[str, list] = {"cards": [], "weight": [], "deals": [], "ev": [], "action": []}
+    roots: dict[str, list] = {"cards": [], "weight": [], "deals": [], "ev": [], "ev_main": [],
+                              "action": []}
     by_point = node_index(d)
     tables = None
     if full and strategy == "optimal":
         tables = {k: np.zeros((len(by_point[k]), table_size(d, k)), np.uint8)
                   for k in range(len(points))}
     for done, ids in enumerate(chunks):
-        part = _chunk(rules, shape, lay, nodes, net, n_out, deck_a, p_cards[ids], p_weight[ids],
-                      p_class[ids], decide, tables)
+        part = _chunk(rules, shape, lay, nodes, (net, net_main), n_out, deck_a, p_cards[ids],
+                      p_weight[ids], p_class[ids], decide, tables)
         joint += part["joint"]
         for key in roots:
             roots[key].append(part[key])
@@ -481,12 +430,17 @@ def solve(rules, strategy: str = "optimal", *, deck=None,
                   root_weight=np.concatenate(roots["weight"]),
                   root_deals=np.concatenate(roots["deals"]),
                   root_ev=np.concatenate(roots["ev"]),
+                  root_ev_main=np.concatenate(roots["ev_main"]),
                   root_action=np.concatenate(roots["action"]), tables=out_tables)
 
 
-def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_weight, p_class,
+def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_weight, p_class,
            decide, tables) -> dict:
+    """One chunk of player classes: the joint counts, the root rows and (optimal, full deck)
+    the decision tables' entries of its information sets. ``nets``: (the round's, the main
+    game's) net per (path, outcome)."""
     d = rules.game_def
+    net, net_main = nets
     points = tree(d)
     # stage rows: cards so far, and each row's parent in the stage before
     stage_cards = [p_cards]
@@ -536,6 +490,7 @@ def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_wei
                     minlength=n_deep * n_out)
     D = np.rint(D).astype(np.int64).reshape(n_deep, n_out)  # each cell < 2**53: exact
     E = D @ net.T  # (n_deep, n_paths) sum of nets in 1/scale units
+    E_main = D @ net_main.T
     starts = {}
     for s in range(deep + 1):
         a = ancestor(deep, s)
@@ -551,18 +506,24 @@ def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_wei
         return _segsum(values, np.searchsorted(a, np.arange(len(stage_cards[s_to]))))
 
     value: dict[int, np.ndarray] = {}
+    value_main: dict[int, np.ndarray] = {}
     action: dict[int, np.ndarray] = {}
     evs: dict[int, np.ndarray] = {}
+    evs_main: dict[int, np.ndarray] = {}
     rule_cache: dict[int, np.ndarray] = {}
     for i in range(len(nodes) - 1, -1, -1):
         node = nodes[i]
         s = shape.seen[node.point] - 1
         ev = np.zeros((len(stage_cards[s]), len(node.children)), np.int64)
+        ev_main = np.zeros_like(ev)
         for a, (kind, j) in enumerate(node.children):
             if kind == "path":
                 ev[:, a] = to_level(E[:, j], s)
+                ev_main[:, a] = to_level(E_main[:, j], s)
             else:
-                ev[:, a] = level_to_level(value[j], shape.seen[nodes[j].point] - 1, s)
+                s_child = shape.seen[nodes[j].point] - 1
+                ev[:, a] = level_to_level(value[j], s_child, s)
+                ev_main[:, a] = level_to_level(value_main[j], s_child, s)
         if decide is None:
             act = np.argmax(ev, axis=1)
         else:
@@ -576,7 +537,8 @@ def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_wei
                     decide(cards)[points[node.point].name]).astype(np.int64)
             act = rule_cache[node.point]
         value[i] = ev[np.arange(len(ev)), act]
-        action[i], evs[i] = act, ev
+        value_main[i] = ev_main[np.arange(len(ev)), act]
+        action[i], evs[i], evs_main[i] = act, ev, ev_main
         if tables is not None:
             k = node.point
             rest = [new_cards[t] for t in range(1, s + 1)]
@@ -607,5 +569,6 @@ def _chunk(rules, shape: GameShape, lay, nodes, net, n_out, deck, p_cards, p_wei
     s0 = shape.seen[0] - 1
     root_w = p_weight[ancestor(s0, 0)]
     return {"joint": joint, "cards": stage_cards[s0], "weight": root_w,
-            "deals": to_level(D.sum(axis=1), s0), "ev": evs[0], "action": action[0]}
+            "deals": to_level(D.sum(axis=1), s0), "ev": evs[0], "ev_main": evs_main[0],
+            "action": action[0]}
 

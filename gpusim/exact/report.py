@@ -38,37 +38,43 @@ def check_format(report: dict, where: str) -> dict:
 class BetTable:
     """One bet's return table.
 
-    events: (event name, pays = net result per unit of this bet's stake, deals) rows.
-    placed: deals in which the bet is placed (its stake is at risk).
+    events: (event name, pays = net result per unit of this bet's stake, deals, stake units)
+    rows; placed: deals in which the bet is placed (its stake is at risk); staked: the units
+    staked over those deals (a bet placed at 1x to 3x the Ante counts each deal at its
+    multiple; default ``placed``).
     """
 
-    events: list[tuple[str, Fraction | int, int]] = field(default_factory=list)
+    events: list[tuple[str, Fraction | int, int, int]] = field(default_factory=list)
     placed: int = 0
+    staked: int | None = None
 
-    def add(self, event: str, pays, count: int) -> None:
-        self.events.append((event, pays, int(count)))
+    def add(self, event: str, pays, count: int, *, units: int | None = None) -> None:
+        self.events.append((event, pays, int(count), int(count if units is None else units)))
 
 
-def bet_json(table: BetTable, total: int) -> dict:
-    """``{"rtp", "events": [{"event", "pays", "probability", "return"}]}``.
+def bet_json(table: BetTable, total: int, *, counts: bool = False) -> dict:
+    """``{"rtp", "events": [{"event", "pays", "probability", "return"}]}`` (with ``counts``,
+    each event's integer ``count`` of deals too).
 
     probability = deals with the event / all deals; return = the event's contribution to the
-    bet's RTP (pays x deals / deals where the bet is placed); rtp = 1 + sum of the returns.
+    bet's RTP (pays x stake units / units staked); rtp = 1 + sum of the returns.
     """
     rows = []
     net = Fraction(0)
-    for event, pays, count in table.events:
-        contrib = Fraction(pays) * count / table.placed if table.placed else Fraction(0)
+    staked = table.placed if table.staked is None else table.staked
+    for event, pays, count, units in table.events:
+        contrib = Fraction(pays) * units / staked if staked else Fraction(0)
         net += contrib
-        rows.append(
-            {
-                "event": event,
-                "pays": float(pays) if not float(pays).is_integer() else int(pays),
-                "probability": count / total,
-                "return": float(contrib),
-            }
-        )
-    return {"rtp": float(1 + net) if table.placed else None, "events": rows}
+        row = {
+            "event": event,
+            "pays": float(pays) if not float(pays).is_integer() else int(pays),
+            "probability": count / total,
+            "return": float(contrib),
+        }
+        if counts:
+            row["count"] = count
+        rows.append(row)
+    return {"rtp": float(1 + net) if staked else None, "events": rows}
 
 
 @dataclass

@@ -213,6 +213,23 @@ def verify_text(run: str, problems: list[str]) -> str:
     return "\n".join([f"{run}: {len(problems)} problem(s):", *(f"  - {p}" for p in problems)])
 
 
+def _first_decision_text(first: dict, most: int = 200) -> list[str]:
+    """Each starting hand's EV per action at the first decision point (a long table is left
+    to ``--json`` and the HTML report)."""
+    hands = first["hands"]
+    if len(hands) > most:
+        return [f"{first['point']}: EV per action for {len(hands):,} starting hands "
+                "(--json or --format html)"]
+    actions = list(hands[0]["ev"])
+    out = [f"{first['point']} (EV per unit of the base bet of {', '.join(actions)}; the share "
+           f"of the hand's deals taking {actions[-1]}):"]
+    for h in hands:
+        name = h["hand"] + (f" v {h['up']}" if "up" in h else "")
+        evs = " ".join(f"{h['ev'][a]:+.6f}" for a in actions)
+        out.append(f"  {name:<18} {evs}  {100 * h['share'][actions[-1]]:6.2f} %")
+    return out
+
+
 def exact_text(report: dict) -> str:
     """``gpusim exact``: an exact report (docs/exact.md) for the terminal."""
     m = report["main"]
@@ -226,11 +243,15 @@ def exact_text(report: dict) -> str:
         f"element of risk       {100 * m['element_of_risk']:10.4f} %",
         f"total bet RTP         {100 * m['total_bet_rtp']:10.4f} %",
         f"SD per round          {m['sd_per_round']:10.6f} antes",
-        "",
     ]
+    if "hit_frequency" in m:
+        lines.append(f"hit frequency         {100 * m['hit_frequency']:10.4f} %")
+    lines.append("")
     for bet, table in report["bets"].items():
         rtp = table["rtp"]
         head = f"{bet}: RTP {100 * rtp:.4f} %" if rtp is not None else f"{bet}: never placed"
+        if table.get("hit_frequency") is not None:
+            head += f", hit frequency {100 * table['hit_frequency']:.4f} %"
         lines.append(head)
         for e in table["events"]:
             if e["probability"] == 0:
@@ -256,6 +277,8 @@ def exact_text(report: dict) -> str:
     for point, actions in report["decisions"].items():
         acts = ", ".join(f"{a} {100 * f:.4f} %" for a, f in actions.items())
         lines.append(f"  {point}: {acts}")
+    if "first_decision" in report:
+        lines += [""] + _first_decision_text(report["first_decision"])
     if "preflop" in report:
         lines.append("")
         hands = report["preflop"]

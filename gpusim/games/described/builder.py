@@ -19,7 +19,7 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.described.description import RANKINGS, Description
-from gpusim.games.described.layout import event_returns, layout, tree
+from gpusim.games.described.layout import event_returns, layout, shape_of, tree
 from gpusim.games.spec import ConfigKey, GameSpec, JointCode, StrategyEntry
 from gpusim.rules import (
     INT32_MAX,
@@ -126,6 +126,13 @@ def spec_of(d: Description) -> GameSpec:
     ranking = d.hand(d.showdown[0]).ranking if d.showdown else (
         d.hand(d.paytables[0].hand).ranking if d.paytables else "poker")
     face_up = d.columns.get("dealer", ())[: d.dealer_up]
+    try:
+        shape_of(d)
+        solved = True
+    except ValueError:  # a description the exact solver cannot count: simulated only
+        solved = False
+    optimal = (StrategyEntry("optimal", "table:optimal", "exact: the best action at every "
+                             "point, given the cards seen and the bets placed"),) if solved else ()
     return GameSpec(
         name=d.name,
         title=d.title,
@@ -136,8 +143,12 @@ def spec_of(d: Description) -> GameSpec:
         decisions=tree(d),
         paytables={b.name: d.paytable(str(b.paytable or b.bonus)).lines
                    for b in d.bets if b.paytable or b.bonus},
-        strategies=tuple(StrategyEntry(name, f"rules:{name}", desc or name)
-                         for name, desc, _ in d.strategies),
+        strategies=optimal + tuple(StrategyEntry(name, f"rules:{name}", desc or name)
+                                   for name, desc, _ in d.strategies),
+        table_strategies=("optimal",) if solved else (),
+        table_strategy_class="gpusim.strategy.described_tables:DescribedTables" if solved
+        else None,
+        exact_solver="gpusim.exact.described_report:SOLVER" if solved else None,
         joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
                         reads=("joint",)),
         offered_bets=_offered,

@@ -29,7 +29,8 @@ from gpusim.games.described.description import RANKINGS, Description
 from gpusim.rules import return_numerators
 from gpusim.strategy.tree import Action, DecisionPoint, action_paths
 
-__all__ = ["SHOWDOWN", "Layout", "event_returns", "layout", "payout_numbers", "tree"]
+__all__ = ["SHOWDOWN", "GameShape", "Layout", "event_returns", "layout", "payout_numbers",
+           "shape_of", "tree"]
 
 SHOWDOWN = ("nq_win", "nq_tie", "nq_lose", "win", "tie", "lose")
 """The showdown codes: ``nq_*`` where the dealer did not qualify."""
@@ -248,3 +249,56 @@ def payout_numbers(rules) -> dict:
         "scale": {b: np.array(returns[b][1], np.int32) for b in offered},
         "stakes": {b: np.array(amounts[b], np.int32) for b in offered if b in amounts},
     }
+
+
+@dataclass(frozen=True)
+class GameShape:
+    """What the solver needs of a description, in card columns.
+
+    ``stages``: (name, cards, columns) dealt in order: ``player``, ``up`` (the dealer's face-up
+    cards, when any), ``street1``...; ``seen[k]``: how many stages point k sees; ``hidden``:
+    the dealer's face-down columns (counted, never dealt).
+    """
+
+    stages: tuple[tuple[str, int, tuple[int, ...]], ...]
+    seen: tuple[int, ...]
+    hidden: tuple[int, ...]
+    n_columns: int
+
+    @property
+    def deepest(self) -> int:
+        return max(self.seen)
+
+
+@cache
+def shape_of(d: Description) -> GameShape:
+    """The stages of a described game; ValueError (one line) for what the solver cannot count:
+    a paytable hand or a player's showdown hand with a hidden dealer card, or a dealer's
+    showdown hand that is not exactly the dealer's cards."""
+    cols = d.columns
+    dealer = cols.get("dealer", ())
+    stages = [("player", d.player, cols["player"])]
+    if d.dealer_up:
+        stages.append(("up", d.dealer_up, dealer[: d.dealer_up]))
+    start = d.player + d.dealer
+    for i, m in enumerate(d.streets):
+        stages.append((f"street{i + 1}", m, tuple(range(start, start + m))))
+        start += m
+    base = 1 + (1 if d.dealer_up else 0)
+    seen = tuple(base + p.street for p in d.points)
+    hidden = dealer[d.dealer_up:]
+    lay = layout(d)
+    for h in lay.class_hands:
+        if set(d.hand(h).columns) & set(hidden):
+            raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; "
+                             "the exact solver counts paytables on the cards in view only")
+    if d.showdown is not None:
+        player, dealer_hand, _ = d.showdown
+        if set(d.hand(player).columns) & set(hidden):
+            raise ValueError(f"game {d.name!r}: hands.{player} holds a dealer card; the exact "
+                             "solver needs the player's showdown hand in view")
+        dh = d.hand(dealer_hand)
+        if sorted(dh.columns) != sorted(dealer) or len(dealer) not in (3, 5):
+            raise ValueError(f"game {d.name!r}: hands.{dealer_hand} must be exactly the "
+                             "dealer's 3 or 5 cards for the exact solver")
+    return GameShape(tuple(stages), seen, hidden, d.n_cards)

@@ -1,0 +1,237 @@
+"""The exact solver of described games as an :class:`~gpusim.exact.solver.ExactSolver`: solves
+cached on disk, decision tables, and the exact report (docs/exact.md).
+
+A solve (:func:`gpusim.exact.described.solve`) is cached per config hash and strategy in the
+user's cache directory, so a second ``gpusim exact`` answers in a second. The report is built
+from the joint-code counts alone: every bet's events and their integer counts, the main game's
+outcomes, the share of each action, and, for the first decision point, each starting hand's
+EV per action.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from gpusim.cards import RANKS
+from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir, progress_bar
+from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.solver import ExactSolver
+from gpusim.games.described.layout import event_returns, layout, tree
+
+__all__ = ["SOLVER", "cached_solve", "first_decision", "report", "starting_label"]
+
+
+def _cache_path(rules, strategy: str):
+    return cache_dir() / f"described_{rules.config_hash[:16]}_{strategy}_v{FORMAT}.npz"
+
+
+def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
+    """The solve of ``rules`` under ``strategy``, from the cache or counted now (and cached)."""
+    from gpusim.exact.described import Solved, solve
+
+    path = _cache_path(rules, strategy)
+    if path.is_file():
+        with np.load(path) as z:
+            tables = {k.removeprefix("table:").replace("__", "/"): z[k] for k in z.files
+                      if k.startswith("table:")}
+            return Solved(rules=rules, strategy=strategy, joint=z["joint"],
+                          deals=int(z["joint"].sum()), scale=int(z["scale"]),
+                          root_cards=z["root_cards"], root_weight=z["root_weight"],
+                          root_deals=z["root_deals"], root_ev=z["root_ev"],
+                          root_ev_main=z["root_ev_main"], root_action=z["root_action"],
+                          tables=tables or None)
+    update, stop = (progress_bar(f"{rules.game_def.title}: player classes") if progress
+                    else (None, None))
+    try:
+        res = solve(rules, strategy, progress=update)
+    finally:
+        if stop:
+            stop()
+    extra = {f"table:{k.replace('/', '__')}": v for k, v in (res.tables or {}).items()}
+    atomic_savez(path, level=1, joint=res.joint, scale=np.int64(res.scale),
+                 root_cards=res.root_cards, root_weight=res.root_weight,
+                 root_deals=res.root_deals, root_ev=res.root_ev,
+                 root_ev_main=res.root_ev_main, root_action=res.root_action,
+                 **extra)
+    return res
+
+
+def counts_file(rules) -> str:
+    return _cache_path(rules, "optimal").name
+
+
+def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
+    """The ``optimal`` decision tables (bool bit planes per point)."""
+    del backend  # counted on the CPU: the described solver has no GPU path
+    tables = cached_solve(rules, "optimal", progress=progress).tables
+    assert tables is not None
+    return tables
+
+
+# --- starting hands ---------------------------------------------------------------------------
+
+_CATEGORY_LABELS = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
+                    "full house", "four of a kind", "straight flush", "royal flush")
+
+
+def starting_label(cards: np.ndarray) -> np.ndarray:
+    """A readable class of each row's player cards (N, n): up to three cards, their ranks high
+    to low with ``s`` when all share a suit (``AKs``, ``Q64``, ``QQ4``); five or more, the poker
+    hand (``pair of 9s``, ``high card A-K``, ``flush``)."""
+    cards = np.asarray(cards, np.int64)
+    n = cards.shape[1]
+    ranks = -np.sort(-(cards >> 2), axis=1)
+    if n <= 3:
+        suited = (n >= 2) & ((cards & 3) == (cards[:, :1] & 3)).all(axis=1)
+        text = ["".join(RANKS[r] for r in row) for row in ranks.tolist()]
+        return np.array([t + ("s" if s and len(set(t)) == n else "") for t, s in
+                         zip(text, suited.tolist(), strict=True)])
+    from gpusim.evaluator import evaluate_np
+
+    rank = evaluate_np(np.ascontiguousarray(cards[:, :5], np.int32), check=False).astype(np.int64)
+    cat = rank >> 27
+    primary = (rank >> 13) & 0x1FFF
+    cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
+    out = []
+    for c, row, p in zip(cat.tolist(), ranks.tolist(), primary.tolist(), strict=True):
+        if c == 0:
+            out.append(f"high card {RANKS[row[0]]}-{RANKS[row[1]]}")
+        elif c == 1:
+            out.append(f"pair of {RANKS[p.bit_length() - 1]}s")
+        else:
+            out.append(_CATEGORY_LABELS[c])
+    return np.array(out)
+
+
+def first_decision(res) -> list[dict]:
+    """For the first decision point, per starting hand (and dealer up card): the deals, the
+    main game's EV of every action per unit of the base bet (side bets left out: a strategy
+    card reads the main game), and the share of the hand's deals where the
+    strategy takes each action."""
+    d = res.rules.game_def
+    point = tree(d)[0]
+    unit = res.rules.stakes.as_dict()[d.base_bet] * res.scale
+    labels = starting_label(res.root_cards[:, : d.player])
+    up = (np.array([RANKS[c >> 2] for c in res.root_cards[:, d.player].tolist()])
+          if d.dealer_up else np.full(len(labels), ""))
+    w = res.root_weight.astype(np.int64)
+    deals = res.root_deals.astype(np.int64) * w
+    keys = np.char.add(np.char.add(labels.astype(str), "|"), up.astype(str))
+    uniq, inv = np.unique(keys, return_inverse=True)
+    out = []
+    for g, key in enumerate(uniq.tolist()):
+        sel = inv == g
+        n = int(deals[sel].sum())
+        hand, upcard = key.split("|")
+        row: dict = {"hand": hand}
+        if d.dealer_up:
+            row["up"] = upcard
+        row["deals"] = n
+        row["ev"] = {a.name: float(Fraction(int((res.root_ev_main[sel, i] * w[sel]).sum()),
+                                            n * unit))
+                     for i, a in enumerate(point.actions)}
+        row["share"] = {a.name: float(Fraction(int(deals[sel & (res.root_action == i)].sum()), n))
+                        for i, a in enumerate(point.actions)}
+        out.append(row)
+    order = {lab: i for i, lab in enumerate(_label_order(out))}
+    return sorted(out, key=lambda r: (order[r["hand"]], RANKS.index(r["up"]) if r.get("up")
+                                      else 0))
+
+
+def _label_order(rows: list[dict]) -> list[str]:
+    """Starting hands strongest first, by the best EV the hand has."""
+    best: dict[str, float] = {}
+    for r in rows:
+        best[r["hand"]] = max(best.get(r["hand"], -1e300), max(r["ev"].values()))
+    return sorted(best, key=lambda h: (-best[h], h))
+
+
+# --- the report -------------------------------------------------------------------------------
+
+
+def report(rules, strategy: str, *, progress: bool = True, backend: str = "cpu") -> dict:
+    """The exact report of a described game's config under ``strategy`` (docs/exact.md)."""
+    del backend
+    res = cached_solve(rules, strategy, progress=progress)
+    return analyse(res)
+
+
+def analyse(res) -> dict:
+    """The report's JSON of a solve: ``main`` (per unit of the base bet), ``bets`` (each event
+    with its integer count), ``decisions`` (action shares) and ``first_decision``."""
+    rules = res.rules
+    d = rules.game_def
+    lay = layout(d)
+    joint = res.joint.astype(np.int64)
+    total = int(joint.sum())
+    amounts = rules.stakes.as_dict()
+    offered = [b.name for b in d.bets if not b.side or amounts.get(b.name, 0) > 0]
+    rets = event_returns(d, rules.pays())
+    bets = {}
+    main_net = np.zeros(lay.n_codes, object)
+    main_wager = np.zeros(lay.n_codes, np.int64)
+    for b in offered:
+        mult = lay.multiple_of[b]
+        ev = lay.event_of[b]
+        table = BetTable(placed=int(joint[mult > 0].sum()),
+                         staked=int((joint * mult).sum()))
+        hits = 0
+        for e, name in enumerate(lay.events[b]):
+            sel = ev == e
+            count = int(joint[sel].sum())
+            if not count and name == "not_placed":
+                continue
+            units = int((joint[sel] * mult[sel]).sum())
+            # an event of a bet not on the table (a fold, a pulled bet) pays nothing
+            pays = Fraction(rets[b][e]) - 1 if mult[sel].any() else Fraction(0)
+            table.add(name, pays, count, units=units)
+            if pays > 0:
+                hits += count
+        bets[b] = bet_json(table, total, counts=True)
+        bets[b]["hit_frequency"] = hits / table.placed if table.placed else None
+        if not d.bet(b).side:
+            value = np.array([Fraction(r) - 1 for r in rets[b]], object)
+            main_net = main_net + mult * value[ev]
+            main_wager += mult
+    scale = 1
+    for v in main_net:
+        scale = max(scale, Fraction(v).denominator)
+    outcomes = MainOutcomes(unit=scale)
+    net_int = np.array([int(Fraction(v) * scale) for v in main_net], np.int64)
+    for code in np.nonzero(joint)[0].tolist():
+        outcomes.add(int(net_int[code]), int(main_wager[code]) * scale, int(joint[code]))
+    main = main_json(outcomes)
+    main["hit_frequency"] = float(Fraction(int(joint[net_int > 0].sum()), total))
+    decisions = {}
+    for p in tree(d):
+        took = lay.action_of[p.name]
+        reached = int(joint[took >= 0].sum())
+        decisions[p.name] = {a.name: int(joint[took == i].sum()) / total
+                             for i, a in reversed(list(enumerate(p.actions)))}
+        decisions[p.name]["reached"] = reached / total
+    return {
+        "game": d.name,
+        "config": rules.name,
+        "strategy": res.strategy,
+        "deals_counted": total,
+        "main": main,
+        "bets": bets,
+        "decisions": decisions,
+        "first_decision": {"point": tree(d)[0].name, "hands": first_decision(res)},
+    }
+
+
+def counts(rules, *, progress: bool = True, backend: str = "cpu"):
+    del backend
+    return cached_solve(rules, "optimal", progress=progress)
+
+
+SOLVER = ExactSolver(
+    counts=counts,
+    counts_file=counts_file,
+    solve_tables=solve_tables,
+    report=report,
+    rule_strategies_are_slow=True,
+)
