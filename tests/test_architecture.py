@@ -154,8 +154,11 @@ def test_spec_is_complete(game, shipped_rules):
         assert callable(load(spec.kernel.head))
         assert hasattr(spec.solver(), "report") and hasattr(load(spec.table_strategy_class),
                                                             "load")
-    else:  # a described game: JAX only until the exact solver of described games
-        assert spec.kernel is None and spec.exact_solver is None and names
+    else:  # a described game: JAX only, solved by the described games' one exact solver
+        assert spec.kernel is None and names
+        assert spec.exact_solver == "gpusim.games.described.exact_report:SOLVER"
+        assert "optimal" in names and hasattr(spec.solver(), "report")
+        assert hasattr(load(spec.table_strategy_class), "load")
     for rules in shipped_rules.values():
         if rules.game != game:
             continue

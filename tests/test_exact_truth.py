@@ -32,10 +32,12 @@ from gpusim.games import spec_for
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "gpusim"]
 
-SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat"})
+SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud"})
 """Shipped configs whose fresh solve runs in the slow suite only: each Ultimate Texas Hold'em
 config needs its own enumeration (its river decision is priced with its own paytable), so the
-default suite re-solves the standard one and leaves the variant to ``make test-slow``."""
+default suite re-solves the standard one and leaves the variant to ``make test-slow``;
+Caribbean Stud's solve takes over a minute, so the default suite re-solves one hand label of it
+in part (tests/test_described_exact.py)."""
 
 
 def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,
@@ -207,6 +209,7 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
             _pct(uth["main"]["house_edge_per_ante"]),
         ("ultimate_holdem", "Trips 50/40/30/8/7/4/3, house edge"):
             _pct(1 - uth["bets"]["trips"]["rtp"]),
+        **_described_rows(report),
     }
     assert set(rows) == set(want), "README table rows changed; extend this test"
     for key, figure in want.items():
@@ -221,6 +224,44 @@ def test_readme_exact_figures_follow_from_a_fresh_solve(fresh):
     eor = re.search(r"element of risk ([\d.]+) %", rows["ultimate_holdem / optimal",
                                                        "house edge per Ante"])
     assert eor and eor.group(1) == f"{100 * uth['main']['element_of_risk']:.4f}"
+
+
+def _described_rows(report) -> dict:
+    """The described games' README rows; Caribbean Stud's from its shipped report (its fresh
+    solve is in the slow suite, which checks that report)."""
+    tcp = report("three_card_poker", "optimal")
+    ms = report("mississippi_stud", "optimal")
+    lir = report("let_it_ride", "optimal")
+    cs = json.loads((ROOT / "gpusim" / "data" / "exact" / "caribbean_stud.optimal.json")
+                    .read_text())
+    return {
+        ("three_card_poker / optimal", "house edge per Ante"):
+            _pct(tcp["main"]["house_edge_per_ante"]),
+        ("three_card_poker", "Pair Plus 40/30/6/4/1, house edge"):
+            _pct(1 - tcp["bets"]["pair_plus"]["rtp"]),
+        ("mississippi_stud / optimal", "house edge per Ante"):
+            _pct(ms["main"]["house_edge_per_ante"]),
+        ("let_it_ride / optimal", "house edge per one of the three bets"):
+            _pct(lir["main"]["house_edge_per_ante"]),
+        ("caribbean_stud / optimal", "house edge per Ante"):
+            _pct(cs["main"]["house_edge_per_ante"]),
+    }
+
+
+@pytest.mark.parametrize("config, figure, digits, published", [
+    ("three_card_poker", "main.house_edge_per_ante", 2, "3.37"),
+    ("three_card_poker", "pair_plus", 2, "2.32"),
+    ("mississippi_stud", "main.house_edge_per_ante", 2, "4.91"),
+    ("let_it_ride", "main.house_edge_per_ante", 2, "3.51"),
+    pytest.param("caribbean_stud", "main.house_edge_per_ante", 3, "5.224",
+                 marks=pytest.mark.slow)])
+def test_described_games_published_figures(fresh, config, figure, digits, published):
+    # each published house edge, from a fresh solve, to the digit it is printed with
+    _, report = fresh
+    rep = report(config, "optimal")
+    value = (rep["main"]["house_edge_per_ante"] if figure.startswith("main.")
+             else 1 - rep["bets"][figure]["rtp"])
+    assert f"{100 * value:.{digits}f}" == published
 
 
 def test_win_over_half_is_97_8210_per_ante(fresh):

@@ -32,6 +32,12 @@ def exact_cmd(
     par: Annotated[
         str | None, typer.Option("--par", help="Also write the PAR sheet (.xlsx) here.")
     ] = None,
+    html: Annotated[
+        str | None,
+        typer.Option("--html", metavar="PATH",
+                     help="Also write the exact report as one self-contained HTML page, with "
+                          "the strategy chart."),
+    ] = None,
     write_tables: Annotated[
         bool, typer.Option("--write-tables", help="Regenerate the shipped decision tables.")
     ] = False,
@@ -72,6 +78,8 @@ def exact_cmd(
             fail(f"--backend cupy: no usable GPU: {why}; use --backend cpu")
     if par is not None:
         check_out_file(par, "--par", ".xlsx")
+    if html is not None:
+        check_out_file(html, "--html", ".html")
     from gpusim.exact.shipped import shipped_report
     from gpusim.runs.exact_on_demand import exact_report, write_shipped_tables
 
@@ -100,6 +108,10 @@ def exact_cmd(
         from gpusim.report.par import exact_par_tables, write_par
 
         typer.echo(f"wrote {write_par(exact_par_tables(report), par)} (PAR sheet)", err=True)
+    if html is not None:
+        from gpusim.report.exact_html import write_exact_html
+
+        typer.echo(f"wrote {write_exact_html(report, html)} (HTML report)", err=True)
     if as_json:
         echo_json(report)
     else:

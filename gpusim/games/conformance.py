@@ -133,8 +133,9 @@ def _check_records(spec, rules) -> list[str]:
     from gpusim.games.play import play_records
     from gpusim.games.strategy_registry import get_strategy
 
-    strategy = get_strategy(spec.strategies[0].name if spec.strategies[0].table is None
-                            else "basic", rules)
+    # a rule strategy: a table strategy's tables may not be solved yet
+    strategy = get_strategy(next((s.name for s in spec.strategies if s.table is None),
+                                 "basic"), rules)
     out = []
     for rec in play_records(rules, strategy, seed=3, first_round=0, n_rounds=8):
         keys = set(rec)

@@ -146,9 +146,9 @@ def spec_of(d: Description) -> GameSpec:
         strategies=optimal + tuple(StrategyEntry(name, f"rules:{name}", desc or name)
                                    for name, desc, _ in d.strategies),
         table_strategies=("optimal",) if solved else (),
-        table_strategy_class="gpusim.strategy.described_tables:DescribedTables" if solved
+        table_strategy_class="gpusim.games.described.tables:DescribedTables" if solved
         else None,
-        exact_solver="gpusim.exact.described_report:SOLVER" if solved else None,
+        exact_solver="gpusim.games.described.exact_report:SOLVER" if solved else None,
         joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
                         reads=("joint",)),
         offered_bets=_offered,

@@ -29,7 +29,7 @@ def _cache_path(rules, strategy: str):
 
 def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
     """The solve of ``rules`` under ``strategy``, from the cache or counted now (and cached)."""
-    from gpusim.exact.described import Solved, solve
+    from gpusim.games.described.solver import Solved, solve
 
     path = _cache_path(rules, strategy)
     if path.is_file():
@@ -94,15 +94,21 @@ def starting_label(cards: np.ndarray) -> np.ndarray:
     cat = rank >> 27
     primary = (rank >> 13) & 0x1FFF
     cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
-    out = []
-    for c, row, p in zip(cat.tolist(), ranks.tolist(), primary.tolist(), strict=True):
-        if c == 0:
-            out.append(f"high card {RANKS[row[0]]}-{RANKS[row[1]]}")
-        elif c == 1:
-            out.append(f"pair of {RANKS[p.bit_length() - 1]}s")
-        else:
-            out.append(_CATEGORY_LABELS[c])
-    return np.array(out)
+    pair_rank = np.floor(np.log2(np.maximum(primary, 1))).astype(np.int64)
+    # one small code per label (category, then the ranks that name it), texts made once each
+    code = np.where(cat == 0, ranks[:, 0] * 13 + ranks[:, 1],
+                    np.where(cat == 1, 169 + pair_rank, 182 + cat))
+    uniq, inv = np.unique(code, return_inverse=True)
+    texts = np.array([_label_text(int(c)) for c in uniq.tolist()])
+    return texts[inv.reshape(-1)]
+
+
+def _label_text(code: int) -> str:
+    if code < 169:
+        return f"high card {RANKS[code // 13]}-{RANKS[code % 13]}"
+    if code < 182:
+        return f"pair of {RANKS[code - 169]}s"
+    return _CATEGORY_LABELS[code - 182]
 
 
 def first_decision(res) -> list[dict]:
@@ -114,25 +120,33 @@ def first_decision(res) -> list[dict]:
     point = tree(d)[0]
     unit = res.rules.stakes.as_dict()[d.base_bet] * res.scale
     labels = starting_label(res.root_cards[:, : d.player])
-    up = (np.array([RANKS[c >> 2] for c in res.root_cards[:, d.player].tolist()])
-          if d.dealer_up else np.full(len(labels), ""))
+    lab_u, lab_i = np.unique(labels, return_inverse=True)
+    up_rank = (res.root_cards[:, d.player].astype(np.int64) >> 2) if d.dealer_up else \
+        np.zeros(len(labels), np.int64)
+    group = lab_i.reshape(-1) * 13 + up_rank
     w = res.root_weight.astype(np.int64)
     deals = res.root_deals.astype(np.int64) * w
-    keys = np.char.add(np.char.add(labels.astype(str), "|"), up.astype(str))
-    uniq, inv = np.unique(keys, return_inverse=True)
+    # exact int64 sums per group: rows sorted by group, summed by reduceat
+    order = np.argsort(group, kind="stable")
+    g_sorted = group[order]
+    starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])
+
+    def sums(values: np.ndarray) -> list[int]:
+        return np.add.reduceat(values[order], starts, axis=0).tolist()
+
+    n_deals = sums(deals)
+    ev = sums(res.root_ev_main.astype(np.int64) * w[:, None])
+    taken = sums(deals[:, None] * (res.root_action[:, None] == np.arange(len(point.actions))))
     out = []
-    for g, key in enumerate(uniq.tolist()):
-        sel = inv == g
-        n = int(deals[sel].sum())
-        hand, upcard = key.split("|")
-        row: dict = {"hand": hand}
+    for k, g in enumerate(g_sorted[starts].tolist()):
+        n = n_deals[k]
+        row: dict = {"hand": str(lab_u[g // 13])}
         if d.dealer_up:
-            row["up"] = upcard
+            row["up"] = RANKS[g % 13]
         row["deals"] = n
-        row["ev"] = {a.name: float(Fraction(int((res.root_ev_main[sel, i] * w[sel]).sum()),
-                                            n * unit))
+        row["ev"] = {a.name: float(Fraction(ev[k][i], n * unit))
                      for i, a in enumerate(point.actions)}
-        row["share"] = {a.name: float(Fraction(int(deals[sel & (res.root_action == i)].sum()), n))
+        row["share"] = {a.name: float(Fraction(taken[k][i], n))
                         for i, a in enumerate(point.actions)}
         out.append(row)
     order = {lab: i for i, lab in enumerate(_label_order(out))}

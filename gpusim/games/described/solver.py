@@ -13,8 +13,9 @@ order) and the dealer's hidden cards. The enumeration has three parts:
    hidden cards are *counted*, not dealt: the dealer hands that avoid the cards in view, by
    whether they qualify and beat, tie or lose to the player's hand, come from cumulative rank
    tables of the hands that hold a given card subset, by inclusion-exclusion over the cards in
-   view (:class:`DealerCounts`). A row's outcome counts ``D (rows, n_out)`` are over the
-   layout's outcome codes (showdown x paytable classes, :mod:`gpusim.games.described.layout`).
+   view (:class:`gpusim.exact.dealer_counts.DealerCounts`). A row's outcome counts ``D (rows,
+   n_out)`` are over the layout's outcome codes (showdown x paytable classes,
+   :mod:`gpusim.games.described.layout`).
 3. **Decisions.** The game tree's nodes (a point and the actions that led to it) are valued from
    the last to the first: at each information set, the expected net of every action (the
    rows' ``D`` times the net of each terminal path, or the value of the node it leads to), and
@@ -24,7 +25,7 @@ order) and the dealer's hidden cards. The enumeration has three parts:
 Money is integers throughout: nets are in units of ``1/scale`` of a money unit (``scale`` the
 least common denominator of the pays, 2 for a 3:2 pay), counts are int64. The ``optimal``
 decision tables (:func:`table_key`) are indexed by (node, the player's suit class, the other
-seen cards in the class's suits) and read by :mod:`gpusim.strategy.described_tables`.
+seen cards in the class's suits) and read by :mod:`gpusim.games.described.tables`.
 """
 
 from __future__ import annotations
@@ -40,12 +41,12 @@ from typing import Any
 import numpy as np
 
 from gpusim.board_index import board_classes, set_index, subsets_from_index
-from gpusim.evaluator import evaluate_np, evaluate_three_np
+from gpusim.exact.dealer_counts import DealerCounts, rank_np
 from gpusim.games.described.description import Description
 from gpusim.games.described.engine import threshold
 from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
 
-__all__ = ["DealerCounts", "Solved", "hand_classes_np", "node_index", "solve", "table_key",
+__all__ = ["Solved", "hand_classes_np", "node_index", "solve", "table_key",
            "table_size"]
 
 FULL_DECK = tuple(range(52))
@@ -53,12 +54,6 @@ _ROWS_PER_CHUNK = 300_000
 
 
 # --- hand classes and ranks, numpy -----------------------------------------------------------
-
-
-def _rank_np(cards: np.ndarray, ranking: str) -> np.ndarray:
-    c = np.ascontiguousarray(cards, np.int32)
-    return (evaluate_three_np(c, check=False) if ranking == "three_card"
-            else evaluate_np(c, check=False)).astype(np.uint32)
 
 
 def _class_np(rank: np.ndarray, ranking: str, class_of: np.ndarray) -> np.ndarray:
@@ -80,7 +75,7 @@ def _set_class_table(d: Description, hand: str) -> np.ndarray:
     h = d.hand(hand)
     k = len(h.columns)
     cards = subsets_from_index(np.arange(math.comb(52, k)), k)
-    return _class_np(_rank_np(cards, h.ranking), h.ranking,
+    return _class_np(rank_np(cards, h.ranking), h.ranking,
                      layout(d).class_of[hand]).astype(np.int8)
 
 
@@ -95,109 +90,9 @@ def hand_classes_np(d: Description, cards: np.ndarray) -> np.ndarray:
         if len(hd.columns) in (3, 5) and (hd.ranking == "poker") == (len(hd.columns) == 5):
             cls = _set_class_table(d, h)[set_index(sub)].astype(np.int64)
         else:
-            cls = _class_np(_rank_np(sub, hd.ranking), hd.ranking, lay.class_of[h])
+            cls = _class_np(rank_np(sub, hd.ranking), hd.ranking, lay.class_of[h])
         code = code * len(lay.class_names[h]) + cls
     return code
-
-
-# --- dealer hands by inclusion-exclusion -------------------------------------------------------
-
-
-class DealerCounts:
-    """Counts of the dealer hands (``size`` cards of ``deck``) that hold the up cards and avoid
-    the other cards in view, below a rank threshold.
-
-    ``N(T, t)``, the hands holding the card set T with rank ordinal below t, is read from a
-    cumulative table per subset size (dense where it fits, else sorted keys and a binary
-    search); the hands that avoid the cards X in view are ``sum over S of X (-1)^|S| N(U + S,
-    t)`` (|U + S| <= size). Ordinals are ranks among the distinct ranks of the deck's hands.
-    """
-
-    def __init__(self, deck: tuple[int, ...], size: int, ranking: str, qualifier_rank: int):
-        self.size = size
-        allc = subsets_from_index(np.arange(math.comb(52, size)), size)
-        in_deck = np.isin(allc, np.array(deck)).all(axis=1)
-        hands = allc[in_deck]
-        rank = _rank_np(hands, ranking)
-        self.distinct = np.unique(rank)
-        ordinal = np.searchsorted(self.distinct, rank).astype(np.int64)
-        n_r = len(self.distinct)
-        self.n_ranks = n_r
-        self.q = int(np.searchsorted(self.distinct, np.uint32(qualifier_rank)))
-        self.dense: dict[int, np.ndarray] = {}
-        self.keys: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.qual: dict[int, np.ndarray] = {}
-        self.total: dict[int, np.ndarray] = {}
-        self.cum0 = np.concatenate([[0], np.cumsum(np.bincount(ordinal, minlength=n_r))])
-        self.whole = np.full(math.comb(52, size), -1, np.int64)  # the hand itself (j = size)
-        self.whole[set_index(hands)] = ordinal
-        below_q = ordinal < self.q
-        for j in range(1, size):
-            t = np.concatenate([set_index(hands[:, list(c)]) for c in combinations(range(size),
-                                                                                  j)])
-            o = np.tile(ordinal, math.comb(size, j))
-            n_t = math.comb(52, j)
-            self.qual[j] = np.bincount(t, weights=np.tile(below_q, math.comb(size, j)),
-                                       minlength=n_t).astype(np.int64)
-            if n_t * (n_r + 1) <= 40_000_000:
-                hist = np.bincount(t * n_r + o, minlength=n_t * n_r).reshape(n_t, n_r)
-                cum = np.zeros((n_t, n_r + 1), np.int32)
-                np.cumsum(hist, axis=1, out=cum[:, 1:])
-                self.dense[j] = cum
-            else:
-                keys = np.sort(t * (n_r + 1) + o)
-                start = np.concatenate([[0], np.cumsum(np.bincount(t, minlength=n_t))])[:-1]
-                self.keys[j] = (keys, start.astype(np.int64))
-
-    def ordinals(self, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(distinct dealer ranks below, at or below) each packed player rank."""
-        r = rank.astype(np.uint32)
-        return (np.searchsorted(self.distinct, r, "left").astype(np.int64),
-                np.searchsorted(self.distinct, r, "right").astype(np.int64))
-
-    def _n(self, j: int, t_idx: np.ndarray, thr: np.ndarray | None) -> np.ndarray:
-        """N(T, thr) for T of size j by index; thr None: the qualifier."""
-        if j == 0:
-            return (self.cum0[self.q] if thr is None else self.cum0[thr]) + 0 * t_idx
-        if j == self.size:
-            o = self.whole[t_idx]
-            return ((o >= 0) & (o < (self.q if thr is None else thr))).astype(np.int64)
-        if thr is None:
-            return self.qual[j][t_idx]
-        if j in self.dense:
-            return self.dense[j][t_idx, thr].astype(np.int64)
-        keys, start = self.keys[j]
-        return np.searchsorted(keys, t_idx * (self.n_ranks + 1) + thr) - start[t_idx]
-
-    def showdown(self, up: np.ndarray, others: np.ndarray, player_rank: np.ndarray,
-                 n_avoiding: int) -> np.ndarray:
-        """(N, 6) int64 dealer hands by showdown code
-        (:data:`gpusim.games.described.layout.SHOWDOWN`) for each row: ``up`` (N, u) the
-        dealer's face-up cards, ``others`` (N, x) every other card in view,
-        ``player_rank`` (N,) packed, ``n_avoiding`` the dealer hands that avoid the cards in
-        view (the same for every row)."""
-        n = len(others)
-        lt, le = self.ordinals(player_rank)
-        below = {"lt": np.zeros(n, np.int64), "le": np.zeros(n, np.int64),
-                 "q": np.zeros(n, np.int64)}
-        u = up.shape[1]
-        for s in range(0, min(self.size - u, others.shape[1]) + 1):
-            sign = -1 if s % 2 else 1
-            for combo in combinations(range(others.shape[1]), s):
-                t_cards = np.concatenate([up, others[:, list(combo)]], axis=1)
-                j = u + s
-                t_idx = set_index(t_cards) if j else np.zeros(n, np.int64)
-                below["lt"] += sign * self._n(j, t_idx, lt)
-                below["le"] += sign * self._n(j, t_idx, le)
-                below["q"] += sign * self._n(j, t_idx, None)
-        a_lt, a_le, a_q = below["lt"], below["le"], below["q"]
-        q = self.q
-        lo_lt, lo_le = np.where(lt < q, a_lt, a_q), np.where(le < q, a_le, a_q)
-        hi_lt, hi_le = np.where(lt > q, a_lt, a_q), np.where(le > q, a_le, a_q)
-        out = np.stack([lo_lt, lo_le - lo_lt, a_q - lo_le,
-                        hi_lt - a_q, hi_le - hi_lt, n_avoiding - hi_le], axis=1)
-        assert (out >= 0).all()
-        return out
 
 
 @cache
@@ -363,12 +258,14 @@ def _segsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.add.reduceat(values, starts, axis=0)
 
 
-def solve(rules, strategy: str = "optimal", *, deck=None,
+def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
           progress: Callable[[int, int], None] | None = None) -> Solved:
     """Count every deal of a described game's config under ``strategy`` (``"optimal"`` or one
     of its rule strategies). ``deck``: the card codes dealt from (default all 52; a reduced
-    deck turns suit classes off and writes no tables). ``progress(done, total)`` per chunk of
-    player classes."""
+    deck turns suit classes off and writes no tables). ``player_classes``: only the deals whose
+    player cards are in these suit classes (:func:`gpusim.board_index.board_classes` ids; a
+    partial solve, to check a slow game's shipped tables in part). ``progress(done, total)``
+    per chunk of player classes."""
     d = rules.game_def
     full = deck is None or tuple(sorted(deck)) == FULL_DECK
     deck_t = FULL_DECK if full else tuple(sorted(int(c) for c in deck))
@@ -390,6 +287,9 @@ def solve(rules, strategy: str = "optimal", *, deck=None,
         b = board_classes(d.player)
         p_cards, p_weight = b.reps.astype(np.int64), b.weights
         p_class = np.arange(b.n_classes)
+        if player_classes is not None:
+            p_class = np.asarray(player_classes, np.int64)
+            p_cards, p_weight = p_cards[p_class], p_weight[p_class]
     else:
         p_cards = np.array(list(combinations(deck_t, d.player)), np.int64)
         p_weight = np.ones(len(p_cards), np.int64)
@@ -476,7 +376,7 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
                       shape.hidden]
         n_av = math.comb(len(deck) - in_view, len(shape.hidden))
         ph = d.hand(d.showdown[0])
-        prank = _rank_np(final[:, list(ph.columns)], ph.ranking)
+        prank = rank_np(final[:, list(ph.columns)], ph.ranking)
         sd = dc.showdown(final[:, up_cols], final[:, other_cols], prank, n_av)
         code = (np.arange(6)[None, :] * n_cls + cls[:, None])
         weight = sd

@@ -41,8 +41,8 @@ def _colex(cards, binom):
 def point_function(rules, packed: dict[int, np.ndarray]):
     """``fns[point](seen) -> (N,) int32`` action index for every point of a described game,
     from ``packed`` {point index: (n_nodes, n_keys) uint8 action}."""
-    from gpusim.exact.described import _nodes, node_index
     from gpusim.games.described.layout import shape_of, tree
+    from gpusim.games.described.solver import _nodes, node_index
 
     d = rules.game_def
     shape = shape_of(d)
