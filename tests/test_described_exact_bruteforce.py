@@ -18,7 +18,8 @@ strategy thresholds are reachable) every deal is enumerated: player cards and de
 sets, the dealer's face-up card apart from its hidden ones, each street's card in order. The
 optimal play is backward induction over raw information sets (the exact cards seen at each
 point, the street cards in the order dealt, and the bets already made), ties going to the first
-action as the solver's do; a rule strategy is coded from its description. Then the solver must
+action as the solver's do (Mississippi Stud has ties: a street whose bets all come to 0 bets
+1x); a rule strategy is coded from its description. Then the solver must
 agree exactly, in integers and Fractions: the deal count, each first-point information set's
 deals and summed net per action, the net histogram of the round and of every bet (a bet not
 placed or pulled back counts as net 0), and how many deals took each action.
@@ -43,7 +44,7 @@ from gpusim.config import load_config
 from gpusim.evaluator import evaluate_np, evaluate_three_np
 
 FACES = "23456789TJQKA"
-TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12  # rank = card >> 2
+TEN, QUEEN, KING, ACE = 8, 10, 11, 12  # rank = card >> 2
 POKER = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
          "four_of_a_kind", "straight_flush", "royal_flush")
 THREE_CARD = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
@@ -55,11 +56,12 @@ def make_deck(*suits: str) -> tuple[int, ...]:
 
 
 # Each deck makes every line of its game's paytables and the thresholds of its rules reachable,
-# and its optimal play takes every kind of action (suits with few cards make most hands
-# unpaired, as in the full deck; one rank in more suits makes trips and quads possible).
+# and its optimal play folds, bets and rides at every point (two suits of many ranks keep most
+# hands unpaired, as in the full deck, where three or four suits of few ranks would pair nearly
+# every hand and make folding pointless; one rank in all four suits makes trips and quads).
 # Three Card Poker: Q-high qualifies, Q-6-4 is dealt exactly and Q-4-3 below it, A-2-3 and
-# Q-K-A are straights. Caribbean Stud: A-K high (with Q-J-T-9, the only high card that does not
-# qualify), every Raise line from high card to the royal. Mississippi Stud: a pair of 2s to 5s
+# Q-K-A are straights. Caribbean Stud: A-K high qualifies and A-Q-J-T-9 does not; every Raise
+# line from high card to the royal. Mississippi Stud: a pair of 2s to 5s
 # loses, of 10s pushes, of J-A pays; every line up to the royal. Let It Ride: pairs of 2s to 9s
 # lose, 10s to aces pay; every line up to the royal.
 DECKS = {
@@ -155,11 +157,9 @@ def action_counts(names, acts: np.ndarray, weight) -> dict[str, int]:
     return {name: int(w[acts == i].sum()) for i, name in enumerate(names)}
 
 
-def root_rows(player: np.ndarray, up=None) -> list[tuple]:
-    if up is None:
-        return [(tuple(sorted(p)), ()) for p in player.tolist()]
-    return [(tuple(sorted(p)), tuple(sorted(u))) for p, u in zip(player.tolist(), up.tolist(),
-                                                                  strict=True)]
+def root_rows(player: np.ndarray) -> list[tuple]:
+    """The first point's information-set keys of a game without dealer up cards."""
+    return [(tuple(sorted(p)), ()) for p in player.tolist()]
 
 
 # --------------------------------------------------------------------------- the games

@@ -38,7 +38,7 @@ from scipy.stats import chi2
 
 import gpusim
 from gpusim.config import load_config
-from gpusim.games import bets
+from gpusim.games import bets, spec_for
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
@@ -136,6 +136,14 @@ def _event_counts(run, s: dict, exact: dict, bet: str) -> tuple[list[str], np.nd
     if "check" in names and "check" not in sim:
         sim["check"] = dcount[(bet, "check")]
     counts = np.array([sim.get(n, 0) for n in names], dtype=np.int64)
+    unplaced = s["rounds"] - counts.sum()
+    if unplaced and names != list(sim):
+        # a described game names a round without the bet after what happened instead: the
+        # fold, or the action that left it off the table (Let It Ride's "pull")
+        actions = {a.name for p in spec_for(load_config(exact["config"])).decisions
+                   for a in p.actions}
+        into = "fold" if "fold" in names else next(n for n in names if n in actions)
+        counts[names.index(into)] += unplaced
     assert counts.sum() == s["rounds"], (bet, counts.sum())
     return names, counts
 
