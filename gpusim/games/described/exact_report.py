@@ -131,7 +131,7 @@ def first_decision(res) -> list[dict]:
     g_sorted = group[order]
     starts = np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]])
 
-    def sums(values: np.ndarray) -> list[int]:
+    def sums(values: np.ndarray) -> list:
         return np.add.reduceat(values[order], starts, axis=0).tolist()
 
     n_deals = sums(deals)
@@ -149,8 +149,8 @@ def first_decision(res) -> list[dict]:
         row["share"] = {a.name: float(Fraction(taken[k][i], n))
                         for i, a in enumerate(point.actions)}
         out.append(row)
-    order = {lab: i for i, lab in enumerate(_label_order(out))}
-    return sorted(out, key=lambda r: (order[r["hand"]], RANKS.index(r["up"]) if r.get("up")
+    rank_of = {lab: i for i, lab in enumerate(_label_order(out))}
+    return sorted(out, key=lambda r: (rank_of[r["hand"]], RANKS.index(r["up"]) if r.get("up")
                                       else 0))
 
 

@@ -393,8 +393,8 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
     E_main = D @ net_main.T
     starts = {}
     for s in range(deep + 1):
-        a = ancestor(deep, s)
-        starts[s] = np.searchsorted(a, np.arange(len(stage_cards[s])))
+        anc = ancestor(deep, s)
+        starts[s] = np.searchsorted(anc, np.arange(len(stage_cards[s])))
 
     def to_level(values: np.ndarray, s: int) -> np.ndarray:
         return values if s == deep else _segsum(values, starts[s])
@@ -402,8 +402,8 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
     def level_to_level(values: np.ndarray, s_from: int, s_to: int) -> np.ndarray:
         if s_from == s_to:
             return values
-        a = ancestor(s_from, s_to)
-        return _segsum(values, np.searchsorted(a, np.arange(len(stage_cards[s_to]))))
+        anc = ancestor(s_from, s_to)
+        return _segsum(values, np.searchsorted(anc, np.arange(len(stage_cards[s_to]))))
 
     value: dict[int, np.ndarray] = {}
     value_main: dict[int, np.ndarray] = {}
@@ -413,25 +413,25 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
     rule_cache: dict[int, np.ndarray] = {}
     for i in range(len(nodes) - 1, -1, -1):
         node = nodes[i]
-        s = shape.seen[node.point] - 1
-        ev = np.zeros((len(stage_cards[s]), len(node.children)), np.int64)
+        lvl = shape.seen[node.point] - 1
+        ev = np.zeros((len(stage_cards[lvl]), len(node.children)), np.int64)
         ev_main = np.zeros_like(ev)
         for a, (kind, j) in enumerate(node.children):
             if kind == "path":
-                ev[:, a] = to_level(E[:, j], s)
-                ev_main[:, a] = to_level(E_main[:, j], s)
+                ev[:, a] = to_level(E[:, j], lvl)
+                ev_main[:, a] = to_level(E_main[:, j], lvl)
             else:
                 s_child = shape.seen[nodes[j].point] - 1
-                ev[:, a] = level_to_level(value[j], s_child, s)
-                ev_main[:, a] = level_to_level(value_main[j], s_child, s)
+                ev[:, a] = level_to_level(value[j], s_child, lvl)
+                ev_main[:, a] = level_to_level(value_main[j], s_child, lvl)
         if decide is None:
             act = np.argmax(ev, axis=1)
         else:
             if node.point not in rule_cache:
-                cards = np.zeros((len(stage_cards[s]), shape.n_columns), np.int32)
+                cards = np.zeros((len(stage_cards[lvl]), shape.n_columns), np.int32)
                 at = 0
-                for _, m, cols in shape.stages[: s + 1]:
-                    cards[:, list(cols)] = stage_cards[s][:, at: at + m]
+                for _, m, cols in shape.stages[: lvl + 1]:
+                    cards[:, list(cols)] = stage_cards[lvl][:, at: at + m]
                     at += m
                 rule_cache[node.point] = np.asarray(
                     decide(cards)[points[node.point].name]).astype(np.int64)
@@ -441,9 +441,9 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
         action[i], evs[i], evs_main[i] = act, ev, ev_main
         if tables is not None:
             k = node.point
-            rest = [new_cards[t] for t in range(1, s + 1)]
-            rest = [r[ancestor(s, t)] for r, t in zip(rest, range(1, s + 1), strict=True)]
-            key = table_key(d, k, p_class[ancestor(s, 0)], rest)
+            rest = [new_cards[t] for t in range(1, lvl + 1)]
+            rest = [r[ancestor(lvl, t)] for r, t in zip(rest, range(1, lvl + 1), strict=True)]
+            key = table_key(d, k, p_class[ancestor(lvl, 0)], rest)
             tables[k][node_index(d)[k].index(i), key] = act
     # forward: which path each deepest row takes
     path = np.full(n_deep, -1, np.int64)
@@ -452,8 +452,8 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
         rows = reach.pop(i, None)
         if rows is None:
             continue
-        s = shape.seen[node.point] - 1
-        act = action[i][ancestor(deep, s)]
+        lvl = shape.seen[node.point] - 1
+        act = action[i][ancestor(deep, lvl)]
         for a, (kind, j) in enumerate(node.children):
             hit = rows & (act == a)
             if kind == "path":
