@@ -405,7 +405,7 @@ CASES = [
       "stakes.play", "unknown key", "ante", "pair_plus"),
     c("config-stakes-missing-base", TCP, [("ante = 1\npair_plus = 1", "pair_plus = 1")],
       "stakes.ante", "missing"),
-    c("config-default-strategy-unknown", TCP, [('default_strategy = "q64"',
+    c("config-default-strategy-unknown", TCP, [('default_strategy = "optimal"',
                                                 'default_strategy = "q65"')],
       "default_strategy", "'q65'", "q64", "always-play"),
 ]

@@ -53,7 +53,7 @@ def _bonus_rtp(rules) -> Fraction:
     from gpusim.games.holdem_bonus.exact import bonus_table
 
     t = bonus_table(rules)
-    return 1 + sum(Fraction(p) * c for _, p, c in t.events) / t.placed
+    return 1 + sum(Fraction(p) * c for _, p, c, _ in t.events) / t.placed
 
 
 def _aa_rtp(rules) -> Fraction:
@@ -107,7 +107,7 @@ def test_bonus_counts_are_the_exact_modules(config):
     rules = load_config(config)
     m = side_bet_model(rules, "bonus")
     t = bonus_table(rules)
-    rows = {e: c for e, _, c in t.events}
+    rows = {e: c for e, _, c, _ in t.events}
     assert dict(zip(m.lines, m.hits.tolist(), strict=True)) | {"other": m.lose} == rows
     assert m.total == t.placed
 

@@ -56,13 +56,22 @@ def _check_par(path: Path, rep: dict) -> None:
         assert pt["combinations"].sum() == deals
         for row, e in zip(pt.iter_rows(named=True), info["events"], strict=True):
             assert abs(row["probability"] - e["probability"]) <= 1e-15
-            assert row["combinations"] == round(e["probability"] * deals)
+            assert row["combinations"] == e.get("count", round(e["probability"] * deals))
         figs = dict(_table(path, bet, f"{bet}_figures").iter_rows())
         assert abs(figs["RTP"] - info["rtp"]) <= 1e-9
-        # hit frequency and SD of one placed wager, from the JSON's events
-        placed = [e for e in info["events"] if e["event"] not in _NOT_PLACED.get(bet, ())]
+        # hit frequency and SD of one placed wager, from the JSON's events; a described game's
+        # events carry their integer counts: the deals with the bet on the table and the units
+        # staked there (per unit staked, as its RTP)
+        if "staked" in info["events"][0]:
+            placed = [dict(e, probability=e["staked"]) for e in info["events"] if e["placed"]]
+            hit = (sum(e["placed"] for e in info["events"] if e["pays"] > 0)
+                   / sum(e["placed"] for e in info["events"]))
+            assert hit == info["hit_frequency"]
+        else:
+            placed = [e for e in info["events"] if e["event"] not in _NOT_PLACED.get(bet, ())]
         tot = sum(e["probability"] for e in placed)
-        hit = sum(e["probability"] for e in placed if e["pays"] > 0) / tot
+        if "staked" not in info["events"][0]:
+            hit = sum(e["probability"] for e in placed if e["pays"] > 0) / tot
         mean = sum(e["pays"] * e["probability"] for e in placed) / tot
         sd = math.sqrt(sum(e["pays"] ** 2 * e["probability"] for e in placed) / tot - mean ** 2)
         assert abs(figs["hit frequency"] - hit) <= 1e-9

@@ -140,8 +140,9 @@ def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, s
     if count == 0:
         nearest = _nearest(kind.kind, model, space, targets, z)
     table = _frame(kind.kind, model, space, best)
+    note = "; ".join(n for n in (kind.note, stats.get("note")) if n) or None
     return DesignResult(rules.name, bet, kind.kind, space.names, current, space.size, count,
-                        table, targets, time.perf_counter() - t0, strategy, nearest, kind.note,
+                        table, targets, time.perf_counter() - t0, strategy, nearest, note,
                         rules, stats)
 
 
@@ -153,6 +154,11 @@ def design(config, bet: str, **kw):
 
 
 def _run(kind, model, space, targets, top, near, z, stats=None):
+    if kind == "main" and hasattr(model, "price"):
+        # a model that prices whole candidates (a described game's, re-solved per candidate)
+        from gpusim.designer.priced import search_priced
+
+        return search_priced(model, space, targets, top=top, near=near, z=z, stats=stats)
     if kind == "main":
         from gpusim.designer.maingame import search_main
 
@@ -226,7 +232,13 @@ def candidate(result: DesignResult, rank: int = 1) -> dict[str, int]:
 
 def toml_text(doc: dict, header: str = "") -> str:
     """A config document as TOML: scalars first, then each table (nested tables as
-    ``[a.b]``)."""
+    ``[a.b]``; arrays, and tables inside them, inline: a described game's ``[game]``)."""
+    import json
+    import re
+
+    def key(k) -> str:
+        return k if re.fullmatch(r"[A-Za-z0-9_-]+", str(k)) else json.dumps(str(k))
+
     def scalar(v) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
@@ -234,20 +246,26 @@ def toml_text(doc: dict, header: str = "") -> str:
             return str(v)
         if isinstance(v, float):
             return repr(v) if math.isfinite(v) else "nan"
-        import json
-
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(scalar(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{key(k)} = {scalar(x)}" for k, x in v.items()) + "}"
         return json.dumps(str(v))
 
     out: list[str] = [header] if header else []
 
     def table(prefix: str, d: dict) -> None:
-        plain = {k: v for k, v in d.items() if not isinstance(v, dict)}
-        if prefix and plain:
+        # below the top level the keys keep their order (a described game's identity is its
+        # [game] table's text): a table before a plain value is inline, those after it [a.b]
+        items = list(d.items())
+        if not prefix:
+            items.sort(key=lambda kv: isinstance(kv[1], dict))
+        last = max((i for i, (_, v) in enumerate(items) if not isinstance(v, dict)), default=-1)
+        if prefix and last >= 0:
             out.append(f"\n[{prefix}]")
-        out.extend(f"{k} = {scalar(v)}" for k, v in plain.items())
-        for k, v in d.items():
-            if isinstance(v, dict):
-                table(f"{prefix}.{k}" if prefix else k, v)
+        out.extend(f"{key(k)} = {scalar(v)}" for k, v in items[: last + 1])
+        for k, v in items[last + 1:]:
+            table(f"{prefix}.{key(k)}" if prefix else key(k), v)
 
     table("", doc)
     return "\n".join(out) + "\n"

@@ -64,7 +64,8 @@ def with_paytable(rules, bet: str, pays: dict[str, int], name: str | None = None
     doc = copy.deepcopy(rules.to_dict())
     doc.pop("source", None)
     # the stake multiples are the game's, recorded for readers; a config may not set them
-    doc["rules"] = {k: v for k, v in doc.get("rules", {}).items() if not k.endswith("_multiple")}
+    if "rules" in doc:  # a described game's config has no [rules] table
+        doc["rules"] = {k: v for k, v in doc["rules"].items() if not k.endswith("_multiple")}
     table = spec_for(rules).paytable_tables.get(bet, bet)
     doc["paytables"][table] = {ln: int(p) for ln, p in pays.items()}
     if name is not None:

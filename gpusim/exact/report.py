@@ -47,6 +47,7 @@ class BetTable:
     events: list[tuple[str, Fraction | int, int, int]] = field(default_factory=list)
     placed: int = 0
     staked: int | None = None
+    placed_of: list[int] | None = None  # per event, the deals with the bet on the table
 
     def add(self, event: str, pays, count: int, *, units: int | None = None) -> None:
         self.events.append((event, pays, int(count), int(count if units is None else units)))
@@ -57,7 +58,9 @@ def bet_json(table: BetTable, total: int, *, counts: bool = False) -> dict:
     each event's integer ``count`` of deals too).
 
     probability = deals with the event / all deals; return = the event's contribution to the
-    bet's RTP (pays x stake units / units staked); rtp = 1 + sum of the returns.
+    bet's RTP (pays x stake units / units staked); rtp = 1 + sum of the returns. With the
+    table's ``placed_of``, each event also has ``placed`` (its deals with the bet on the table)
+    and ``staked`` (the stake units there).
     """
     rows = []
     net = Fraction(0)
@@ -74,6 +77,8 @@ def bet_json(table: BetTable, total: int, *, counts: bool = False) -> dict:
         if counts:
             row["count"] = count
         rows.append(row)
+        if table.placed_of is not None:
+            row["placed"], row["staked"] = table.placed_of[len(rows) - 1], units
     return {"rtp": float(1 + net) if staked else None, "events": rows}
 
 

@@ -82,16 +82,30 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
     for bet, info in rep["bets"].items():
         placed_rows = []
         rows = []
+        hits = placed_deals = 0
         for e in info["events"]:
-            placed = e["event"] not in not_placed.get(bet, ())
             p = float(e["probability"])
-            rows.append((e["event"], float(e["pays"]) if placed else None,
-                         int(round(p * deals)), p, float(e["return"])))
+            if "staked" in e:
+                # integer counts: the deals with the event, those with the bet on the table and
+                # the stake units there (a bet staked at 1x to 3x: per unit staked)
+                placed = e["placed"] > 0
+                combos = int(e["count"])
+                weight = float(e["staked"]) / deals
+                placed_deals += e["placed"]
+                hits += e["placed"] if e["pays"] > 0 else 0
+            else:
+                placed = e["event"] not in not_placed.get(bet, ())
+                combos, weight = int(round(p * deals)), p
+            rows.append((e["event"], float(e["pays"]) if placed else None, combos, p,
+                         float(e["return"])))
             if placed:
-                placed_rows.append((float(e["pays"]), p))
+                placed_rows.append((float(e["pays"]), weight))
         m = _moments(placed_rows)
         rtp = info["rtp"]
         p_placed = sum(p for _, p in placed_rows)
+        if placed_deals:  # per deal with the bet on the table, not per unit staked
+            m["hit_frequency"] = hits / placed_deals
+            p_placed = placed_deals / deals
         paytable = pl.DataFrame(rows, schema={
             "event": pl.String, "pays": pl.Float64, "combinations": pl.Int64,
             "probability": pl.Float64, "contribution": pl.Float64}, orient="row")

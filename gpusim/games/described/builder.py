@@ -120,6 +120,9 @@ def _paytable(rules: DescribedRules, bet: str) -> dict:
 @cache
 def spec_of(d: Description) -> GameSpec:
     """The GameSpec of a described game."""
+    from gpusim.games.described.design import design_entries
+
+    designs, design_refusals = design_entries(d)
     base = d.base_bet
     main = (base, *(b.name for b in d.bets if not b.side and b.name != base))
     side = tuple(b.name for b in d.bets if b.side)
@@ -164,6 +167,8 @@ def spec_of(d: Description) -> GameSpec:
         face_up=face_up,
         rule_strategy=lambda name: _rule_strategy(d, name),
         game_def=d,
+        designs=designs,
+        design_refusals=design_refusals,
         config_keys=_config_keys(d),
         paytable_tables={b.name: str(b.paytable or b.bonus) for b in d.bets
                          if (b.paytable or b.bonus) != b.name and (b.paytable or b.bonus)},

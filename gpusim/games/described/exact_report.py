@@ -10,6 +10,7 @@ EV per action.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -190,7 +191,7 @@ def analyse(res) -> dict:
         mult = lay.multiple_of[b]
         ev = lay.event_of[b]
         table = BetTable(placed=int(joint[mult > 0].sum()),
-                         staked=int((joint * mult).sum()))
+                         staked=int((joint * mult).sum()), placed_of=[])
         hits = 0
         for e, name in enumerate(lay.events[b]):
             sel = ev == e
@@ -201,8 +202,10 @@ def analyse(res) -> dict:
             # an event of a bet not on the table (a fold, a pulled bet) pays nothing
             pays = Fraction(rets[b][e]) - 1 if mult[sel].any() else Fraction(0)
             table.add(name, pays, count, units=units)
+            assert table.placed_of is not None
+            table.placed_of.append(int(joint[sel & (mult > 0)].sum()))
             if pays > 0:
-                hits += count
+                hits += table.placed_of[-1]
         bets[b] = bet_json(table, total, counts=True)
         bets[b]["hit_frequency"] = hits / table.placed if table.placed else None
         if not d.bet(b).side:
@@ -211,7 +214,7 @@ def analyse(res) -> dict:
             main_wager += mult
     scale = 1
     for v in main_net:
-        scale = max(scale, Fraction(v).denominator)
+        scale = math.lcm(scale, Fraction(v).denominator)
     outcomes = MainOutcomes(unit=scale)
     net_int = np.array([int(Fraction(v) * scale) for v in main_net], np.int64)
     for code in np.nonzero(joint)[0].tolist():

@@ -51,6 +51,7 @@ __all__ = ["Solved", "hand_classes_np", "node_index", "solve", "table_key",
 
 FULL_DECK = tuple(range(52))
 _ROWS_PER_CHUNK = 300_000
+_FINAL_PER_CHUNK = 2_000_000  # rows with every street dealt: bounds a chunk's memory
 
 
 # --- hand classes and ranks, numpy -----------------------------------------------------------
@@ -299,7 +300,11 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
     for _, m, _ in shape.stages[1: shape.deepest]:
         rows_per_p *= math.comb(left, m)
         left -= m
-    per_chunk = max(1, _ROWS_PER_CHUNK // rows_per_p)
+    dealt_out = rows_per_p  # and the streets after the deepest point, dealt out per row
+    for _, m, _ in shape.stages[shape.deepest:]:
+        dealt_out *= math.comb(left, m)
+        left -= m
+    per_chunk = max(1, min(_ROWS_PER_CHUNK // rows_per_p, _FINAL_PER_CHUNK // dealt_out))
     chunks = [np.arange(i, min(i + per_chunk, len(p_cards)))
               for i in range(0, len(p_cards), per_chunk)]
     joint = np.zeros(lay.n_codes, np.int64)
