@@ -19,10 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from gpusim.cli import app
-from gpusim.cli.common import load_rules
 from gpusim.report.browser import chromium_path, inspect_page
 from gpusim.report.exact_html import render_exact_html, write_exact_html
-from gpusim.runs.exact_on_demand import exact_report
 
 SHIPPED = Path(__file__).resolve().parents[1] / "gpusim" / "data" / "exact"
 RANKS_HIGH = "AKQJT98765432"
@@ -32,14 +30,15 @@ def _shipped(name: str) -> dict:
     return json.loads((SHIPPED / f"{name}.optimal.json").read_text())
 
 
+# the shipped reports: tests/test_exact_truth.py re-solves them, so no solve is repeated here
 @pytest.fixture(scope="module")
 def tcp() -> dict:
-    return exact_report(load_rules("three_card_poker"), "optimal", progress=False)
+    return _shipped("three_card_poker")
 
 
 @pytest.fixture(scope="module")
 def mississippi() -> dict:
-    return exact_report(load_rules("mississippi_stud"), "optimal", progress=False)
+    return _shipped("mississippi_stud")
 
 
 def _parse(text: str):

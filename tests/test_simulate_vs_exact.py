@@ -1,6 +1,6 @@
 """Monte Carlo agrees with the exact analysis: every shipped config, its default strategy.
 
-Each config is simulated for 10^7 rounds (10^8 for each game's main config, 2 x 10^6 for the
+Each config is simulated for 10^7 rounds (10^8 for each game's main config, 10^6 for the
 described games) with a fixed seed,
 and every bet's simulated RTP (and the main game's total-bet RTP) must lie within the 99.9 %
 confidence interval (z = 3.29, the run's own delta-method standard error) of the exact value.
@@ -49,9 +49,9 @@ CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_b
 MAIN_CONFIGS = ("casino_holdem", "holdem_bonus")
 # 10^8 rounds for each game's main config: the main game's check then has a 95 % chance to
 # catch an error of 0.05 points in the total-bet RTP (standard error 0.01 points); the described
-# games' optimal table strategy runs 2 x 10^6 (their solver is checked against a brute force
+# games' optimal table strategy runs 10^6 (their solver is checked against a brute force
 # too, tests/test_described_exact_bruteforce.py)
-ROUNDS = {c: 100_000_000 if c in MAIN_CONFIGS else 2_000_000 if c in DESCRIBED else 10_000_000
+ROUNDS = {c: 100_000_000 if c in MAIN_CONFIGS else 1_000_000 if c in DESCRIBED else 10_000_000
           for c in CONFIGS}
 SLOW = {"ultimate_holdem_must_beat"}  # the same code path as ultimate_holdem: slow suite
 

@@ -219,7 +219,7 @@ def _first_decision_text(first: dict, most: int = 200) -> list[str]:
     hands = first["hands"]
     if len(hands) > most:
         return [f"{first['point']}: EV per action for {len(hands):,} starting hands "
-                "(--json or --format html)"]
+                "(--json, or --html PATH for the chart)"]
     actions = list(hands[0]["ev"])
     out = [f"{first['point']} (EV per unit of the base bet of {', '.join(actions)}; the share "
            f"of the hand's deals taking {actions[-1]}):"]

@@ -18,11 +18,11 @@ of whole candidates (:mod:`gpusim.designer.priced`) takes the model, :class:`Des
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from gpusim.games.described.design_counts import Nets
 from gpusim.games.described.layout import event_returns, layout, shape_of, tree
 from gpusim.games.spec import DesignEntry
 
@@ -149,28 +149,6 @@ def side_hits(rules, bet: str) -> tuple[dict[str, int], int]:
 
 
 # --- the main game's nets, affine in the pays -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Nets:
-    """Per (path, outcome group), affine in the pays ``a`` of ``table``'s ``lines``: the net the
-    optimal strategy maximises, ``obj0 + a . obj`` (1/scale money units; the side bets that
-    no decision moves left out), and the main game's net ``main0 + a . main`` (1/``unit`` of
-    the base bet), with each path's main ``wager`` (base bets) and whether it ``stays`` (no
-    fold). ``group``: each outcome's group; ``monotone``: the strategy maximises the main net
-    and no pay lowers it (a box's corners bound its values)."""
-
-    table: str
-    lines: tuple[str, ...]
-    group: np.ndarray
-    obj0: np.ndarray
-    obj: np.ndarray
-    main0: np.ndarray
-    main: np.ndarray
-    unit: int
-    wager: np.ndarray
-    stays: np.ndarray
-    monotone: bool
 
 
 def _per_code(lay, b: str, values: list) -> np.ndarray:

@@ -2,7 +2,7 @@
 the backward induction that prices a candidate (:mod:`gpusim.games.described.design`).
 
 The exact solver's outcome counts (:mod:`.solver`: per row of the deepest decision point, every
-deal after it counted) are grouped by the outcome groups of :class:`~.design.Nets` and the rows
+deal after it counted) are grouped by the outcome groups of :class:`Nets` and the rows
 merged into *types* (:class:`Rows`): rows of a level with the same outcome counts (the deepest
 level) or the same children by type (a level above) take the same actions under every
 strategy. Mississippi Stud's 414,050 rows are 236 types, Caribbean Stud's 6.3 million (player
@@ -20,10 +20,31 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpusim.games.described.design import Nets
 from gpusim.games.described.layout import layout, shape_of
 
-__all__ = ["Rows", "batch_size", "induct", "outcome_rows", "price"]
+__all__ = ["Nets", "Rows", "batch_size", "induct", "outcome_rows", "price"]
+
+
+@dataclass(frozen=True)
+class Nets:
+    """Per (path, outcome group), affine in the pays ``a`` of ``table``'s ``lines``: the net the
+    optimal strategy maximises, ``obj0 + a . obj`` (1/scale money units; the side bets that
+    no decision moves left out), and the main game's net ``main0 + a . main`` (1/``unit`` of
+    the base bet), with each path's main ``wager`` (base bets) and whether it ``stays`` (no
+    fold). ``group``: each outcome's group; ``monotone``: the strategy maximises the main net
+    and no pay lowers it (a box's corners bound its values)."""
+
+    table: str
+    lines: tuple[str, ...]
+    group: np.ndarray
+    obj0: np.ndarray
+    obj: np.ndarray
+    main0: np.ndarray
+    main: np.ndarray
+    unit: int
+    wager: np.ndarray
+    stays: np.ndarray
+    monotone: bool
 
 
 # --- the outcome counts, counted once and merged into types ----------------------------------

@@ -43,8 +43,9 @@ import numpy as np
 from gpusim.board_index import board_classes, set_index, subsets_from_index
 from gpusim.exact.dealer_counts import DealerCounts, rank_np
 from gpusim.games.described.description import Description
-from gpusim.games.described.engine import threshold
+from gpusim.games.described.engine import rule_strategy, threshold
 from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
+from gpusim.strategy import StrategyError
 
 __all__ = ["Solved", "hand_classes_np", "node_index", "solve", "table_key",
            "table_size"]
@@ -281,9 +282,13 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
                    np.zeros_like(net))
     decide = None
     if strategy != "optimal":
-        from gpusim.games.strategy_registry import get_strategy
-
-        decide = get_strategy(strategy, rules).decide
+        # the description's own rule strategies (not the registry: the solver stays below it)
+        names = [name for name, _, _ in d.strategies]
+        if strategy not in names:
+            raise StrategyError(f"strategy {strategy!r}: the exact solver of {d.name} prices "
+                                f"'optimal' and the description's rule strategies: "
+                                f"{', '.join(names)}")
+        decide = rule_strategy(d, strategy)
     if full:
         b = board_classes(d.player)
         p_cards, p_weight = b.reps.astype(np.int64), b.weights
