@@ -131,13 +131,13 @@ def side_hits(rules, bet: str) -> tuple[dict[str, int], int]:
     """({line: deals it pays}, deals) of a side bet settled on its hand's paytable whatever the
     decisions: each k-card set of the hand by class, times the deals that hold it; lines in the
     paytable's order, those the config has."""
+    from gpusim.games.described.deals import set_class_table
     from gpusim.games.described.layout import _line_of_class
-    from gpusim.games.described.solver import _set_class_table
 
     d = rules.game_def
     pt = d.paytable(str(d.bet(bet).paytable))
     names = layout(d).class_names[pt.hand]
-    by_class = np.bincount(_set_class_table(d, pt.hand), minlength=len(names))
+    by_class = np.bincount(set_class_table(d, pt.hand), minlength=len(names))
     total = _deals(d)
     per = total // math.comb(52, len(d.hand(pt.hand).columns))
     hits = dict.fromkeys(pt.lines, 0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpusim.games.described.layout import layout, shape_of
+from gpusim.games.described.layout import shape_of
 
 __all__ = ["Nets", "Rows", "batch_size", "induct", "outcome_rows", "price"]
 
@@ -87,48 +87,12 @@ class Rows:
 def _chunk_rows(d, shape, deck, p_cards, group, n_groups) -> tuple[np.ndarray, list]:
     """One chunk of player classes: (D (rows, groups), each level's row per row), as the
     solver's ``_chunk`` counts them."""
-    from gpusim.exact.dealer_counts import rank_np
-    from gpusim.games.described.solver import _dealer_counts, _expand, hand_classes_np
+    from gpusim.games.described.deals import deal_stages, outcome_counts
 
-    lay = layout(d)
-    cards = [p_cards]
-    parents = [np.arange(len(p_cards))]
-    for s in range(1, len(shape.stages)):
-        parent, new = _expand(cards[-1], shape.stages[s][1], deck)
-        parents.append(parent)
-        cards.append(np.concatenate([cards[-1][parent], new], axis=1))
-    deep, last = shape.deepest - 1, len(shape.stages) - 1
-
-    def ancestor(s_from: int, s_to: int) -> np.ndarray:
-        idx = np.arange(len(cards[s_from]))
-        for s in range(s_from, s_to, -1):
-            idx = parents[s][idx]
-        return idx
-
-    final = np.zeros((len(cards[last]), shape.n_columns), np.int64)
-    at = 0
-    for _, m, cols in shape.stages:
-        final[:, list(cols)] = cards[last][:, at: at + m]
-        at += m
-    cls = hand_classes_np(d, final)
-    n_cls = int(np.prod([len(lay.class_names[h]) for h in lay.class_hands]))
-    in_view = sum(m for _, m, _ in shape.stages)
-    n_av = math.comb(len(deck) - in_view, len(shape.hidden))
-    if d.showdown is not None:
-        dc = _dealer_counts(d, tuple(deck.tolist()))
-        up = list(shape.stages[1][2]) if d.dealer_up else []
-        other = [c for c in range(shape.n_columns) if c not in up and c not in shape.hidden]
-        ph = d.hand(d.showdown[0])
-        weight = dc.showdown(final[:, up], final[:, other],
-                             rank_np(final[:, list(ph.columns)], ph.ranking), n_av)
-        code = np.arange(6)[None, :] * n_cls + cls[:, None]
-    else:
-        code, weight = cls[:, None], np.full((len(cls), 1), n_av, np.int64)
-    flat = (ancestor(last, deep)[:, None] * n_groups + group[code]).ravel()
-    n_deep = len(cards[deep])
-    D = np.bincount(flat, weights=weight.ravel().astype(np.float64), minlength=n_deep * n_groups)
-    return (np.rint(D).astype(np.int64).reshape(n_deep, n_groups),
-            [ancestor(deep, s) for s in range(deep + 1)])
+    st = deal_stages(shape, deck, p_cards)
+    deep = shape.deepest - 1
+    return (outcome_counts(d, shape, st, deck, group, n_groups),
+            [st.ancestor(deep, s) for s in range(deep + 1)])
 
 
 def _merge(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -40,70 +40,18 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.board_index import board_classes, set_index, subsets_from_index
-from gpusim.exact.dealer_counts import DealerCounts, rank_np
+from gpusim.board_index import board_classes, set_index
+from gpusim.games.described.deals import deal_stages, outcome_counts
 from gpusim.games.described.description import Description
-from gpusim.games.described.engine import rule_strategy, threshold
+from gpusim.games.described.engine import rule_strategy
 from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
 from gpusim.strategy import StrategyError
 
-__all__ = ["Solved", "hand_classes_np", "node_index", "solve", "table_key",
-           "table_size"]
+__all__ = ["Solved", "node_index", "solve", "table_key", "table_size"]
 
 FULL_DECK = tuple(range(52))
 _ROWS_PER_CHUNK = 300_000
 _FINAL_PER_CHUNK = 2_000_000  # rows with every street dealt: bounds a chunk's memory
-
-
-# --- hand classes and ranks, numpy -----------------------------------------------------------
-
-
-def _class_np(rank: np.ndarray, ranking: str, class_of: np.ndarray) -> np.ndarray:
-    """The paytable class of packed ranks (as :func:`gpusim.games.described.engine.joint_code`
-    computes it: the category, royal flush split, and the rank that names the hand)."""
-    rank = rank.astype(np.int64)
-    cat = rank >> 27
-    primary = (rank >> 13) & 0x1FFF
-    if ranking == "poker":
-        cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
-    bits = np.where(primary > 0, primary, rank & 0x1FFF)
-    named = np.maximum(np.floor(np.log2(np.maximum(bits, 1))).astype(np.int64), 0)
-    return class_of[cat * 13 + named].astype(np.int64)
-
-
-@cache
-def _set_class_table(d: Description, hand: str) -> np.ndarray:
-    """(C(52, k),) int8 class of every k-card set (a hand of exactly 3 or 5 cards)."""
-    h = d.hand(hand)
-    k = len(h.columns)
-    cards = subsets_from_index(np.arange(math.comb(52, k)), k)
-    return _class_np(rank_np(cards, h.ranking), h.ranking,
-                     layout(d).class_of[hand]).astype(np.int8)
-
-
-def hand_classes_np(d: Description, cards: np.ndarray) -> np.ndarray:
-    """(N,) int64 mixed class code (``layout.decode``'s ``classes``) of rounds ``cards (N, C)``
-    in the game's columns."""
-    lay = layout(d)
-    code = np.zeros(len(cards), np.int64)
-    for h in lay.class_hands:
-        hd = d.hand(h)
-        sub = cards[:, list(hd.columns)]
-        if len(hd.columns) in (3, 5) and (hd.ranking == "poker") == (len(hd.columns) == 5):
-            cls = _set_class_table(d, h)[set_index(sub)].astype(np.int64)
-        else:
-            cls = _class_np(rank_np(sub, hd.ranking), hd.ranking, lay.class_of[h])
-        code = code * len(lay.class_names[h]) + cls
-    return code
-
-
-@cache
-def _dealer_counts(d: Description, deck: tuple[int, ...]) -> DealerCounts:
-    assert d.showdown is not None
-    _, dealer, qual = d.showdown
-    h = d.hand(dealer)
-    thr = threshold(qual, h.ranking) if qual is not None else 0
-    return DealerCounts(deck, len(h.columns), h.ranking, thr)
 
 
 # --- nets -----------------------------------------------------------------------------------
@@ -242,19 +190,6 @@ class Solved:
         return out
 
 
-def _expand(cards: np.ndarray, m: int, deck: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every m-card set of ``deck`` that avoids each row's cards: (rows' index, new cards)."""
-    combos = np.array(list(combinations(deck.tolist(), m)), np.int64).reshape(-1, m)
-    cmask = np.zeros(len(combos), np.uint64)
-    for j in range(m):
-        cmask |= np.uint64(1) << combos[:, j].astype(np.uint64)
-    rmask = np.zeros(len(cards), np.uint64)
-    for j in range(cards.shape[1]):
-        rmask |= np.uint64(1) << cards[:, j].astype(np.uint64)
-    parent, which = np.nonzero((rmask[:, None] & cmask[None, :]) == 0)
-    return parent, combos[which]
-
-
 def _segsum(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Sums of consecutive row groups (int64, exact) that begin at ``starts``."""
     return np.add.reduceat(values, starts, axis=0)
@@ -352,53 +287,11 @@ def _chunk(rules, shape: GameShape, lay, nodes, nets, n_out, deck, p_cards, p_we
     d = rules.game_def
     net, net_main = nets
     points = tree(d)
-    # stage rows: cards so far, and each row's parent in the stage before
-    stage_cards = [p_cards]
-    stage_parent = [np.arange(len(p_cards))]
-    new_cards = [p_cards]
-    for s in range(1, len(shape.stages)):
-        parent, cards = _expand(stage_cards[-1], shape.stages[s][1], deck)
-        stage_parent.append(parent)
-        new_cards.append(cards)
-        stage_cards.append(np.concatenate([stage_cards[-1][parent], cards], axis=1))
+    st = deal_stages(shape, deck, p_cards)
+    stage_cards, new_cards, ancestor = st.cards, st.new, st.ancestor
     deep = shape.deepest - 1  # the stage index of the deepest point's rows
-    last = len(shape.stages) - 1
-
-    def ancestor(s_from: int, s_to: int) -> np.ndarray:
-        idx = np.arange(len(stage_cards[s_from]))
-        for s in range(s_from, s_to, -1):
-            idx = stage_parent[s][idx]
-        return idx
-
-    # the final rows' cards in the game's columns (the hidden dealer columns stay 0)
-    final = np.zeros((len(stage_cards[last]), shape.n_columns), np.int64)
-    at = 0
-    for _, m, cols in shape.stages:
-        final[:, list(cols)] = stage_cards[last][:, at: at + m]
-        at += m
-    cls = hand_classes_np(d, final)
-    n_cls = int(np.prod([len(lay.class_names[h]) for h in lay.class_hands]))
-    in_view = sum(m for _, m, _ in shape.stages)
-    if d.showdown is not None:
-        dc = _dealer_counts(d, tuple(deck.tolist()))
-        up_cols = list(shape.stages[1][2]) if d.dealer_up else []
-        other_cols = [c for c in range(shape.n_columns) if c not in up_cols and c not in
-                      shape.hidden]
-        n_av = math.comb(len(deck) - in_view, len(shape.hidden))
-        ph = d.hand(d.showdown[0])
-        prank = rank_np(final[:, list(ph.columns)], ph.ranking)
-        sd = dc.showdown(final[:, up_cols], final[:, other_cols], prank, n_av)
-        code = (np.arange(6)[None, :] * n_cls + cls[:, None])
-        weight = sd
-    else:
-        hidden = math.comb(len(deck) - in_view, len(shape.hidden))
-        code, weight = cls[:, None], np.full((len(cls), 1), hidden, np.int64)
-    to_deep = ancestor(last, deep)
     n_deep = len(stage_cards[deep])
-    flat = (to_deep[:, None] * n_out + code).ravel()
-    D = np.bincount(flat, weights=weight.ravel().astype(np.float64),
-                    minlength=n_deep * n_out)
-    D = np.rint(D).astype(np.int64).reshape(n_deep, n_out)  # each cell < 2**53: exact
+    D = outcome_counts(d, shape, st, deck, np.arange(n_out), n_out)
     E = D @ net.T  # (n_deep, n_paths) sum of nets in 1/scale units
     E_main = D @ net_main.T
     starts = {}
