@@ -53,6 +53,8 @@ paytables and stakes share it (exact-analysis tables are keyed by it).
 
 from __future__ import annotations
 
+import copy
+import re
 import tomllib
 from pathlib import Path
 
@@ -80,9 +82,12 @@ __all__ = [
     "Rules",
     "Stakes",
     "config_dirs",
+    "editable_doc",
     "load_config",
     "parse_config",
+    "parse_pay_settings",
     "shipped_configs",
+    "with_pays",
 ]
 
 GAMES = tuple(SPECS)
@@ -160,3 +165,86 @@ def parse_config(doc: dict, *, source: str = "<config>", default_name: str = "co
             + ", ".join(sorted(known)),
         )
     return rules
+
+
+# --- changing pays: `gpusim exact --set` and `gpusim whatif --set` -------------------------------
+
+_RATIO = re.compile(r"\d+:\d+")
+
+
+def editable_doc(resolved: dict) -> dict:
+    """A copy of a resolved config (``rules.to_dict()``, a run manifest's ``config``), ready for
+    :func:`parse_config`.
+
+    The stake multiples are fixed by the game, not configurable, so the resolved config records
+    them for readers but parse_config refuses them.
+    """
+    doc = copy.deepcopy(resolved)
+    doc.pop("source", None)
+    if "rules" in doc:  # a game may have no [rules] table
+        doc["rules"] = {k: v for k, v in doc["rules"].items() if not k.endswith("_multiple")}
+    return doc
+
+
+def paytable_lines(rules: Rules) -> dict[str, tuple[str, ...]]:
+    """{bet: line names} of the offered bets' paytables, the lines ``--set`` may change."""
+    from gpusim.games import bets as offered
+
+    b = offered(rules)
+    return {bet: lines for bet, lines in spec_for(rules).paytables.items() if bet in b}
+
+
+def _pay(key: str, text: str, field: str) -> int | str:
+    """A pay as written on the command line: a whole number (X:1), or ``"A:B"`` as written in a
+    config for a game whose paytable takes ratios (the game's config parser refuses it
+    otherwise)."""
+    if _RATIO.fullmatch(text):
+        return text
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise ConfigError(f"{field} {key}: got pay {text!r}; pays are whole numbers "
+                          "(X means X:1; Jackpot prizes X for 1), or A:B where the "
+                          "paytable takes ratios") from None
+
+
+def parse_line(rules: Rules, text: str, field: str = "--set") -> tuple[str, str]:
+    """(bet, line) of ``"bet.line"``, one of :func:`paytable_lines`; ConfigError otherwise."""
+    bet, _, line = text.partition(".")
+    lines = paytable_lines(rules)
+    if bet not in lines or line not in lines[bet]:
+        allowed = ", ".join(f"{b}.{ln}" for b, ls in lines.items() for ln in ls)
+        raise ConfigError(f"{field}: unknown paytable line {text!r}; allowed: {allowed}")
+    return bet, line
+
+
+def parse_pay_settings(rules: Rules, settings: list[str],
+                       field: str = "--set") -> dict[tuple[str, str], int | str]:
+    """{(bet, line): pay} of ``["bonus.AKs=30", ...]``; ConfigError (one line) on a bad one."""
+    if not settings:
+        first = next(f"{b}.{ls[0]}" for b, ls in paytable_lines(rules).items())
+        raise ConfigError(f"{field}: give at least one BET.LINE=PAY, e.g. {field} {first}=30")
+    changes: dict[tuple[str, str], int | str] = {}
+    for s in settings:
+        key, eq, val = s.partition("=")
+        if not eq:
+            raise ConfigError(f"{field}: got {s!r}; expected BET.LINE=PAY, e.g. bonus.AKs=30")
+        bet, line = parse_line(rules, key.strip(), field)
+        changes[(bet, line)] = _pay(key.strip(), val.strip(), field)
+    return changes
+
+
+def with_pays(rules: Rules, changes: dict[tuple[str, str], int | str], *,
+              field: str = "--set") -> Rules:
+    """The rules with some paytable lines changed, validated as a config file with those pays
+    would be (same name; a new config hash). ConfigError (one line) if the game refuses one."""
+    doc = editable_doc(rules.to_dict())
+    tables = spec_for(rules).paytable_tables
+    for (bet, line), pay in changes.items():
+        # a bet's paytable is the config's [paytables.<table>] table (the bet's name, or the
+        # one a described game names)
+        doc.setdefault("paytables", {}).setdefault(tables.get(bet, bet), {})[line] = pay
+    try:
+        return parse_config(doc, source=field, default_name=rules.name)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace(f"{field}: ", f"{field} ")) from None

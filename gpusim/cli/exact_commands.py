@@ -50,6 +50,13 @@ def exact_cmd(
     log_every: Annotated[
         float | None, typer.Option("--log-every", metavar="SECONDS", help=LOG_EVERY_HELP)
     ] = None,
+    set_pays: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="BET.LINE=PAY",
+                     help="Price another paytable (repeatable, e.g. --set bonus.AKs=30): the "
+                          "config with these pays, as if written to a file; a main-game line "
+                          "re-optimises the optimal strategy."),
+    ] = None,
 ) -> None:
     """Exact analysis: count every deal, solve the strategy.
 
@@ -60,6 +67,17 @@ def exact_cmd(
 
     rules = load_rules(config)
     from gpusim.games import spec_for
+
+    if set_pays:
+        from gpusim.config import ConfigError, parse_pay_settings, with_pays
+
+        try:
+            rules = with_pays(rules, parse_pay_settings(rules, set_pays))
+        except ConfigError as exc:
+            fail(str(exc))
+        if write_tables:
+            fail("--set: the shipped decision tables are the written configs'; --write-tables "
+                 "goes without --set")
 
     if spec_for(rules).solver() is None:
         fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; "
@@ -100,6 +118,13 @@ def exact_cmd(
         report = report or exact_report(rules, name, backend=backend)
     except StrategyError as exc:
         fail(str(exc))
+    if set_pays:
+        # the report says which paytable it priced: the config's name with these lines changed
+        report = {**report, "paytable_changes": dict(s.split("=", 1) for s in set_pays),
+                  "config_hash": rules.config_hash}
+        typer.echo("gpusim: note: priced with " + ", ".join(set_pays) + " (config hash "
+                   f"{rules.config_hash[:12]}); the same as gpusim exact on a config file "
+                   "with these pays", err=True)
     if out is not None:
         from pathlib import Path
 

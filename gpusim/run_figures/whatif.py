@@ -5,53 +5,29 @@
 from __future__ import annotations
 
 import math
-import re
 from fractions import Fraction
 
-from gpusim.config import ConfigError, parse_config
-from gpusim.games import bets as offered
+from gpusim.config import ConfigError, parse_line, parse_pay_settings, with_pays
 from gpusim.games import spec_for
 from gpusim.run_figures.data import AnalysisError, RunData
 from gpusim.run_figures.returns import bet_pays
-from gpusim.runs.manifest import config_doc
 from gpusim.stats import return_table
 from gpusim.stats.distribution import to_fraction
 
 __all__ = ["solve_line", "whatif_figures"]
 
-_RATIO = re.compile(r"\d+:\d+")
-
-
-def _paytable_lines(rules) -> dict[str, tuple[str, ...]]:
-    """{bet: allowed line names} of the paytables a what-if may change."""
-    b = offered(rules)
-    return {bet: lines for bet, lines in spec_for(rules).paytables.items() if bet in b}
-
-
-def _allowed_text(rules) -> str:
-    return ", ".join(f"{b}.{ln}" for b, ls in _paytable_lines(rules).items() for ln in ls)
-
-
 def _parse_line(rules, text: str, field: str = "--set") -> tuple[str, str]:
-    bet, _, line = text.partition(".")
-    lines = _paytable_lines(rules)
-    if bet not in lines or line not in lines[bet]:
-        raise AnalysisError(f"{field}: unknown paytable line {text!r}; allowed: "
-                            f"{_allowed_text(rules)}")
-    return bet, line
+    try:
+        return parse_line(rules, text, field)
+    except ConfigError as exc:
+        raise AnalysisError(str(exc)) from None
 
 
 def _with_pays(data: RunData, changes: dict[tuple[str, str], int | str]):
-    doc = config_doc(data.manifest)
-    tables = spec_for(data.rules).paytable_tables
-    for (bet, line), pay in changes.items():
-        # a bet's paytable is the config's [paytables.<table>] table (the bet's name, or the
-        # one a described game names)
-        doc.setdefault("paytables", {}).setdefault(tables.get(bet, bet), {})[line] = pay
     try:
-        return parse_config(doc, source="--set", default_name=data.rules.name)
+        return with_pays(data.rules, changes)
     except ConfigError as exc:
-        raise AnalysisError(str(exc).replace("--set: ", "--set ")) from None
+        raise AnalysisError(str(exc)) from None
 
 
 def _strategy_note(data: RunData, bet: str) -> str | None:
@@ -69,32 +45,13 @@ def _strategy_note(data: RunData, bet: str) -> str | None:
             f"change the optimal strategy: see `gpusim exact {cfg}` with the new paytable.")
 
 
-def _pay(key: str, text: str) -> int | str:
-    """A ``--set`` pay: a whole number (X:1), or ``"A:B"`` as written in a config for a game
-    whose paytable takes ratios (the game's config parser refuses it otherwise)."""
-    if _RATIO.fullmatch(text):
-        return text
-    try:
-        return int(text.replace("_", ""))
-    except ValueError:
-        raise AnalysisError(f"--set {key}: got pay {text!r}; pays are whole numbers "
-                            "(X means X:1; Jackpot prizes X for 1), or A:B where the "
-                            "paytable takes ratios") from None
-
-
 def whatif_figures(data: RunData, settings: list[str]) -> dict:
     """RTP of each changed bet under ``settings`` (``["bonus.AKs=30", ...]``), exactly from the
     run's event counts, with the old RTP beside it."""
-    if not settings:
-        raise AnalysisError("--set: give at least one BET.LINE=PAY, e.g. --set "
-                            + _allowed_text(data.rules).split(", ")[0] + "=30")
-    changes: dict[tuple[str, str], int | str] = {}
-    for s in settings:
-        key, eq, val = s.partition("=")
-        if not eq:
-            raise AnalysisError(f"--set: got {s!r}; expected BET.LINE=PAY, e.g. bonus.AKs=30")
-        bet, line = _parse_line(data.rules, key.strip())
-        changes[(bet, line)] = _pay(key, val.strip())
+    try:
+        changes = parse_pay_settings(data.rules, settings)
+    except ConfigError as exc:
+        raise AnalysisError(str(exc)) from None
     new_rules = _with_pays(data, changes)
     out = {"changes": {f"{b}.{ln}": p for (b, ln), p in changes.items()}, "bets": {}}
     for bet in dict.fromkeys(b for b, _ in changes):

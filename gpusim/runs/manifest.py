@@ -7,9 +7,7 @@ by hand is caught by its config hash.
 
 from __future__ import annotations
 
-import copy
-
-from gpusim.config import ConfigError, parse_config
+from gpusim.config import ConfigError, editable_doc, parse_config
 
 __all__ = ["ManifestError", "config_doc", "rules_from_manifest"]
 
@@ -19,16 +17,9 @@ class ManifestError(ValueError):
 
 
 def config_doc(manifest: dict) -> dict:
-    """A copy of the manifest's resolved config, ready for :func:`gpusim.config.parse_config`.
-
-    The stake multiples are fixed by the game, not configurable, so the resolved config records
-    them for readers but parse_config refuses them.
-    """
-    doc = copy.deepcopy(manifest["config"])
-    doc.pop("source", None)
-    if "rules" in doc:  # a game may have no [rules] table
-        doc["rules"] = {k: v for k, v in doc["rules"].items() if not k.endswith("_multiple")}
-    return doc
+    """A copy of the manifest's resolved config, ready for :func:`gpusim.config.parse_config`
+    (:func:`gpusim.config.editable_doc`)."""
+    return editable_doc(manifest["config"])
 
 
 def rules_from_manifest(manifest: dict):
