@@ -104,10 +104,20 @@ def test_holdem_preflop_grid(name):
         assert "-1." in _text(cells["72o"]) or "-0." in _text(cells["72o"])
 
 
-def test_casino_holdem_shows_shares_only():
-    doc, body = _check_page(_shipped("casino_holdem"))
-    assert _chart(doc).get("data-chart") == "none"
-    assert "No strategy chart" in body and "call" in body
+def test_casino_holdem_call_grid_by_starting_hand():
+    """Casino Hold'em decides on the flop: each starting hand's cell is its most common action,
+    starred where its flops do not all take it."""
+    rep = _shipped("casino_holdem")
+    doc, _ = _check_page(rep)
+    chart = _chart(doc)
+    assert chart.get("data-chart") == "two-card-grid"
+    cells = {td.get("data-hand"): td for td in chart.iter("td") if td.get("data-hand")}
+    assert len(cells) == 169
+    hands = {h["hand"]: h for h in rep["first_decision"]["hands"]}
+    assert sum(h["deals"] for h in hands.values()) == rep["deals_counted"]
+    assert hands["AA"]["share"]["call"] == 1.0 and "*" not in _text(cells["AA"])
+    assert 0 < hands["72o"]["share"]["call"] < 0.5 and "*" in _text(cells["72o"])
+    assert cells["72o"].get("title").startswith("72o: fold ")
 
 
 def test_three_card_poker_boundary(tcp):

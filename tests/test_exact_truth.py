@@ -75,9 +75,11 @@ def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monke
     texts = {r[0]: r[2] for r in openpyxl.load_workbook(par)["Summary"].iter_rows(
         values_only=True)}
     assert texts["config hash (sha256)"] == rules.config_hash
-    # and the AA Bonus as the designer prices it is the report's always-settled figure
+    # and the AA Bonus, which a fold forfeits here, as the designer prices it under the
+    # strategy is the report's figure (bets.aa_bonus, under the strategy), the Ante RTP beside it
     aa = search(cfg, "aa_bonus", rtp=":", lines=["flush=25:25"]).table.row(0, named=True)
-    assert aa["rtp"] == rep["bets"]["aa_bonus_always_settled"]["rtp"]
+    assert aa["rtp"] == rep["bets"]["aa_bonus"]["rtp"]
+    assert aa["main_rtp"] == rep["main"]["ante_rtp"]
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from gpusim.cli import app
 from gpusim.designer import FORMAT as DESIGN_FORMAT
 from gpusim.exact.report import FORMAT as EXACT_FORMAT
 from gpusim.games.play import FORMAT as PLAY_FORMAT
+from gpusim.report.certify import FORMAT as CERTIFY_FORMAT
 from gpusim.runs.runfolder import FORMAT as RUN_FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +29,7 @@ VERSIONS = {
     "gpusim.runs.runfolder.FORMAT": RUN_FORMAT,
     "gpusim.exact.report.FORMAT": EXACT_FORMAT,
     "gpusim.designer.FORMAT": DESIGN_FORMAT,
+    "gpusim.report.certify.FORMAT": CERTIFY_FORMAT,
 }
 
 runner = CliRunner()

@@ -23,10 +23,12 @@ import typer
 
 from gpusim.cli import (
     batch_commands,
+    certify_commands,
     design_commands,
     exact_commands,
     figures_commands,
     info_commands,
+    randomness_commands,
     simulate_commands,
 )
 
@@ -42,9 +44,11 @@ app = typer.Typer(
 for _group in (
     info_commands.app,
     exact_commands.app,
+    certify_commands.app,
     design_commands.app,
     simulate_commands.app,
     figures_commands.app,
+    randomness_commands.app,
     batch_commands.app,
 ):
     app.add_typer(_group)

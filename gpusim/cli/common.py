@@ -12,9 +12,9 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["LOG_EVERY_HELP", "check_log_every", "check_out_file", "echo_json", "fail",
-           "load_rules", "open_intact_run", "run_data", "warn_if_being_written",
-           "warn_unfinished"]
+__all__ = ["CONFIDENCE_HELP", "LOG_EVERY_HELP", "check_confidence", "check_log_every",
+           "check_out_file", "echo_json", "fail", "load_rules", "open_intact_run", "run_data",
+           "warn_if_being_written", "warn_unfinished"]
 
 
 def fail(message: str) -> NoReturn:
@@ -37,6 +37,20 @@ def check_log_every(log_every: float | None) -> None:
         from gpusim.progress_log import set_default_every
 
         set_default_every(log_every)
+
+
+CONFIDENCE_HELP = ("Level of every confidence interval, strictly between 0 and 1 (default 0.95; "
+                   "0.99 gives 99 % intervals).")
+
+
+def check_confidence(confidence: float) -> float:
+    """``--confidence`` is a level strictly between 0 and 1; the one-line error otherwise."""
+    from gpusim.stats import check_confidence as check
+
+    try:
+        return check(confidence, "--confidence")
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def echo_json(obj) -> None:
@@ -99,8 +113,9 @@ def warn_if_being_written(path: str) -> None:
         typer.echo(still_writing_text(path, holder_text(info)), err=True)
 
 
-def run_data(path: str):
-    """Load a run's counts; a missing folder is an error, an unfinished run a warning."""
+def run_data(path: str, confidence: float = 0.95):
+    """Load a run's counts (its summary's intervals at ``confidence``); a missing folder is an
+    error, an unfinished run a warning."""
     r = open_intact_run(path)
     from gpusim.run_figures import AnalysisError, load_run_data
     from gpusim.runs.runfolder import RunFolderError
@@ -108,6 +123,6 @@ def run_data(path: str):
     try:
         if not r.complete and r.rounds_done:
             warn_unfinished(r, "using")
-        return load_run_data(r)
+        return load_run_data(r, confidence)
     except (RunFolderError, AnalysisError) as exc:
         fail(str(exc))

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from gpusim.cli.common import echo_json, fail, run_data
+from gpusim.cli.common import check_confidence, echo_json, fail, run_data
 
 __all__ = ["app"]
 
@@ -110,6 +110,11 @@ def report_cmd(
     live_seats: LiveSeatsOpt = None,
     rounds_per_day: RoundsPerDayOpt = 1000,
     stake_dist: StakeDistOpt = None,
+    confidence: Annotated[
+        float | None,
+        typer.Option(help="Level of every confidence interval, strictly between 0 and 1 "
+                     "(default 0.95; the simulated ruin check then keeps its 0.99)."),
+    ] = None,
 ) -> None:
     """Write a run's risk report: HTML, Markdown, JSON or XLSX.
 
@@ -127,10 +132,11 @@ def report_cmd(
         fail(f"--exact: got {exact!r}; allowed: auto, always, never")
     targets = list(target_ror) if target_ror else [0.01, 0.05]
     _check_risk_args(bankroll, rounds, targets)
+    level = None if confidence is None else check_confidence(confidence)
     parent = Path(out).expanduser().resolve().parent
     if not parent.is_dir():
         fail(f"--out: folder {str(parent)!r} does not exist")
-    data = run_data(run)
+    data = run_data(run, 0.95 if level is None else level)
     if data_dir is not None and Path(data_dir).exists() and not Path(data_dir).is_dir():
         fail(f"--data: {data_dir!r} exists and is not a folder")
     from gpusim.report.build import build_report_detail, write_data
@@ -141,7 +147,7 @@ def report_cmd(
         rep, detail = build_report_detail(
             data, bankroll=bankroll, rounds=rounds, targets=targets, bet=bet, exact=exact,
             paths=paths, seed=seed, live_seats=live_seats, rounds_per_day=rounds_per_day,
-            stake_dist=stake_dist)
+            stake_dist=stake_dist, confidence=level)
     except AnalysisError as exc:
         fail(str(exc))
     path = write_report(rep, out, fmt)

@@ -8,7 +8,9 @@ import typer
 from typer.core import TyperCommand
 
 from gpusim.cli.common import (
+    CONFIDENCE_HELP,
     LOG_EVERY_HELP,
+    check_confidence,
     check_log_every,
     echo_json,
     fail,
@@ -205,14 +207,16 @@ def _stopped(stop, out: str, resume_argv: list[str]):
 def summary_cmd(
     run: Annotated[str, typer.Argument(help="Run folder.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    confidence: Annotated[float, typer.Option(help=CONFIDENCE_HELP)] = 0.95,
 ) -> None:
     """Recompute a run's summary from its Parquet parts.
 
     Works on partial runs (completed chunks only)."""
+    level = check_confidence(confidence)
     r = open_intact_run(run)
     if not r.complete:
         warn_unfinished(r, "summarising")
-    s = r.summary()
+    s = r.summary(level)
     if as_json:
         echo_json(s)
     else:

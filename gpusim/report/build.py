@@ -7,6 +7,7 @@ curve go to Parquet files (:func:`write_data`) for whoever wants them.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import numpy as np
 from gpusim import run_figures as A
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
+from gpusim.stats import DEFAULT_CONFIDENCE, check_confidence
 
 __all__ = ["SESSION_QUANTILES", "build_report", "build_report_detail", "write_data"]
 
@@ -30,7 +32,7 @@ def build_report(run, **kwargs) -> dict:
     bankroll, rounds, targets, bet, paths, seed: as for ``gpusim risk`` (the report's ``risk``
     section equals ``gpusim risk RUN --json`` with the same values). exact: ``auto`` | ``always``
     | ``never`` (see :func:`gpusim.run_figures.exact_figures`). live_seats: add the live-table
-    exposure section for M seats.
+    exposure section for M seats. confidence: see :func:`build_report_detail`.
     """
     return build_report_detail(run, **kwargs)[0]
 
@@ -38,10 +40,25 @@ def build_report(run, **kwargs) -> dict:
 def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
                         targets=A.DEFAULT_TARGETS, bet: str = "total", exact: str = "auto",
                         paths: int = 20_000, seed: int = 1, live_seats: int | None = None,
-                        rounds_per_day: int = 1000, stake_dist: str | None = None):
+                        rounds_per_day: int = 1000, stake_dist: str | None = None,
+                        confidence: float | None = None):
     """(report dict, full distributions): the second is what :func:`write_data` writes,
-    {"sessions": {bet: LatticePMF}, "ruin_curve": RuinCurve}."""
-    data = run if isinstance(run, A.RunData) else A.load_run_data(run)
+    {"sessions": {bet: LatticePMF}, "ruin_curve": RuinCurve}.
+
+    confidence: the level of every confidence interval in the report (0 < c < 1; the report's
+    ``confidence`` key gives it). None: 95 %, except the simulated ruin check, which keeps the
+    99 % of ``gpusim risk``; a ``RunData`` given with a summary at another level is
+    recomputed at this one.
+    """
+    level = DEFAULT_CONFIDENCE if confidence is None else check_confidence(confidence)
+    if not isinstance(run, A.RunData):
+        data = A.load_run_data(run, level)
+    elif run.confidence != level:
+        from gpusim.runs.run_api import Run
+
+        data = dataclasses.replace(run, summary=Run(run.path).summary(level))
+    else:
+        data = run
     from gpusim import __version__
 
     strategy = data.manifest.get("strategy", "")
@@ -50,8 +67,9 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
     if not data.complete:
         warnings.append(f"run is unfinished ({data.rounds:,} of {data.manifest['rounds']:,} "
                         "rounds); figures use the completed chunks only")
+    ruin_level = {} if confidence is None else {"level": level}
     risk, pmf, curve = A.risk_with_detail(data, bankroll, rounds, bet=bet, targets=targets,
-                                          paths=paths, seed=seed)
+                                          paths=paths, seed=seed, **ruin_level)
     sessions = {bet: _session_entry(risk["session"], pmf)}
     pmfs = {bet: pmf}
     for other in ("main", "total"):
@@ -74,19 +92,20 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
                 "config_hash": data.manifest.get("config_hash"),
                 "backend": data.manifest.get("backend")},
         "warnings": warnings,
+        "confidence": level,
         "summary": data.summary,
         # a game without an exact solver or exact side bets has no exact column anywhere
         "exact": ({"main": exact_main, "note": ex["note"], "sources": ex["source"]}
                   if spec_for(data.rules).solver() is not None or ex["source"] else None),
         "return_tables": tables,
         "hit_frequency": _hit_frequency(data, tables),
-        "volatility": A.volatility_figures(data),
+        "volatility": A.volatility_figures(data, confidence=level),
         "convergence": _thin_convergence(conv),
         "risk": risk,
         "ruin_curve": _curve_entry(curve, risk["ruin"]),
         "sessions": sessions,
         "net_distributions": {b: _dist_entry(data, b) for b in _plotted_bets(data)},
-        METER_SECTION: A.jackpot_figures(data),
+        METER_SECTION: A.jackpot_figures(data, confidence=level),
         "live": None,
     }
     if report[METER_SECTION]:

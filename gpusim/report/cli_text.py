@@ -246,12 +246,22 @@ def exact_text(report: dict) -> str:
     ]
     if "hit_frequency" in m:
         lines.append(f"hit frequency         {100 * m['hit_frequency']:10.4f} %")
+    mw = report.get("max_win")
+    if mw:
+        scope = ("all bets" if mw["scope"] == "all_bets" else
+                 f"main game only; {', '.join(mw.get('excluded', {}))} not counted jointly")
+        lines.append(f"max win per round     {mw['antes']:>10} antes in {mw['count']:,} deals "
+                     f"({scope})")
     lines.append("")
     for bet, table in report["bets"].items():
         rtp = table["rtp"]
         head = f"{bet}: RTP {100 * rtp:.4f} %" if rtp is not None else f"{bet}: never placed"
         if table.get("hit_frequency") is not None:
             head += f", hit frequency {100 * table['hit_frequency']:.4f} %"
+        if table.get("max_win"):
+            w = table["max_win"]
+            head += (f", max win {w['antes']} antes in {w['count']:,} deals"
+                     + (" (fixed prizes)" if w.get("excluded_events") else ""))
         lines.append(head)
         for e in table["events"]:
             if e["probability"] == 0:

@@ -16,6 +16,7 @@ from gpusim.games.spec import METER_SECTION
 from gpusim.report import plots
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
 from gpusim.runs.jsonsafe import json_safe
+from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
 __all__ = ["render_html"]
 
@@ -51,12 +52,18 @@ def _img(b64: str, alt: str) -> str:
     return f'<p><img alt="{_e(alt)}" src="data:image/png;base64,{b64}"></p>'
 
 
+def _level(rep: dict) -> float:
+    """The report's confidence level (reports written before it was asked for: 95 %)."""
+    return rep.get("confidence", DEFAULT_CONFIDENCE)
+
+
 def _summary(rep: dict) -> str:
     s = rep["summary"]
+    level = _level(rep)
     rows = []
     for bet, b in s["bets"].items():
         k = f"summary.bets.{bet}"
-        ci = b.get("rtp_ci95") or [None, None]
+        ci = b.get(f"rtp_{ci_key(level)}") or [None, None]
         xr = ((rep["return_tables"].get(bet) or {}).get("exact") or {}).get("rtp")
         half = None if ci[0] is None else (ci[1] - ci[0]) / 2
         rows.append([_cell(bet, cls="l"), _cell(fmt_int(b["placed"]), f"{k}.placed", b["placed"]),
@@ -67,7 +74,8 @@ def _summary(rep: dict) -> str:
                      _cell(fmt_pct(xr), f"return_tables.{bet}.exact.rtp" if xr is not None
                            else None, xr),
                      _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
-    head = ["bet", "placed", "wagered", "returned", "RTP", "95 % CI +-", "exact RTP", "SD/round"]
+    head = ["bet", "placed", "wagered", "returned", "RTP", f"{confidence_label(level)} CI +-",
+            "exact RTP", "SD/round"]
     if rep.get("exact") is None:  # a game with no exact figures: no exact column
         head, rows = _drop_column(head, rows, "exact RTP")
     out = _table(head, rows)
@@ -151,14 +159,17 @@ def _volatility(rep: dict) -> str:
                 for a, row in zip(names, cov["covariance"], strict=True)]
         out += "<h3>Covariance of the bets in one round (money units squared)</h3>"
         out += _table([""] + names, rows)
-    for bet, rows_ in v["hold_ci95"].items():
-        k = f"volatility.hold_ci95.{bet}"
+    level = _level(rep)
+    hold = f"hold_{ci_key(level)}"
+    for bet, rows_ in v[hold].items():
+        k = f"volatility.{hold}.{bet}"
         rows = [[_cell(fmt_int(h["rounds"]), cls="l"),
                  _cell(fmt_pct(h["hold"]), f"{k}.{i}.hold", h["hold"]),
                  _cell(fmt_pct(h["low"]), f"{k}.{i}.low", h["low"]),
                  _cell(fmt_pct(h["high"]), f"{k}.{i}.high", h["high"])]
                 for i, h in enumerate(rows_)]
-        out += f"<h3>95 % CI of the hold per ante after N rounds ({_e(bet)})</h3>"
+        out += (f"<h3>{confidence_label(level)} CI of the hold per ante after N rounds "
+                f"({_e(bet)})</h3>")
         out += _table(["rounds", "hold", "low", "high"], rows)
     return out
 
@@ -175,7 +186,7 @@ def _risk(rep: dict) -> str:
              _cell(fmt_pct(ru["unlimited"]["high"]), "risk.ruin.unlimited.high",
                    ru["unlimited"]["high"])],
             [_cell(f"simulated paths ({fmt_int(ru['simulated']['paths'])}), "
-                   f"{ru['simulated']['level']:.0%} interval", cls="l"),
+                   f"{confidence_label(ru['simulated']['level'])} interval", cls="l"),
              _cell(f"{fmt_pct(ru['simulated']['estimate'])} [{fmt_pct(ru['simulated']['low'])}, "
                    f"{fmt_pct(ru['simulated']['high'])}]", "risk.ruin.simulated.estimate",
                    ru["simulated"]["estimate"])]]
@@ -198,7 +209,9 @@ def _risk(rep: dict) -> str:
 def _jackpot(jp: dict) -> str:
     hf = jp.get("hit_frequency") or {}
     rows = [("wagers", fmt_int(jp["wagers"])), ("hits", fmt_int(jp["hits"])),
-            ("hit frequency (simulated)", f"{fmt_num(hf.get('rate'), 8)} "
+            (f"hit frequency (simulated, "
+             f"{confidence_label(hf.get('level', DEFAULT_CONFIDENCE))} interval)",
+             f"{fmt_num(hf.get('rate'), 8)} "
              f"[{fmt_num(hf.get('low'), 8)}, {fmt_num(hf.get('high'), 8)}]"),
             ("hit probability (exact)", f"{fmt_num(jp['p_hit_exact'], 10)} "
              f"(1 in {fmt_int(round(jp['one_in_exact']))})"),

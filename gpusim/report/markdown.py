@@ -5,6 +5,7 @@ from __future__ import annotations
 from gpusim.games.spec import METER_SECTION
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
 from gpusim.runs.jsonsafe import json_safe
+from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
 __all__ = ["render_markdown"]
 
@@ -58,8 +59,9 @@ def render_markdown(rep: dict) -> str:
         c = v["covariance"]
         out.append(_table([""] + c["names"], [[a] + [fmt_num(x) for x in row] for a, row in
                                               zip(c["names"], c["covariance"], strict=True)]))
-    for bet, rows in v["hold_ci95"].items():
-        out.append(f"95 % CI of the hold per ante ({bet}):\n\n" + _table(
+    level = rep.get("confidence", DEFAULT_CONFIDENCE)
+    for bet, rows in v[f"hold_{ci_key(level)}"].items():
+        out.append(f"{confidence_label(level)} CI of the hold per ante ({bet}):\n\n" + _table(
             ["rounds", "hold", "low", "high"],
             [[fmt_int(h["rounds"]), fmt_pct(h["hold"]), fmt_pct(h["low"]), fmt_pct(h["high"])]
              for h in rows]))
@@ -75,7 +77,8 @@ def render_markdown(rep: dict) -> str:
     rows = [[f"P(ruin) from {ru['bankroll']:,} within {ru['rounds']:,} rounds",
              fmt_pct(ru["finite"]["estimate"])],
             ["P(ruin), unlimited horizon", fmt_pct(ru["unlimited"]["high"])],
-            ["simulated paths", f"{fmt_pct(ru['simulated']['estimate'])} "
+            [f"simulated paths, {confidence_label(ru['simulated']['level'])} interval",
+             f"{fmt_pct(ru['simulated']['estimate'])} "
              f"[{fmt_pct(ru['simulated']['low'])}, {fmt_pct(ru['simulated']['high'])}]"]]
     rows += [[f"bankroll for {b['target']:.0%} risk", fmt_int(b["bankroll"])]
              for b in ru["bankroll_for_risk"]]

@@ -56,7 +56,14 @@ def _figures(rows: list[tuple[str, float | None, float | None]]) -> pl.DataFrame
 
 def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
     """{sheet: {table name: DataFrame}} of the PAR sheet of an exact report
-    (``gpusim exact --json``); the summary sheet first."""
+    (``gpusim exact --json``); the summary sheet first.
+
+    Every figure comes from the report's integer counts (each event's ``count``, ``placed``
+    and ``staked``): a report without them (written before every game counted them) is refused
+    with a ValueError naming the bet and the event, never rebuilt from rounded probabilities.
+    The round's and each bet's largest net win (``max_win``, in Antes) are rows of the summary
+    and of each bet's figures.
+    """
     deals = int(rep["deals_counted"])
     main = rep["main"]
     from gpusim import __version__
@@ -71,54 +78,54 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
             ("source", "exact: every deal counted"), ("deals counted", f"{deals:,}")]
     summary = pl.DataFrame(
         [(label, None, val) for label, val in text]
-        + [(label, float(main[k]), None) for k, label in _MAIN_LABELS if k in main],
+        + [(label, float(main[k]), None) for k, label in _MAIN_LABELS if k in main]
+        + _round_max_rows(rep.get("max_win")),
         schema={"figure": pl.String, "value": pl.Float64, "text": pl.String}, orient="row")
     sheets: dict[str, dict[str, pl.DataFrame]] = {}
     bet_rows = []
-    from gpusim.run_figures.data import not_placed_events
-
-    # events in which a bet is off the table carry no pay (from the game spec's decisions)
-    not_placed = not_placed_events(rep["game"])
     for bet, info in rep["bets"].items():
         placed_rows = []
         rows = []
         hits = placed_deals = 0
         for e in info["events"]:
+            missing = [k for k in ("count", "placed", "staked") if not isinstance(e.get(k), int)]
+            if missing:
+                raise ValueError(f"exact report {rep['config']!r}, bet {bet!r}, event "
+                                 f"{e['event']!r}: no integer {', '.join(missing)}; the PAR sheet "
+                                 "reads integer counts only (run `gpusim exact --recompute`)")
             p = float(e["probability"])
-            if "staked" in e:
-                # integer counts: the deals with the event, those with the bet on the table and
-                # the stake units there (a bet staked at 1x to 3x: per unit staked)
-                placed = e["placed"] > 0
-                combos = int(e["count"])
-                weight = float(e["staked"]) / deals
-                placed_deals += e["placed"]
-                hits += e["placed"] if e["pays"] > 0 else 0
-            else:
-                placed = e["event"] not in not_placed.get(bet, ())
-                combos, weight = int(round(p * deals)), p
-            rows.append((e["event"], float(e["pays"]) if placed else None, combos, p,
+            # the deals with the event, those with the bet on the table and the stake units
+            # there (a bet staked at 1x to 3x: per unit staked); an event that never happens
+            # keeps its pay (a paytable line), one off the table has none
+            on_table = e["placed"] > 0 or e["count"] == 0
+            placed_deals += e["placed"]
+            hits += e["placed"] if e["pays"] > 0 else 0
+            rows.append((e["event"], float(e["pays"]) if on_table else None, e["count"], p,
                          float(e["return"])))
-            if placed:
-                placed_rows.append((float(e["pays"]), weight))
+            if e["placed"] > 0:
+                placed_rows.append((float(e["pays"]), e["staked"] / deals))
         m = _moments(placed_rows)
         rtp = info["rtp"]
-        p_placed = sum(p for _, p in placed_rows)
-        if placed_deals:  # per deal with the bet on the table, not per unit staked
-            m["hit_frequency"] = hits / placed_deals
-            p_placed = placed_deals / deals
+        m["hit_frequency"] = hits / placed_deals if placed_deals else None
         paytable = pl.DataFrame(rows, schema={
             "event": pl.String, "pays": pl.Float64, "combinations": pl.Int64,
             "probability": pl.Float64, "contribution": pl.Float64}, orient="row")
+        mw = info.get("max_win")
         figs = _figures([("RTP", rtp, None),
                          ("house edge", None if rtp is None else 1 - rtp, None),
                          ("hit frequency", m["hit_frequency"], None),
                          ("SD per wager", m["sd"], None), ("VI 90 %", m["vi90"], None),
                          ("VI 95 %", m["vi95"], None),
-                         ("P(placed) per round", p_placed, None)]).drop("simulated")
+                         ("P(placed) per round", placed_deals / deals, None),
+                         *_bet_max_rows(mw)]).drop("simulated")
         sheets[bet] = {f"{_tname(bet)}_paytable": paytable, f"{_tname(bet)}_figures": figs}
         bet_rows.append((bet, rtp, None, m["hit_frequency"], None, m["sd"], m["vi90"],
-                         m["vi95"]))
-    bets = _bets_frame(bet_rows).drop(["rtp_simulated", "hit_frequency_simulated"])
+                         m["vi95"], None if mw is None else float(mw["antes"]),
+                         None if mw is None else mw["count"]))
+    bets = _bets_frame([r[:8] for r in bet_rows]).drop(
+        ["rtp_simulated", "hit_frequency_simulated"]).with_columns(
+        pl.Series("max_win_antes", [r[8] for r in bet_rows], pl.Float64),
+        pl.Series("max_win_deals", [r[9] for r in bet_rows], pl.Int64))
     if METER_SECTION in rep:
         j = rep[METER_SECTION]
         meter = spec_for(rep["game"]).meter_bet
@@ -131,6 +138,27 @@ def exact_par_tables(rep: dict) -> dict[str, dict[str, pl.DataFrame]]:
              ("Jackpot: break-even meter", float(j["break_even_meter"]), None)],
             schema=summary.schema, orient="row")])
     return {"Summary": {"summary": summary, "bets": bets}, **sheets}
+
+
+def _round_max_rows(mw: dict | None) -> list[tuple[str, float | None, str | None]]:
+    """The summary's rows of the round's largest net win (figure, value, text)."""
+    if mw is None:
+        return []
+    scope = ("every bet offered" if mw["scope"] == "all_bets" else
+             "the main game only; not counted jointly: " + ", ".join(mw.get("excluded", {})))
+    return [("max win per round (antes)", float(mw["antes"]),
+             f"{', '.join(mw['bets'])} ({scope})"),
+            ("max win per round: deals", float(mw["count"]), f"{mw['count']:,}"),
+            ("max win per round: probability", float(mw["probability"]), None)]
+
+
+def _bet_max_rows(mw: dict | None) -> list[tuple[str, float | None, None]]:
+    """A bet's figures rows of its largest net win: Antes, deals, probability."""
+    if mw is None:
+        return []
+    label = "max win (antes)" + (", fixed prizes only" if mw.get("excluded_events") else "")
+    return [(label, float(mw["antes"]), None), ("max win: deals", float(mw["count"]), None),
+            ("max win: probability", float(mw["probability"]), None)]
 
 
 def _bets_frame(rows) -> pl.DataFrame:
@@ -227,7 +255,8 @@ def write_par(tables: dict[str, dict[str, pl.DataFrame]], path: str | Path) -> P
                 fmt = {c: "0.0000%" for c in df.columns if c in _PCT_COLS}
                 fmt.update({c: "0.000000000" for c in df.columns
                             if "probability" in c or "contribution" in c})
-                fmt.update({c: "#,##0" for c in ("count", "combinations") if c in df.columns})
+                fmt.update({c: "#,##0" for c in ("count", "combinations", "max_win_deals")
+                            if c in df.columns})
                 df.write_excel(wb, ws, position=(row + 1, 0), table_name=name,
                                table_style="Table Style Light 9", column_formats=fmt,
                                float_precision=6, autofit=True)

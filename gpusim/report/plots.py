@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from gpusim.stats import Z95
+from gpusim.stats import DEFAULT_CONFIDENCE, confidence_label, z_of
 
 __all__ = ["convergence_png", "hit_frequency_png", "jackpot_png", "net_outcomes_png",
            "ruin_png", "sessions_png"]
@@ -141,19 +141,22 @@ def hit_frequency_png(hf: dict, labels: Mapping[str, str] | None = None) -> str:
 
 
 def convergence_png(conv: dict, labels: Mapping[str, str] | None = None) -> str:
-    """Cumulative RTP at each checkpoint with the exact (or final) RTP and its 95 % CI funnel."""
+    """Cumulative RTP at each checkpoint with the exact (or final) RTP and its CI funnel at the
+    level ``conv["confidence"]`` (95 % by default)."""
     plt = _plt()
     n = np.asarray(conv["rounds"], dtype=np.float64)
     r = np.asarray([np.nan if x is None else x for x in conv["rtp"]], dtype=np.float64)
     fig, ax = plt.subplots(figsize=(_W, 3.3))
     fig.subplots_adjust(left=0.12, right=0.98, top=0.91, bottom=0.14)
     c, sd = conv["centre"], conv["sd_per_sqrt_round"]
+    level = conv.get("confidence", DEFAULT_CONFIDENCE)
+    z = z_of(level)
     if n.size:
         if c is not None and sd is not None:
             grid = np.geomspace(max(n[0] / 2, 1.0), n[-1] * 1.05, 300)
-            half = Z95 * sd / np.sqrt(grid)
+            half = z * sd / np.sqrt(grid)
             ax.fill_between(grid, c - half, c + half, alpha=0.18, color="tab:blue",
-                            label="95 % CI funnel around it")
+                            label=f"{confidence_label(level)} CI funnel around it")
             ax.axhline(c, lw=1.2, ls="--", color="k",
                        label=f"{'exact' if conv['centre_is_exact' ] else 'final'} RTP "
                              f"{100 * c:.4f} %")
@@ -165,8 +168,8 @@ def convergence_png(conv: dict, labels: Mapping[str, str] | None = None) -> str:
         if c is not None and sd is not None:
             fin = r[np.isfinite(r)]
             dev = float(np.max(np.abs(fin - c))) if fin.size else 0.0
-            span = max(min(1.3 * dev, 2 * Z95 * sd / math.sqrt(n[0])),
-                       1.5 * Z95 * sd / math.sqrt(n[-1]), 1e-5)
+            span = max(min(1.3 * dev, 2 * z * sd / math.sqrt(n[0])),
+                       1.5 * z * sd / math.sqrt(n[-1]), 1e-5)
             ax.set_ylim(c - span, c + span)
     ax.yaxis.set_major_formatter(plt.FuncFormatter(lambda x, _: f"{100 * x:.2f} %"))
     ax.set_xlabel("rounds played", fontsize=8)

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from gpusim.runs.runner import Progress as RunnerProgress
+from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
 __all__ = ["print_summary", "rich_progress", "run_progress"]
 
@@ -90,7 +91,9 @@ def _pct(x) -> str:
 
 
 def print_summary(summary: dict, console: Console) -> None:
-    """The end-of-run table: per bet RTP with its 95 % CI, then the main-game figures."""
+    """The end-of-run table: per bet RTP with its confidence interval (at the summary's
+    ``confidence``, 95 % by default), then the main-game figures."""
+    level = summary.get("confidence", DEFAULT_CONFIDENCE)
     title = (
         f"{summary['config']} | strategy {summary['strategy']} | seed {summary['seed']} | "
         f"{summary['rounds']:,} rounds"
@@ -98,10 +101,11 @@ def print_summary(summary: dict, console: Console) -> None:
     if not summary.get("complete"):
         title += f" (partial: {summary['rounds']:,} of {summary['rounds_planned']:,})"
     t = Table(title=title)
-    for col in ("bet", "placed", "wagered", "RTP %", "95 % CI +-", "SD/round"):
+    for col in ("bet", "placed", "wagered", "RTP %", f"{confidence_label(level)} CI +-",
+                "SD/round"):
         t.add_column(col, justify="right" if col != "bet" else "left", no_wrap=True)
     for bet, b in summary["bets"].items():
-        lo, hi = b["rtp_ci95"]
+        lo, hi = b[f"rtp_{ci_key(level)}"]
         ci = "-" if lo is None else f"{50 * (hi - lo):.3f}"
         rtp = "-" if b["rtp"] is None else f"{100 * b['rtp']:.4f}"
         t.add_row(

@@ -12,7 +12,7 @@ import polars as pl
 from gpusim.games import bets as offered
 from gpusim.games import spec_for
 from gpusim.runs import manifest as _manifest
-from gpusim.stats import NetDistribution
+from gpusim.stats import DEFAULT_CONFIDENCE, NetDistribution
 
 __all__ = [
     "AnalysisError",
@@ -69,13 +69,19 @@ class RunData:
         return self.rounds == self.manifest.get("rounds")
 
     @property
+    def confidence(self) -> float:
+        """The level of the summary's intervals (:func:`load_run_data`'s ``confidence``)."""
+        return float(self.summary.get("confidence", DEFAULT_CONFIDENCE))
+
+    @property
     def ante(self) -> int:
         """The base bet's stake (the unit of the main game's and the whole round's figures)."""
         return int(self.stakes[spec_for(self.rules).base_bet])
 
 
-def load_run_data(run) -> RunData:
-    """Collect a run's tables once (``run``: a :class:`gpusim.Run` or a run-folder path)."""
+def load_run_data(run, confidence: float = DEFAULT_CONFIDENCE) -> RunData:
+    """Collect a run's tables once (``run``: a :class:`gpusim.Run` or a run-folder path); the
+    summary's intervals, and the figures built on them, are at ``confidence`` (0 < c < 1)."""
     from gpusim.runs.run_api import Run
 
     if not isinstance(run, Run):
@@ -106,7 +112,7 @@ def load_run_data(run) -> RunData:
                   int(manifest["config"]["stakes"].get(b, ante))) for b in bets}
     stakes[spec.base_bet] = ante
     return RunData(
-        path=str(run.path), manifest=manifest, rules=rules, summary=run.summary(),
+        path=str(run.path), manifest=manifest, rules=rules, summary=run.summary(confidence),
         rounds=run.rounds_done, bets=bets, dists=dists, events=events, wagers=wagers,
         moments=run.moments().collect(), outcomes=outcomes, chunk_wagers=chunk_wagers,
         meters=meters, stakes=stakes, progress=run.progress().collect())

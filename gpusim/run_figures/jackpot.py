@@ -22,12 +22,16 @@ from gpusim.stats import (
 __all__ = ["jackpot_figures"]
 
 
-def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None) -> dict | None:
+def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None,
+                    confidence: float | None = None) -> dict | None:
     """Hit frequency, meter at a hit, break-even meter, RTP by meter and by contribution rate.
 
     None when the config has no Jackpot. The exact hit probability and fixed-prize return come
-    from the published hand-category counts; the simulated ones from the run.
+    from the published hand-category counts; the simulated ones from the run. The simulated hit
+    frequency's Wilson interval is at ``confidence`` (default: the level of ``data.summary``),
+    given as its ``level``.
     """
+    level = data.confidence if confidence is None else confidence
     spec = spec_for(data.rules)
     if not spec.meter_active(data.rules):
         return None
@@ -75,9 +79,9 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None) -> dict | No
                                                               stake)),
     }
     if placed:
-        h = hit_frequency(hits, placed)
+        h = hit_frequency(hits, placed, level)
         out["hit_frequency"] = {"rate": h.rate, "one_in": json_float(h.one_in), "low": h.low,
-                                "high": h.high}
+                                "high": h.high, "level": level}
     if hits:
         m = meter_summary(data.meters)
         out["meter_at_hit"] = {"hits": m.hits, "mean": m.mean, "sd": m.sd, "min": m.minimum,

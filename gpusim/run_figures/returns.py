@@ -105,7 +105,12 @@ def exact_figures(rules, strategy: str, mode: str = "auto") -> dict:
                 # combinatorics already gave the side bets, in the run's own event names
                 if bet.endswith("_always_settled") or source.get(bet) == "combinatorics":
                     continue
-                events[bet] = {e["event"]: Fraction(repr(float(e["probability"])))
+                # the integer counts where the report has them: exact, not the float (a side
+                # bet may be counted over its own deals, so over the sum of its counts)
+                counted = all("count" in e for e in info["events"])
+                total = sum(int(e["count"]) for e in info["events"]) if counted else 0
+                events[bet] = {e["event"]: Fraction(int(e["count"]), total) if counted
+                               else Fraction(repr(float(e["probability"])))
                                for e in info["events"]}
                 source[bet] = "gpusim exact"
                 rtp[bet] = json_float(info.get("rtp"))

@@ -176,12 +176,14 @@ def risk_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total
 
 
 def risk_with_detail(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",
-                     targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1):
+                     targets=DEFAULT_TARGETS, paths: int = 20_000, seed: int = 1,
+                     level: float = 0.99):
     """(risk figures, session LatticePMF, RuinCurve): the figures of :func:`risk_figures` and
-    the full distributions behind them (the report plots them and writes them with --data)."""
+    the full distributions behind them (the report plots them and writes them with --data).
+    level: of the simulated-paths interval."""
     sess, pmf = session_with_pmf(data, rounds, bet)
     ruin, curve = ruin_with_curve(data, bankroll, rounds, bet=bet, targets=targets,
-                                  paths=paths, seed=seed)
+                                  paths=paths, seed=seed, level=level)
     fig = {"run": data.path, "rounds_in_run": data.rounds, "complete": data.complete,
            "bet": bet, "session": sess, "ruin": ruin}
     return fig, pmf, curve

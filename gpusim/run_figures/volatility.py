@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 
 from gpusim.run_figures.data import RunData, json_float
-from gpusim.stats import hold_table, volatility
+from gpusim.stats import ci_key, hold_table, volatility, z_of
 from gpusim.stats.moments import DEFAULT_HOLD_ROUNDS, JointMoments, z_two_sided
 
 __all__ = ["convergence", "volatility_figures"]
@@ -22,9 +22,16 @@ def _vol_dict(v, wagered: int | None = None) -> dict:
             "vi90": f(v.vi90), "vi95": f(v.vi95), "n0": f(v.n0), "wagered": wagered}
 
 
-def volatility_figures(data: RunData, hold_rounds=DEFAULT_HOLD_ROUNDS) -> dict:
+def volatility_figures(data: RunData, hold_rounds=DEFAULT_HOLD_ROUNDS,
+                       confidence: float | None = None) -> dict:
     """House edge, element of risk, SD, VI 90/95 %, N0 per bet and for main/total; the
-    covariance of the bets in one round; the hold's 95 % CI after N rounds."""
+    covariance of the bets in one round; the hold's confidence interval after N rounds at
+    ``confidence`` (default: the level of ``data.summary``, 95 % unless asked otherwise), under
+    ``hold_ci95`` at 95 % (``hold_ci99`` at 99 %: :func:`gpusim.stats.ci_key`).
+
+    The volatility index keeps its fixed PAR-sheet levels (VI 90 %, VI 95 %): it is a width
+    convention of the industry, not a confidence interval of this run's estimates."""
+    level = data.confidence if confidence is None else confidence
     bets = {}
     for bet in [*data.bets, "main", "total"]:
         d = data.dists.get(bet)
@@ -48,15 +55,17 @@ def volatility_figures(data: RunData, hold_rounds=DEFAULT_HOLD_ROUNDS) -> dict:
     for bet in ("main", "total"):
         if bet in data.dists:
             holds[bet] = [{"rounds": h.rounds, "hold": h.hold, "low": h.low, "high": h.high}
-                          for h in hold_table(data.dists[bet], hold_rounds, stake=data.ante)]
-    return {"bets": bets, "covariance": cov, "hold_ci95": holds,
+                          for h in hold_table(data.dists[bet], hold_rounds, level=level,
+                                              stake=data.ante)]
+    return {"bets": bets, "covariance": cov, "confidence": level, f"hold_{ci_key(level)}": holds,
             "z90": z_two_sided(0.90), "z95": z_two_sided(0.95)}
 
 
 def convergence(data: RunData, bet: str = "main", exact_rtp: float | None = None) -> dict:
     """Cumulative RTP of ``bet`` at each checkpoint of the run (every compute batch, 2^18
-    rounds on the CPU; each chunk's end for runs without a ``progress`` table), with the 95 %
-    CI funnel around the centre (the exact RTP when given, else the final simulated RTP)."""
+    rounds on the CPU; each chunk's end for runs without a ``progress`` table), with what the
+    confidence funnel around the centre needs (the exact RTP when given, else the final
+    simulated RTP): the per-round SD and the level of ``data.summary`` (``confidence``)."""
     w = data.chunk_wagers.filter(pl.col("bet") == bet).sort("chunk")
     recs = {int(r["chunk"]): r for r in data.manifest.get("chunks_done", [])}
     chunks = w["chunk"].to_list()
@@ -78,10 +87,12 @@ def convergence(data: RunData, bet: str = "main", exact_rtp: float | None = None
     rtp = [r / x if x else None for r, x in zip(ret, wag, strict=True)]
     s = data.summary["bets"].get(bet, {})
     final = s.get("rtp")
-    lo, hi = (s.get("rtp_ci95") or [None, None])
+    level = data.confidence
+    lo, hi = (s.get(f"rtp_{ci_key(level)}") or [None, None])
     # per-round SD of the ratio estimator, back from the summary's delta-method interval
-    sd1 = None if lo is None or not data.rounds else (hi - lo) / 2 / z_two_sided(0.95) \
+    sd1 = None if lo is None or not data.rounds else (hi - lo) / 2 / z_of(level) \
         * math.sqrt(data.rounds)
     centre = exact_rtp if exact_rtp is not None else final
     return {"bet": bet, "rounds": rounds, "rtp": rtp, "centre": centre,
-            "centre_is_exact": exact_rtp is not None, "sd_per_sqrt_round": sd1, "final": final}
+            "centre_is_exact": exact_rtp is not None, "sd_per_sqrt_round": sd1, "final": final,
+            "confidence": level}

@@ -13,6 +13,7 @@ from gpusim.runs.jsonsafe import json_safe
 from gpusim.runs.runfolder import RunFolder
 from gpusim.runs.runner import Progress, run_simulation
 from gpusim.runs.totals import compute_summary
+from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
 if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait for it
     import polars as pl
@@ -25,7 +26,7 @@ class Summary(dict):
     notebook (``_repr_html_``) and as aligned text by ``repr`` (the timing and the device,
     which vary between runs of the same counts, are left out of both)."""
 
-    _BET_COLUMNS = ("placed", "wagered", "returned", "net", "rtp", "rtp_ci95")
+    _BET_COLUMNS = ("placed", "wagered", "returned", "net", "rtp")
 
     def _tables(self) -> list[tuple[str, list[str], list[list[str]]]]:
         """(caption, header, rows) of each table, every cell as text."""
@@ -37,9 +38,11 @@ class Summary(dict):
             return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
 
         bets = self.get("bets", {})
-        out = [("Per bet: money in the config's units, RTP with its 95 % confidence interval",
-                ["bet", *self._BET_COLUMNS],
-                [[b, *(cell(f.get(c)) for c in self._BET_COLUMNS)] for b, f in bets.items()])]
+        level = self.get("confidence", DEFAULT_CONFIDENCE)
+        cols = (*self._BET_COLUMNS, f"rtp_{ci_key(level)}")
+        out = [("Per bet: money in the config's units, RTP with its "
+                f"{confidence_label(level)} confidence interval", ["bet", *cols],
+                [[b, *(cell(f.get(c)) for c in cols)] for b, f in bets.items()])]
         main = {k: v for k, v in (self.get("main") or {}).items() if not isinstance(v, list)}
         if main:
             out.append(("Main game (per base-bet unit)", ["figure", "value"],
@@ -142,9 +145,9 @@ class Run:
         (round_end: the round after the checkpoint); empty for runs written before it existed."""
         return self._scan("progress")
 
-    def summary(self) -> Summary:
+    def summary(self, confidence: float = DEFAULT_CONFIDENCE) -> Summary:
         """Recomputed from the Parquet parts (JSON-safe: undefined ratios are None); a dict
-        that a notebook shows as tables."""
+        that a notebook shows as tables. Its intervals are at ``confidence`` (0 < c < 1)."""
         return Summary(json_safe(
             compute_summary(
                 self.manifest,
@@ -152,6 +155,7 @@ class Run:
                 self.events().collect(),
                 self.decisions().collect(),
                 self.wagers().collect(),
+                confidence,
             )
         ))
 

@@ -1,10 +1,11 @@
 """Summaries of a run, recomputed from its Parquet parts (never from summary.json).
 
-Per bet: rounds placed, wagered, returned, RTP with a 95 % confidence interval. The interval is
-the delta-method interval of the ratio (sum of returns / sum of wagers) over independent rounds:
-with per-round net y and stake x, r = mean(y) / mean(x) and
-Var(r) ~ (Var(y) - 2 r Cov(x, y) + r^2 Var(x)) / (N mean(x)^2); every moment it needs is stored
-as an exact integer sum.
+Per bet: rounds placed, wagered, returned, RTP with a confidence interval at the asked level
+(default 95 %; the keys name the level, ``rtp_ci95``, ``rtp_ci99`` (:func:`gpusim.stats.ci_key`),
+and ``confidence`` gives it). The interval is the delta-method interval of the ratio (sum of
+returns / sum of wagers) over independent rounds: with per-round net y and stake x,
+r = mean(y) / mean(x) and Var(r) ~ (Var(y) - 2 r Cov(x, y) + r^2 Var(x)) / (N mean(x)^2); every
+moment it needs is stored as an exact integer sum.
 
 Main game (``main`` = the sum of the main-game bets): house edge per ante, element of risk,
 total-bet RTP, SD per round in antes, and ``ante_rtp`` = 1 - house edge per ante (what the Icelandic
@@ -21,13 +22,14 @@ if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait f
     import polars as pl
 
 from gpusim.games import spec_for
-from gpusim.stats import Z95
+from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, z_of
 
 __all__ = ["compute_summary"]
 
 
-def _ratio_ci(n: int, sy: int, syy: int, sx: int, sxx: int, sxy: int) -> tuple[float, float, float]:
-    """(r, lo, hi) for r = sy / sx with a 95 % delta-method interval."""
+def _ratio_ci(n: int, sy: int, syy: int, sx: int, sxx: int, sxy: int,
+              z: float) -> tuple[float, float, float]:
+    """(r, lo, hi) for r = sy / sx with the delta-method interval r -+ z * SE(r)."""
     if sx == 0 or n == 0:
         return math.nan, math.nan, math.nan
     r = sy / sx
@@ -36,7 +38,7 @@ def _ratio_ci(n: int, sy: int, syy: int, sx: int, sxx: int, sxy: int) -> tuple[f
     var_x = sxx / n - mx * mx
     cov = sxy / n - mx * my
     var_r = max(0.0, (var_y - 2 * r * cov + r * r * var_x) / (n * mx * mx))
-    half = Z95 * math.sqrt(var_r)
+    half = z * math.sqrt(var_r)
     return r, r - half, r + half
 
 
@@ -46,9 +48,14 @@ def compute_summary(
     events: pl.DataFrame,
     decisions: pl.DataFrame,
     wagers: pl.DataFrame,
+    confidence: float = DEFAULT_CONFIDENCE,
 ) -> dict:
-    """The summary dict of ``summary.json`` and ``gpusim summary --json`` from the parts."""
+    """The summary dict of ``summary.json`` and ``gpusim summary --json`` from the parts, its
+    intervals at ``confidence`` (0 < c < 1; ValueError otherwise)."""
     import polars as pl
+
+    z = z_of(confidence)
+    ci = ci_key(confidence)
 
     chunks = {r["chunk"]: r for r in manifest.get("chunks_done", [])}
     rounds = sum(r["n_rounds"] for r in chunks.values())
@@ -68,7 +75,7 @@ def compute_summary(
         n = rounds
         sum_net, sum_net_sq = sums.get(row["bet"], [0, 0])
         r, lo, hi = _ratio_ci(
-            n, sum_net, sum_net_sq, row["wagered"], row["sum_stake_sq"], row["sum_stake_net"]
+            n, sum_net, sum_net_sq, row["wagered"], row["sum_stake_sq"], row["sum_stake_net"], z
         )
         mean = sum_net / n if n else math.nan
         var = sum_net_sq / n - mean * mean if n else math.nan
@@ -78,7 +85,7 @@ def compute_summary(
             "returned": row["returned"],
             "net": row["returned"] - row["wagered"],
             "rtp": 1 + r,
-            "rtp_ci95": [1 + lo, 1 + hi],
+            f"rtp_{ci}": [1 + lo, 1 + hi],
             "mean_net_per_round": mean,
             "sd_per_round": math.sqrt(max(var, 0.0)),
         }
@@ -93,16 +100,16 @@ def compute_summary(
         eor = -main["net"] / main["wagered"] if main["wagered"] else math.nan
         main_summary = {
             "house_edge_per_ante": -main["mean_net_per_round"] / ante,
-            "house_edge_per_ante_ci95": [
-                -(main["mean_net_per_round"] + Z95 * main["sd_per_round"] / math.sqrt(rounds))
+            f"house_edge_per_ante_{ci}": [
+                -(main["mean_net_per_round"] + z * main["sd_per_round"] / math.sqrt(rounds))
                 / ante,
-                -(main["mean_net_per_round"] - Z95 * main["sd_per_round"] / math.sqrt(rounds))
+                -(main["mean_net_per_round"] - z * main["sd_per_round"] / math.sqrt(rounds))
                 / ante,
             ],
             "avg_total_wager": main["wagered"] / rounds / ante,
             "element_of_risk": eor,
             "total_bet_rtp": 1 - eor,
-            "total_bet_rtp_ci95": main["rtp_ci95"],
+            f"total_bet_rtp_{ci}": main[f"rtp_{ci}"],
             "sd_per_round": main["sd_per_round"] / ante,
             # the published sense of "Ante RTP" (the Icelandic rules): 1 - house edge per ante; the
             # Ante bet's own RTP is bets["ante"]["rtp"]
@@ -133,6 +140,7 @@ def compute_summary(
         "rounds": rounds,
         "rounds_planned": manifest.get("rounds"),
         "complete": rounds == manifest.get("rounds"),
+        "confidence": confidence,
         "bets": bets,
         "main": main_summary,
         "decisions": dec_out,

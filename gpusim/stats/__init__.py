@@ -6,6 +6,14 @@ moments); money stays integral and ratios are exact fractions until the final fl
 docs/stats.md for the conventions, error bounds and the statistics the runner must record.
 """
 
+from gpusim.stats.confidence import (
+    DEFAULT_CONFIDENCE,
+    check_confidence,
+    ci_key,
+    confidence_label,
+    normal_interval,
+    z_of,
+)
 from gpusim.stats.distribution import (
     LatticePMF,
     NetDistribution,
@@ -72,6 +80,7 @@ from gpusim.stats.session import SessionSummary, session_distribution, session_s
 
 __all__ = [
     "BankrollForRisk",
+    "DEFAULT_CONFIDENCE",
     "EventComparison",
     "ExactComparison",
     "ExposureSummary",
@@ -94,7 +103,10 @@ __all__ = [
     "as_pmf",
     "bankroll_for_risk",
     "break_even_meter",
+    "check_confidence",
+    "ci_key",
     "compare_with_exact",
+    "confidence_label",
     "contribution_for_rtp",
     "convolve",
     "distributions_from_rows",
@@ -113,6 +125,7 @@ __all__ = [
     "lundberg_coefficient",
     "meter_at_hit_quantiles",
     "meter_summary",
+    "normal_interval",
     "paytable_rtp",
     "ratio_hold_interval",
     "return_table",
@@ -126,5 +139,6 @@ __all__ = [
     "volatility",
     "volatility_table",
     "wilson_interval",
+    "z_of",
     "z_two_sided",
 ]

@@ -19,6 +19,7 @@ Any paytable and any call/fold rule is then priced from these counts without re-
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
@@ -255,8 +256,12 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
     """The exact report (JSON-able dict, see docs/exact.md) for a call/fold table.
 
     decisions: (1755, 1326) bool call flags per (flop class, hole in the class's suits).
+    Every event carries its integer count of deals; the Call's fold row is off the table
+    (placed 0). The round's maximum win is counted jointly over every bet offered: the AA
+    Bonus is settled on the hole and flop, so each (flop class, hole) cell's 22 outcome counts
+    all fall in one AA Bonus class (:func:`_round_rows`).
     """
-    from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+    from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json, round_max_json
 
     w = counts.weights.astype(np.int64)[:, None]
     call_w = np.where(decisions & counts.valid, w, 0)
@@ -270,7 +275,7 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
     calls = n_call_sit * CH_OUTCOMES
     a = ante_pays(rules)
 
-    ante = BetTable(placed=TOTAL_DEALS)
+    ante = BetTable(placed=TOTAL_DEALS, antes=1)
     ante.add("fold", -1, folds)
     for i in range(N_PAY_CLASSES):
         ante.add(f"dealer_not_qualified:{CLASS_NAMES[i]}", int(a[i]), int(nq[i]))
@@ -279,12 +284,13 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
     ante.add("tie", 0, tie)
     ante.add("loss", -1, loss)
 
-    call = BetTable(placed=calls)
-    call.add("fold", 0, folds)
-    call.add("dealer_not_qualified", 0, int(nq.sum()))
-    call.add("win", 1, int(qw.sum()))
-    call.add("tie", 0, tie)
-    call.add("loss", -1, loss)
+    # the Call is 2 x the Ante: stake units in Antes, as a described game's bets count them
+    call = BetTable(placed=calls, staked=_CALL * calls, antes=_CALL)
+    call.add("fold", 0, folds, placed=0)
+    call.add("dealer_not_qualified", 0, int(nq.sum()), units=_CALL * int(nq.sum()))
+    call.add("win", 1, int(qw.sum()), units=_CALL * int(qw.sum()))
+    call.add("tie", 0, tie, units=_CALL * tie)
+    call.add("loss", -1, loss, units=_CALL * loss)
 
     main = MainOutcomes()
     main.add(-1, 1, folds)
@@ -295,13 +301,15 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
     main.add(-3, 3, loss)
 
     bets = {"ante": bet_json(ante, TOTAL_DEALS), "call": bet_json(call, TOTAL_DEALS)}
+    offered = ["ante", "call"]
     out_side = {}
+    aa_stake = rules.stakes["aa_bonus"]
     if rules.aa_bonus_paytable is not None:
         cls = aa_bonus_class(counts.bonus_rank)
         pays = aa_bonus_pays(rules)
         valid_w = np.where(counts.valid, w, 0)
         for mode in ("always_settled", "under_strategy"):
-            table = BetTable(placed=TOTAL_DEALS)
+            table = BetTable(placed=TOTAL_DEALS, antes=Fraction(aa_stake, rules.stakes.ante))
             forfeit = mode == "under_strategy" and rules.fold_forfeits_bonus
             kept = call_w if forfeit else valid_w
             for c, hand in zip(_AA_CLASS_ORDER, AA_HANDS, strict=True):
@@ -314,6 +322,9 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
             out_side[mode] = bet_json(table, TOTAL_DEALS)
         bets["aa_bonus"] = out_side["under_strategy"]
         bets["aa_bonus_always_settled"] = out_side["always_settled"]
+        if aa_stake > 0:
+            offered.append("aa_bonus")
+    rows = _round_rows(counts, rules, call_w, fold_w, ev, with_side_bet="aa_bonus" in offered)
     return {
         "game": "casino_holdem",
         "config": rules.name,
@@ -321,8 +332,101 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
         "deals_counted": TOTAL_DEALS,
         "main": main_json(main),
         "bets": bets,
+        "max_win": round_max_json(rows, TOTAL_DEALS, bets=offered),
         "decisions": {"call": {"call": calls / TOTAL_DEALS, "fold": folds / TOTAL_DEALS}},
+        "first_decision": _first_decision(counts, rules, call_w),
     }
+
+
+def _hole_labels() -> list[str]:
+    """(1326,) starting-hand label of each hole (``AA``, ``AKs``, ``AKo``): the suits' names do
+    not matter, so a flop class's relabelled holes keep their label."""
+    from gpusim.cards import RANKS
+
+    out = []
+    for a, b in _HOLES:
+        hi, lo = max(a // 4, b // 4), min(a // 4, b // 4)
+        tag = "" if hi == lo else ("s" if a % 4 == b % 4 else "o")
+        out.append(f"{RANKS[hi]}{RANKS[lo]}{tag}")
+    return out
+
+
+def _first_decision(counts: ChCounts, rules, call_w: np.ndarray) -> dict:
+    """The call decision by starting hand: each of the 169 hands' deals, the share of them the
+    strategy calls (it decides on the flop too, so a share between 0 and 1 is common) and the
+    main game's EV per ante of calling every flop and of folding (-1)."""
+    a = ante_pays(rules)
+    c = counts.counts
+    call_net = (c[..., :N_PAY_CLASSES].astype(np.int64) @ a
+                + c[..., N_PAY_CLASSES:2 * N_PAY_CLASSES].astype(np.int64) @ (a + 2)
+                - 3 * c[..., -1].astype(np.int64))
+    w = np.where(counts.valid, counts.weights.astype(np.int64)[:, None], 0)
+    labels = np.array(_hole_labels())
+    hands = []
+    for label in dict.fromkeys(sorted(set(labels.tolist()), key=_hand_order)):
+        cols = labels == label
+        sits = int(w[:, cols].sum())
+        called = int(call_w[:, cols].sum())
+        net = int((w[:, cols] * call_net[:, cols]).sum())
+        share = Fraction(called, sits)
+        hands.append({"hand": label, "deals": sits * CH_OUTCOMES,
+                      "ev": {"fold": -1.0, "call": float(Fraction(net, sits * CH_OUTCOMES))},
+                      "share": {"fold": float(1 - share), "call": float(share)}})
+    return {"point": "call", "hands": hands,
+            "note": "ev: the main game per ante, calling on every flop; share: the deals the "
+                    "strategy calls"}
+
+
+def _hand_order(label: str) -> tuple[int, int, int]:
+    """Pairs first, then suited, then offsuit, each from the highest ranks down."""
+    from gpusim.cards import RANKS
+
+    hi, lo = RANKS.index(label[0]), RANKS.index(label[1])
+    kind = 0 if hi == lo else (1 if label.endswith("s") else 2)
+    return (kind, -hi, -lo)
+
+
+_CALL = 2
+"""The Call's stake in Antes."""
+
+
+def _round_rows(counts: ChCounts, rules, call_w: np.ndarray, fold_w: np.ndarray,
+                ev: np.ndarray, *, with_side_bet: bool) -> list[tuple[Fraction, int]]:
+    """(the round's net in Antes, deals) over every deal, the main game (Ante and Call) with
+    the AA Bonus as settled under the rules when ``with_side_bet``.
+
+    The AA Bonus class is a function of the (flop class, hole) cell, so the cells of each class
+    give that class's main-game outcome counts exactly; their sum over the classes is checked
+    against the main game's own (``ev``: (22,) the called cells' outcome counts).
+    """
+    a = ante_pays(rules)
+    if with_side_bet:
+        cls = aa_bonus_class(counts.bonus_rank)
+        side = [Fraction(int(p) * rules.stakes["aa_bonus"], rules.stakes.ante)
+                for p in aa_bonus_pays(rules)]
+        lose = -Fraction(rules.stakes["aa_bonus"], rules.stakes.ante)
+    else:  # one class: the whole table
+        cls = np.zeros(counts.valid.shape, dtype=np.int64)
+        side, lose = [Fraction(0)], Fraction(0)
+    rows: list[tuple[Fraction, int]] = []
+    got = np.zeros_like(ev)
+    for c in range(len(side)):
+        in_c = cls == c
+        folded = int(np.where(in_c, fold_w, 0).sum()) * CH_OUTCOMES
+        # a fold loses the Ante; it forfeits the AA Bonus or has it settled, as the rules say
+        rows.append((-1 + (lose if rules.fold_forfeits_bonus else side[c]), folded))
+        cells = np.nonzero(in_c & (call_w > 0))
+        if not len(cells[0]):
+            continue
+        e = (counts.counts[cells].astype(np.int64) * call_w[cells][:, None]).sum(axis=0)
+        got += e
+        for i in range(N_PAY_CLASSES):
+            rows.append((int(a[i]) + side[c], int(e[i])))
+            rows.append((int(a[i]) + _CALL + side[c], int(e[N_PAY_CLASSES + i])))
+        rows.append((side[c], int(e[-2])))
+        rows.append((-1 - _CALL + side[c], int(e[-1])))
+    assert np.array_equal(got, ev), "the AA Bonus classes do not partition the called cells"
+    return rows
 
 
 # --- the solver: cached counts, decision tables, reports ------------------------------------------

@@ -17,7 +17,14 @@ import numpy as np
 
 from gpusim.cards import RANKS
 from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir, progress_bar
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.report import (
+    BetTable,
+    MainOutcomes,
+    bet_json,
+    main_json,
+    max_win_json,
+    round_max_json,
+)
 from gpusim.exact.solver import ExactSolver
 from gpusim.games.described.layout import event_returns, layout, tree
 
@@ -175,7 +182,9 @@ def report(rules, strategy: str, *, progress: bool = True, backend: str = "cpu")
 
 def analyse(res) -> dict:
     """The report's JSON of a solve: ``main`` (per unit of the base bet), ``bets`` (each event
-    with its integer count), ``decisions`` (action shares) and ``first_decision``."""
+    with its integer count, each bet's largest net win), the round's largest net win over every
+    offered bet (``max_win``: each deal's joint code settles them all), ``decisions`` (action
+    shares) and ``first_decision``."""
     rules = res.rules
     d = rules.game_def
     lay = layout(d)
@@ -187,12 +196,13 @@ def analyse(res) -> dict:
     bets = {}
     main_net = np.zeros(lay.n_codes, object)
     main_wager = np.zeros(lay.n_codes, np.int64)
+    round_net = np.zeros(lay.n_codes, object)  # every offered bet's net, in base-bet units
+    dealt = joint > 0
     for b in offered:
         mult = lay.multiple_of[b]
         ev = lay.event_of[b]
         table = BetTable(placed=int(joint[mult > 0].sum()),
-                         staked=int((joint * mult).sum()), placed_of=[])
-        hits = 0
+                         staked=int((joint * mult).sum()))
         for e, name in enumerate(lay.events[b]):
             sel = ev == e
             count = int(joint[sel].sum())
@@ -201,15 +211,16 @@ def analyse(res) -> dict:
             units = int((joint[sel] * mult[sel]).sum())
             # an event of a bet not on the table (a fold, a pulled bet) pays nothing
             pays = Fraction(rets[b][e]) - 1 if mult[sel].any() else Fraction(0)
-            table.add(name, pays, count, units=units)
-            assert table.placed_of is not None
-            table.placed_of.append(int(joint[sel & (mult > 0)].sum()))
-            if pays > 0:
-                hits += table.placed_of[-1]
-        bets[b] = bet_json(table, total, counts=True)
-        bets[b]["hit_frequency"] = hits / table.placed if table.placed else None
+            table.add(name, pays, count, units=units, placed=int(joint[sel & (mult > 0)].sum()))
+        # the bet's net per code in base-bet units: a side bet's stake is its own amount
+        value = np.array([Fraction(r) - 1 for r in rets[b]], object)
+        per_unit = Fraction(amounts[b], amounts[d.base_bet]) if d.bet(b).side else 1
+        net = mult * value[ev] * per_unit
+        round_net = round_net + net
+        on = np.nonzero(dealt & (mult > 0))[0]
+        best = max_win_json([(lay.events[b][ev[c]], net[c], int(joint[c])) for c in on], total)
+        bets[b] = bet_json(table, total, max_win=best)
         if not d.bet(b).side:
-            value = np.array([Fraction(r) - 1 for r in rets[b]], object)
             main_net = main_net + mult * value[ev]
             main_wager += mult
     scale = 1
@@ -235,6 +246,8 @@ def analyse(res) -> dict:
         "deals_counted": total,
         "main": main,
         "bets": bets,
+        "max_win": round_max_json([(round_net[c], int(joint[c]))
+                                   for c in np.nonzero(dealt)[0]], total, bets=offered),
         "decisions": decisions,
         "first_decision": {"point": tree(d)[0].name, "hands": first_decision(res)},
     }

@@ -4,6 +4,9 @@ exact solver (:data:`SOLVER`: cached counts, decision tables, reports)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from fractions import Fraction
+
 import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
@@ -15,7 +18,15 @@ from gpusim.exact.cache import (
     progress_bar,
     representative_rounds,
 )
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.report import (
+    BetTable,
+    MainOutcomes,
+    bet_json,
+    main_json,
+    max_win_json,
+    round_max_json,
+    table_max_rows,
+)
 from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
 from gpusim.games.holdem_bonus.exact_counts import (
@@ -53,6 +64,9 @@ def analyse(
     """The exact report (JSON-able dict, see docs/exact.md).
 
     preflop_bet: (169,) bool, bet the flop with each starting-hand class (HAND_CLASSES order).
+    Every event carries its integer count of deals (the side bets' own tables, counted over
+    fewer cards, carried to every deal); a street bet's fold and check rows are off the table.
+    The round's maximum win is counted jointly where the counts allow (:func:`_round_max`).
     """
     from gpusim.cards import HAND_CLASSES
 
@@ -64,7 +78,7 @@ def analyse(
     played = int(den[p].sum())
     wins_nopay, wins_pay, ties, losses = (int(j[..., k].sum()) for k in range(4))
 
-    ante = BetTable(placed=total)
+    ante = BetTable(placed=total, antes=1)
     ante.add("fold", -1, folds)
     cw = river.class_wins[p].sum(axis=0) * 4  # 4 (flop, turn) orders per (4-card set, river)
     for c in range(9, -1, -1):
@@ -73,17 +87,18 @@ def analyse(
     ante.add("tie", 0, ties)
     ante.add("loss", -1, losses)
 
-    flop = BetTable(placed=played)
-    flop.add("fold", 0, folds)
-    flop.add("win", 1, wins_nopay + wins_pay)
-    flop.add("tie", 0, ties)
-    flop.add("loss", -1, losses)
+    # stake units in Antes (the Flop bet is 2 x the Ante), as a described game's bets count them
+    flop = BetTable(placed=played, staked=_FLOP * played, antes=_FLOP)
+    flop.add("fold", 0, folds, placed=0)
+    flop.add("win", 1, wins_nopay + wins_pay, units=_FLOP * (wins_nopay + wins_pay))
+    flop.add("tie", 0, ties, units=_FLOP * ties)
+    flop.add("loss", -1, losses, units=_FLOP * losses)
 
     def street(axis: int) -> BetTable:
         sel = j[1] if axis == 0 else j[:, 1]
-        t = BetTable(placed=int(sel.sum()))
-        t.add("fold", 0, folds)
-        t.add("check", 0, played - int(sel.sum()))
+        t = BetTable(placed=int(sel.sum()), antes=1)
+        t.add("fold", 0, folds, placed=0)
+        t.add("check", 0, played - int(sel.sum()), placed=0)
         t.add("win", 1, int(sel[..., 0].sum() + sel[..., 1].sum()))
         t.add("tie", 0, int(sel[..., 2].sum()))
         t.add("loss", -1, int(sel[..., 3].sum()))
@@ -107,10 +122,11 @@ def analyse(
     }
     extra = {}
     if rules.bonus_paytable is not None:
-        bets["bonus"] = bet_json(bonus_table(rules), 1326 * 1225)
+        bets["bonus"] = bet_json(_every_deal(bonus_table(rules)), total)
     if rules.jackpot is not None:
         jt, info = jackpot_table(rules, river)
-        bets["jackpot"] = bet_json(jt, info.pop("_total"))
+        del info["_total"]
+        bets["jackpot"] = _jackpot_json(_every_deal(jt), rules)
         extra["jackpot"] = info
     turn_bets = int(j[1].sum())
     river_bets = int(j[:, 1].sum())
@@ -121,6 +137,7 @@ def analyse(
         "deals_counted": total,
         "main": main_json(main),
         "bets": bets,
+        "max_win": _round_max(tp, p, den, rules, main),
         "decisions": {
             "flop": {"bet": played / total, "fold": folds / total},
             "turn": {"bet": turn_bets / total, "check": (played - turn_bets) / total},
@@ -138,6 +155,80 @@ def analyse(
     return out
 
 
+_FLOP = 2
+"""The Flop bet's stake in Antes (the Turn and River bets are 1 x the Ante)."""
+_MAIN_BETS = ["ante", "flop", "turn", "river"]
+
+
+def _every_deal(table: BetTable) -> BetTable:
+    """A side bet's table counted over its own cards (the holes, or the five or seven cards
+    it reads), carried to every deal of the game: each of its deals extends to the same number
+    of full deals."""
+    k, rest = divmod(THB_TOTAL_DEALS, table.placed)
+    assert rest == 0, "a side bet's deals must divide the game's"
+    return table.scaled(k)
+
+
+def _jackpot_json(table: BetTable, rules) -> dict:
+    """The Jackpot's return table; its maximum win over the fixed prizes only (the royal flush
+    wins the progressive meter, whose value no fixed pay gives)."""
+    unit = Fraction(rules.stakes["jackpot"], rules.stakes.ante)
+    rows = table_max_rows(replace(table, antes=unit))
+    mw = max_win_json([r for r in rows if r[0] != "royal_flush"], THB_TOTAL_DEALS)
+    if mw is not None:
+        mw["excluded_events"] = ["royal_flush"]
+        mw["note"] = ("the royal flush wins the progressive meter, which has no fixed pay; "
+                      "the maximum is over the fixed prizes")
+    return bet_json(table, THB_TOTAL_DEALS, max_win=mw)
+
+
+def _round_max(tp: TurnPass, p: np.ndarray, den: np.ndarray, rules,
+               main: MainOutcomes) -> dict:
+    """The report's ``max_win``: the largest net win of one round, in Antes.
+
+    The joint counts are per starting-hand class (``tp.joint``), so a Bonus that pays on the
+    hole cards' class alone is counted with the main game exactly. The Bonus's AA-vs-dealer-AA
+    line also reads the dealer's hole cards, and the Jackpot the player's five or seven
+    cards, neither of which the counts split by the main game's outcome: with either offered,
+    the maximum is the main game's alone, and the report says so.
+    """
+    from gpusim.cards import HAND_CLASSES
+    from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
+
+    excluded = {}
+    bonus = rules.bonus_paytable
+    if bonus is not None and "AA_vs_dealer_AA" in bonus:
+        excluded["bonus"] = ("its AA-vs-dealer-AA line reads the dealer's hole cards, which the "
+                             "counts do not split by the main game's outcome")
+    if rules.jackpot is not None:
+        excluded["jackpot"] = ("its prizes read the player's final hand, which the counts do "
+                               "not split by the bets made; its royal flush pays the meter")
+    if excluded:
+        return round_max_json(main.nets(), THB_TOTAL_DEALS, bets=_MAIN_BETS, excluded=excluded)
+    side = [Fraction(0)] * 169
+    bets = list(_MAIN_BETS)
+    if bonus is not None:
+        unit = Fraction(rules.stakes["bonus"], rules.stakes.ante)
+        side = [-unit] * 169
+        for line, classes in BONUS_LINE_CLASSES.items():
+            for c in classes:
+                side[HAND_CLASSES.index(c)] = bonus[line] * unit
+        bets.append("bonus")
+    rows: list[tuple[Fraction, int]] = []
+    for k in range(169):
+        if not p[k]:
+            rows.append((-1 + side[k], int(den[k])))
+            continue
+        for tb in (0, 1):
+            for rb in (0, 1):
+                n = 2 + tb + rb  # Antes on the table beside the Ante: Flop 2, Turn, River
+                jk = tp.joint[k, tb, rb]
+                rows += [(n + side[k], int(jk[0])), (n + 1 + side[k], int(jk[1])),
+                         (side[k], int(jk[2])), (-(n + 1) + side[k], int(jk[3]))]
+    assert sum(c for _, c in rows) == THB_TOTAL_DEALS
+    return round_max_json(rows, THB_TOTAL_DEALS, bets=bets)
+
+
 def bonus_table(rules) -> BetTable:
     """Bonus side bet: every (player hole, dealer hole) pair, C(52,2) x C(50,2) deals."""
     from gpusim.cards import HAND_CLASSES
@@ -145,7 +236,7 @@ def bonus_table(rules) -> BetTable:
 
     table = rules.bonus_paytable
     per = 1225  # dealer hands per player hole
-    t = BetTable(placed=1326 * per)
+    t = BetTable(placed=1326 * per, antes=Fraction(rules.stakes["bonus"], rules.stakes.ante))
     paid = 0
     if "AA_vs_dealer_AA" in table:
         # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
@@ -170,8 +261,6 @@ def jackpot_table(rules, river: RiverCounts) -> tuple[BetTable, dict]:
     reset / stake + contribution / P(royal); the meter-dependent RTP is
     fixed_prize_rtp + P(royal) x meter / stake.
     """
-    from fractions import Fraction
-
     jp = rules.jackpot
     stake = rules.stakes["jackpot"]
     if jp.cards == "hole_and_flop":

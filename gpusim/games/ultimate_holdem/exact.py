@@ -29,7 +29,14 @@ from gpusim.cards import CATEGORY_KEYS, HAND_CLASSES
 from gpusim.exact.boards import N_DEALER
 from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir, count_solver, progress_bar
 from gpusim.exact.fives import HOLE_CLASS
-from gpusim.exact.report import BetTable, MainOutcomes, bet_json, main_json
+from gpusim.exact.report import (
+    BetTable,
+    MainOutcomes,
+    bet_json,
+    main_json,
+    max_win_json,
+    round_max_json,
+)
 from gpusim.exact.solver import ExactSolver
 from gpusim.games.base import qualifier_threshold
 from gpusim.games.ultimate_holdem.exact_counts import (
@@ -198,27 +205,17 @@ def _path_totals(counts: UthCounts, preflop: np.ndarray, flop: np.ndarray):
 # --- the report ----------------------------------------------------------------------------------
 
 
-def _rtp_json(rows: list[tuple[str, Fraction, int, int]], total: int) -> dict:
-    """A bet's return table where the stake varies by round: rows (event, pays per unit
-    staked, deals, units staked in them); the RTP is per unit wagered, each event's return its
-    share of it (what :func:`gpusim.exact.report.bet_json` gives for a fixed stake)."""
-    wagered = sum(units for *_, units in rows)
-    out, net = [], Fraction(0)
-    for event, pays, count, units in rows:
-        contrib = Fraction(pays) * units / wagered if wagered else Fraction(0)
-        net += contrib
-        out.append({"event": event, "pays": float(pays) if not float(pays).is_integer()
-                    else int(pays), "probability": count / total, "return": float(contrib)})
-    return {"rtp": float(1 + net) if wagered else None, "events": out}
-
-
 def analyse(sol: Solution, rules, strategy: str) -> dict:
     """The exact report (JSON-able, docs/exact.md) of the solution's strategy under ``rules``
-    (the events are the game's own, :mod:`.events`)."""
+    (the events are the game's own, :mod:`.events`). Every event carries its integer count of
+    deals; the Play's stake varies by round (4x, 3x, 2x or 1x the Ante), so its rows count the
+    Antes staked and its maximum win is taken per path (:func:`_play_max`); the round's maximum
+    over every bet is :func:`_round_max`."""
     prices = prices_of(rules)
     blind = _blind_pays(rules)
     a = prices.ante
     main = MainOutcomes(unit=a)
+    play = BetTable()  # its stake varies: placed, staked and the maximum are set below
     play_rows: dict[str, list] = {}
     for p, m in enumerate(_MULTIPLE):
         row = sol.paths[p]
@@ -238,29 +235,31 @@ def analyse(sol: Solution, rules, strategy: str) -> dict:
             play_rows[event][2] += n
             play_rows[event][3] += n * m  # units of the Ante staked
     main.add(-2 * a, 2 * a, sol.n_folds)
+    play.add("fold", 0, sol.n_folds, placed=0)
+    for event, pays, n, units in play_rows.values():
+        play.add(event, pays, n, units=units)
+    play.placed = sum(play.placed_of)
+    play.staked = sum(u for *_, u in play.events)
     wins_c = sol.paths[:, :N_PAY].sum(0)
     wn_all = int(sol.paths[:, N_PAY : 2 * N_PAY].sum())
     t_all, lq_all = int(sol.paths[:, 3 * N_PAY].sum()), int(sol.paths[:, 3 * N_PAY + 1].sum())
     shown = int(sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum())  # deals that reach the showdown
     ln_all = shown - int(wins_c.sum()) - t_all - lq_all
-    ante = BetTable(placed=TOTAL_DEALS)
+    ante = BetTable(placed=TOTAL_DEALS, antes=1)
     ante.add("fold", -1, sol.n_folds)
     ante.add("win", 1, int(wins_c.sum()) - wn_all)
     ante.add("dealer_not_qualified", 0, wn_all + ln_all)
     ante.add("tie", 0, t_all)
     ante.add("loss", -1, lq_all)
-    blind_t = BetTable(placed=TOTAL_DEALS)
+    blind_t = BetTable(placed=TOTAL_DEALS, antes=Fraction(rules.stakes["blind"], a))
     blind_t.add("fold", -1, sol.n_folds)
     for c, key in enumerate(CATEGORY_KEYS):
         blind_t.add(f"win:{key}", blind[c], int(wins_c[c]))
     blind_t.add("tie", 0, t_all)
     blind_t.add("loss", -1, lq_all + ln_all)
-    play = _rtp_json([(e, Fraction(p), n, u) for e, p, n, u in play_rows.values()],
-                     TOTAL_DEALS)
-    play["events"].insert(0, {"event": "fold", "pays": 0,
-                              "probability": sol.n_folds / TOTAL_DEALS, "return": 0.0})
     bets = {"ante": bet_json(ante, TOTAL_DEALS), "blind": bet_json(blind_t, TOTAL_DEALS),
-            "play": play}
+            "play": bet_json(play, TOTAL_DEALS, max_win=max_win_json(_play_max(sol),
+                                                                     TOTAL_DEALS))}
     if rules.stakes["trips"] > 0:
         bets["trips"] = _trips_json(sol, rules, wins_c)
     figures = main_json(main)
@@ -272,9 +271,70 @@ def analyse(sol: Solution, rules, strategy: str) -> dict:
         "deals_counted": TOTAL_DEALS,
         "main": figures,
         "bets": bets,
+        "max_win": _round_max(sol, rules, main),
         "decisions": _shares(sol),
         "preflop": _hands(sol, prices),
     }
+
+
+def _play_max(sol: Solution) -> list[tuple[str, int, int]]:
+    """(event, the Play's net in Antes, deals) per path: its wins, ties and losses at the
+    path's multiple (the rows :func:`gpusim.exact.report.max_win_json` reads)."""
+    rows = []
+    for p, m in enumerate(_MULTIPLE):
+        row = sol.paths[p]
+        wins = int(row[:N_PAY].sum())
+        t = int(row[3 * N_PAY])
+        rows += [("win", m, wins), ("tie", 0, t),
+                 ("loss", -m, int(row[2 * N_PAY : 3 * N_PAY].sum()) - wins - t)]
+    return rows
+
+
+def _round_max(sol: Solution, rules, main: MainOutcomes) -> dict:
+    """The report's ``max_win``: the largest net win of one round over every bet offered.
+
+    Per path the counts give the wins and the folds by the player's pay class, so there the
+    Trips' pay is known; a tie or a loss is counted by class only in total. Where Trips must
+    beat the dealer those lose it whatever the class; otherwise the best Trips pay among the
+    classes they hold bounds them. The maximum is exact when every bounded row stays below it;
+    else (never with the shipped pays: a tie nets at most the Trips' top pay, a royal flush
+    win far more) only the main game's maximum is given, with the scope saying so.
+    """
+    bets = ["ante", "blind", "play"]
+    a = prices_of(rules).ante
+    blind = _blind_pays(rules)
+    stake = rules.stakes["trips"]
+    offered = stake > 0
+    tp = [Fraction(int(x) * stake, a) if offered else Fraction(0) for x in _trips_pays(rules)]
+    lose = -Fraction(stake, a)
+    must = bool(rules.trips_must_beat)
+    exact: list[tuple[Fraction, int]] = []
+    bounds: list[Fraction] = []
+    for p, m in enumerate(_MULTIPLE):
+        row = sol.paths[p]
+        wins, wn = row[:N_PAY], row[N_PAY : 2 * N_PAY]
+        dealt = row[2 * N_PAY : 3 * N_PAY]
+        t, lq = int(row[3 * N_PAY]), int(row[3 * N_PAY + 1])
+        ln = int(dealt.sum() - wins.sum() - t - lq)
+        for c in range(N_PAY):
+            exact.append(((m + 1) + blind[c] + tp[c], int(wins[c] - wn[c])))
+            exact.append((m + blind[c] + tp[c], int(wn[c])))
+        others = [(Fraction(0), t), (Fraction(-(m + 2)), lq), (Fraction(-(m + 1)), ln)]
+        if must or not offered:
+            exact += [(net + (lose if offered else 0), n) for net, n in others]
+        else:
+            held = [tp[c] for c in range(N_PAY) if dealt[c] - wins[c] > 0]
+            bounds += [net + max(held) for net, n in others if n > 0]
+    for c in range(N_PAY):
+        exact.append((-2 + (lose if must else tp[c]), int(sol.folds[c])))
+    if offered:
+        bets.append("trips")
+    found = round_max_json(exact, TOTAL_DEALS, bets=bets)
+    if any(b >= Fraction(found["antes"]) for b in bounds):
+        return round_max_json(main.nets(), TOTAL_DEALS, bets=bets[:3], excluded={
+            "trips": "a tie or loss is counted by the player's hand class only in total, and "
+                     "its best Trips pay reaches the maximum"})
+    return found
 
 
 def _trips_json(sol: Solution, rules, wins: np.ndarray) -> dict:
@@ -282,7 +342,8 @@ def _trips_json(sol: Solution, rules, wins: np.ndarray) -> dict:
     that beat the dealer in a round played to the showdown are paid."""
     dealt = sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum(0) + sol.folds  # every deal, by class
     pays = _trips_pays(rules)
-    table = BetTable(placed=TOTAL_DEALS)
+    table = BetTable(placed=TOTAL_DEALS, antes=Fraction(rules.stakes["trips"],
+                                                        prices_of(rules).ante))
     if not rules.trips_must_beat:
         for c, key in enumerate(CATEGORY_KEYS):
             table.add(key, int(pays[c]), int(dealt[c]))
