@@ -57,6 +57,7 @@ import copy
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from gpusim.games import SPECS, spec_for
 from gpusim.games.game_registry import register_description
@@ -186,7 +187,7 @@ def editable_doc(resolved: dict) -> dict:
     return doc
 
 
-def paytable_lines(rules: Rules) -> dict[str, tuple[str, ...]]:
+def paytable_lines(rules: Any) -> dict[str, tuple[str, ...]]:
     """{bet: line names} of the offered bets' paytables, the lines ``--set`` may change."""
     from gpusim.games import bets as offered
 
@@ -208,7 +209,7 @@ def _pay(key: str, text: str, field: str) -> int | str:
                           "paytable takes ratios") from None
 
 
-def parse_line(rules: Rules, text: str, field: str = "--set") -> tuple[str, str]:
+def parse_line(rules: Any, text: str, field: str = "--set") -> tuple[str, str]:
     """(bet, line) of ``"bet.line"``, one of :func:`paytable_lines`; ConfigError otherwise."""
     bet, _, line = text.partition(".")
     lines = paytable_lines(rules)
@@ -218,7 +219,7 @@ def parse_line(rules: Rules, text: str, field: str = "--set") -> tuple[str, str]
     return bet, line
 
 
-def parse_pay_settings(rules: Rules, settings: list[str],
+def parse_pay_settings(rules: Any, settings: list[str],
                        field: str = "--set") -> dict[tuple[str, str], int | str]:
     """{(bet, line): pay} of ``["bonus.AKs=30", ...]``; ConfigError (one line) on a bad one."""
     if not settings:
@@ -234,7 +235,7 @@ def parse_pay_settings(rules: Rules, settings: list[str],
     return changes
 
 
-def with_pays(rules: Rules, changes: dict[tuple[str, str], int | str], *,
+def with_pays(rules: Any, changes: dict[tuple[str, str], int | str], *,
               field: str = "--set") -> Rules:
     """The rules with some paytable lines changed, validated as a config file with those pays
     would be (same name; a new config hash). ConfigError (one line) if the game refuses one."""

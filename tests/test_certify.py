@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import openpyxl
 import pytest
 from typer.testing import CliRunner
 
@@ -27,7 +28,6 @@ from gpusim.games import spec_for
 from gpusim.games.words import rules_in_words
 
 runner = CliRunner()
-openpyxl = pytest.importorskip("openpyxl")
 
 GAMES = ("casino_holdem", "three_card_poker")
 

@@ -4,8 +4,8 @@ from typer.testing import CliRunner
 
 from gpusim.cli import app
 
-COMMANDS = ["eval", "games", "play", "exact", "certify", "design", "simulate", "summary", "risk", "report",
-            "whatif", "randomness", "bench", "devices", "merge", "verify"]
+COMMANDS = ["eval", "games", "play", "exact", "certify", "design", "simulate", "summary", "risk",
+            "report", "whatif", "randomness", "bench", "devices", "merge", "verify"]
 
 
 def test_help_lists_every_command_on_one_line():

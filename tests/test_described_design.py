@@ -10,8 +10,8 @@ counts and a main-game paytable re-optimised per candidate, against independent 
   paytable) gets exactly the designer's figures from a fresh ``gpusim exact``.
 - Let It Ride (several decision points): the search, with its boxes bounded by their corners,
   finds exactly the paytables each priced alone puts in the band.
-- A bet the designer does not search is one error line naming it and why; a search past its
-  cap says so.
+- Every bet a shared paytable pays designs it whole; a side bet a fold forfeits is priced as
+  it plays (a fresh solve's figures); a search past its cap says so.
 
 Caribbean Stud's outcome counts take a minute and Mississippi Stud's several seconds: they are
 not counted here (docs/design.md gives their search times).
@@ -174,24 +174,37 @@ def test_let_it_ride_search_is_each_paytable_priced_alone():
     assert res.stats["pruned"] > 0
 
 
-def test_refused_bets_are_one_line_naming_them(tmp_path):
-    p = _cli("design", "mississippi_stud", "--bet", "third", "--rtp", "0.9:1",
-             "--line", "flush=5:7")
-    assert p.returncode == 2 and p.stdout == ""
-    assert p.stderr.splitlines() == [
-        "gpusim: error: --bet: got 'third' (its paytable 'main' is searched with --bet ante); "
-        "bets the designer searches in mississippi_stud: ante"]
-    # a side bet a fold forfeits: its return depends on the strategy
+def test_every_bet_on_a_shared_paytable_designs_it_whole():
+    # Let It Ride's one paytable pays its three bets: any of them names the same search
+    third = search("let_it_ride", "third", rtp="0.95:0.975", lines=["full_house=9:12"], top=20)
+    for bet in ("first", "second"):
+        res = search("let_it_ride", bet, rtp="0.95:0.975", lines=["full_house=9:12"], top=20)
+        assert res.table.equals(third.table) and res.count == third.count > 0
+        assert res.note == "paytable main pays third, first, second"
+
+
+def test_a_side_bet_a_fold_forfeits_is_priced_as_it_plays(tmp_path):
+    # Three Card Poker with a Pair Plus that a fold loses: the optimal strategy counts it, so
+    # each candidate is re-solved; its figures are a fresh exact report's bets.pair_plus
     text = (ROOT / "configs" / "three_card_poker.toml").read_text()
     text = text.replace('fold = "settle"', 'fold = "lose"').replace(
         '"three_card_poker"', '"tcp_forfeit"')
     cfg = tmp_path / "tcp_forfeit.toml"
     cfg.write_text(text)
-    p = _cli("design", str(cfg), "--bet", "pair_plus", "--rtp", "0.9:1", "--line", "pair=1:2")
-    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1, p.stderr
-    line = p.stderr.strip()
-    assert line.startswith("gpusim: error: --bet: got 'pair_plus' (a fold forfeits it"), line
-    assert line.endswith("bets the designer searches in tcp_forfeit: ante")
+    res = search(cfg, "pair_plus", rtp="0.9:1", lines=["pair=1:2", "flush=3:5"], top=10)
+    assert res.strategy == "optimal" and "a fold forfeits it" in res.strategy_text
+    assert res.current_figures["rtp"] == _report(load_config(cfg))["bets"]["pair_plus"]["rtp"]
+    assert 1 <= res.count < res.space_size
+    row = next(r for r in res.table.iter_rows(named=True) if r["changes"])
+    _, cand = with_paytable(load_config(cfg), "pair_plus",
+                            {**current_paytable(load_config(cfg), "pair_plus"),
+                             **{k: row[k] for k in res.lines}})
+    rep = _report(cand)
+    assert row["rtp"] == rep["bets"]["pair_plus"]["rtp"]
+    assert float(Fraction(row["rtp_exact"])) == row["rtp"]
+    # the strategy moved: the forfeited deals are those it folds
+    played = 1 - rep["decisions"]["play"]["fold"]
+    assert row["call_rate"] == pytest.approx(played, abs=1e-15)
 
 
 def test_a_capped_search_says_so(monkeypatch):

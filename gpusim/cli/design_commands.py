@@ -12,7 +12,12 @@ __all__ = ["app"]
 
 app = typer.Typer()
 
-_LINE_HELP = "A line that may change, with its bounds: NAME=LO:HI or NAME=LO:HI:STEP (repeatable)."
+_LINE_HELP = ("A line that may change, with its bounds: NAME=LO:HI or NAME=LO:HI:STEP, or NAME=PAY "
+              "for one new pay (repeatable). Numbers: whole, a ratio A/B (3/2 pays 3:2) or a "
+              "decimal; a ratio only where the config's stake pays it in whole money units.")
+_SORT_HELP = ("Order of the candidates: target (nearest the RTP band's middle; default), rtp "
+              "(highest first), house-edge (highest first), vi (lowest first), hit-frequency "
+              "(highest first), changes (fewest lines changed first).")
 
 
 @app.command("design")
@@ -29,6 +34,16 @@ def design_cmd(
     sd: Annotated[str | None, typer.Option(help="Band on the SD per unit staked, LO:HI.")] = None,
     vi: Annotated[str | None, typer.Option(help="Band on the volatility index, LO:HI.")] = None,
     confidence: Annotated[float, typer.Option(help="Confidence of the volatility index.")] = 0.90,
+    total_rtp: Annotated[
+        str | None,
+        typer.Option("--total-rtp", help="Main-game bet: band on the total-bet RTP (1 - element "
+                     "of risk), LO:HI."),
+    ] = None,
+    element_of_risk: Annotated[
+        str | None,
+        typer.Option("--element-of-risk", help="Main-game bet: band on the element of risk, "
+                     "LO:HI (instead of --total-rtp)."),
+    ] = None,
     line: Annotated[list[str] | None, typer.Option("--line", help=_LINE_HELP)] = None,
     free: Annotated[
         list[str] | None,
@@ -40,11 +55,17 @@ def design_cmd(
     ] = True,
     cap: Annotated[int | None, typer.Option(help="Top-prize cap: no line pays more.")] = None,
     near: Annotated[
-        bool, typer.Option("--near", help="Rank by the fewest, smallest changes from the config.")
+        bool, typer.Option("--near", help="Rank by the fewest, smallest changes from the config "
+                           "(--sort changes).")
+    ] = False,
+    sort: Annotated[str | None, typer.Option("--sort", help=_SORT_HELP)] = None,
+    reverse: Annotated[
+        bool, typer.Option("--reverse", help="Turn the --sort order round.")
     ] = False,
     top: Annotated[int, typer.Option(help="Candidates to show (all are counted).")] = 10,
     strategy: Annotated[
-        str | None, typer.Option(help="Main game: the strategy re-optimised per candidate.")
+        str | None, typer.Option(help="The strategy the figures are priced under (a main game, "
+                                 "or a side bet a fold forfeits).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     write_config: Annotated[
@@ -57,8 +78,9 @@ def design_cmd(
 ) -> None:
     """Find every paytable that meets an RTP band, exactly.
 
-    Side bets from their counts; a main-game paytable under the optimal strategy
-    re-optimised for each candidate, from the cached exact counts."""
+    Side bets from their counts (one a fold forfeits, as it plays under the strategy); a
+    main-game paytable under the optimal strategy re-optimised for each candidate, from the
+    cached exact counts. The config's own paytable is priced beside the candidates."""
     if write_config is not None:
         check_out_file(write_config, "--write-config", ".toml")
     if par is not None:
@@ -69,9 +91,10 @@ def design_cmd(
 
     try:
         res = search(config, bet, rtp=rtp, house_edge=house_edge, hit_frequency=hit_frequency,
-                     sd=sd, vi=vi, confidence=confidence, lines=list(line or []),
+                     sd=sd, vi=vi, confidence=confidence, total_rtp=total_rtp,
+                     element_of_risk=element_of_risk, lines=list(line or []),
                      free=list(free or []), step=step, monotone=monotone, cap=cap, near=near,
-                     top=top, strategy=strategy, progress=True)
+                     sort=sort, reverse=reverse, top=top, strategy=strategy, progress=True)
         path = None
         if res.count and write_config is not None:
             path = write_cfg(res, write_config, pick)

@@ -1,5 +1,6 @@
 """Paytable designer: every paytable of a search space that meets an RTP band (and bands on hit
-frequency, SD and volatility), found exactly from the cached counts.
+frequency, SD, volatility and a main-game bet's total-bet RTP), found exactly from the cached
+counts, ranked in a chosen order beside the config's own paytable priced the same way.
 
 Entry points::
 
@@ -7,10 +8,15 @@ Entry points::
     design(...) -> polars.DataFrame          # search(...).table
     write_config(result, path, rank=1)       # a config that simulate and exact accept
 
-Side bets (:mod:`.sidebet`) are priced by linear sums of their integer counts; main-game
-paytables (:mod:`.maingame`) under the optimal strategy re-optimised for each candidate. Both
-searches are complete branch and bound: a candidate is never sampled, and the count of every
-candidate meeting the targets is exact even where ``top`` cuts the table.
+Three searches, by the model a game's spec builds (:mod:`.models`): a net that is a sum of one
+non-decreasing term per line (a side bet's linear counts; a side bet a fold forfeits under a
+strategy; Ultimate Texas Hold'em's Blind under a strategy its pays do not move) by
+:mod:`.sidebet`; Casino Hold'em's Ante under the call re-optimised per candidate by
+:mod:`.maingame`; whole candidates priced one by one (a described game's paytable re-solved per
+candidate, a paytable whose pays move a solved strategy) by :mod:`.priced`. Each is a complete
+branch and bound: a candidate is never sampled, and the count of every candidate meeting the
+targets is exact even where ``top`` cuts the table. Pays may be ratios (3/2) where the config's
+stakes pay them (:mod:`.space`).
 """
 
 from __future__ import annotations
@@ -30,9 +36,18 @@ from gpusim.designer.models import (
     side_bet_model,
     with_paytable,
 )
-from gpusim.designer.space import Band, DesignError, Targets, parse_band, parse_space
+from gpusim.designer.ranking import SORTS
+from gpusim.designer.space import (
+    Band,
+    DesignError,
+    Targets,
+    narrowed,
+    parse_band,
+    parse_space,
+    pay_text,
+)
 
-__all__ = ["FORMAT", "DesignError", "DesignResult", "candidate", "design", "search",
+__all__ = ["FORMAT", "SORTS", "DesignError", "DesignResult", "candidate", "design", "search",
            "targets_from", "toml_text", "write_config"]
 
 FORMAT = "gpusim-design/1"
@@ -44,13 +59,15 @@ FORMAT = "gpusim-design/1"
 class DesignResult:
     """A finished search. ``table``: the ranked candidates (polars); ``count``: how many
     paytables of the space meet the targets (``table`` holds the best ``top``); ``nearest``:
-    when none does, the RTP reachable under the constraints nearest the band."""
+    when none does, the RTP reachable under the constraints nearest the band; ``current_figures``:
+    the config's own paytable priced the same way; ``figures``: the figure columns, in order;
+    ``strategy_text``: how the figures treat the strategy (None: no decision touches them)."""
 
     config: str
     bet: str
     kind: str
     lines: tuple[str, ...]
-    current: dict[str, int]
+    current: dict
     space_size: int
     count: int
     table: object
@@ -61,10 +78,19 @@ class DesignResult:
     note: str | None = None
     rules: object = field(default=None, repr=False)
     stats: dict = field(default_factory=dict)
+    current_figures: dict = field(default_factory=dict)
+    figures: tuple[str, ...] = ()
+    sort: str = "target"
+    reverse: bool = False
+    strategy_text: str | None = None
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "config": self.config, "bet": self.bet, "kind": self.kind,
-                "strategy": self.strategy, "current": self.current,
+                "strategy": self.strategy, "strategy_text": self.strategy_text,
+                "current": {k: pay_text(v) for k, v in self.current.items()},
+                "current_figures": self.current_figures, "figures": list(self.figures),
+                "confidence": self.targets.confidence, "sort": self.sort,
+                "reverse": self.reverse,
                 "space_size": self.space_size, "count": self.count, "shown": self.table.height,
                 "seconds": round(self.seconds, 3), "nearest_rtp": self.nearest,
                 "note": self.note, "candidates": self.table.to_dicts()}
@@ -78,34 +104,51 @@ def _band_text(value) -> str | None:
 
 
 def targets_from(rtp=None, house_edge=None, hit_frequency=None, sd=None, vi=None,
-                 confidence: float = 0.90) -> Targets:
-    """The targets from bands given as ``"LO:HI"`` or ``(lo, hi)`` (RTP or house edge)."""
+                 confidence: float = 0.90, total_rtp=None, element_of_risk=None) -> Targets:
+    """The targets from bands given as ``"LO:HI"`` or ``(lo, hi)`` (RTP or house edge; total-bet
+    RTP or element of risk)."""
     if (rtp is None) == (house_edge is None):
         raise DesignError("--rtp/--house-edge: give exactly one band, e.g. --rtp 0.965:0.970")
+    if total_rtp is not None and element_of_risk is not None:
+        raise DesignError("--total-rtp/--element-of-risk: give at most one band (the total-bet "
+                          "RTP is 1 - the element of risk)")
     if not 0 < confidence < 1:
         raise DesignError(f"--confidence: got {confidence}; allowed: between 0 and 1, e.g. 0.90")
     if rtp is not None:
         band = parse_band(_band_text(rtp), "--rtp", percent_above=2)
     else:
-        he = parse_band(_band_text(house_edge), "--house-edge", percent_above=1)
-        band = Band(None if he.hi is None else 1 - he.hi, None if he.lo is None else 1 - he.lo)
+        band = _flipped(parse_band(_band_text(house_edge), "--house-edge", percent_above=1))
+    if element_of_risk is not None:
+        total = _flipped(parse_band(_band_text(element_of_risk), "--element-of-risk",
+                                    percent_above=1))
+    else:
+        total = parse_band(_band_text(total_rtp), "--total-rtp", percent_above=2)
     return Targets(band, parse_band(_band_text(hit_frequency), "--hit-frequency",
                                     percent_above=1),
                    parse_band(_band_text(sd), "--sd"), parse_band(_band_text(vi), "--vi"),
-                   float(confidence))
+                   float(confidence), total)
+
+
+def _flipped(b: Band) -> Band:
+    """The band of 1 - x for a band of x (house edge -> RTP)."""
+    return Band(None if b.hi is None else 1 - b.hi, None if b.lo is None else 1 - b.lo)
 
 
 def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, sd=None,
-           vi=None, confidence: float = 0.90, lines: list[str] | None = None,
-           free: list[str] | None = None, step=1, monotone: bool = True, cap: int | None = None,
-           near: bool = False, top: int = 10, strategy: str | None = None,
-           counts=None, progress: bool = False) -> DesignResult:
+           vi=None, confidence: float = 0.90, total_rtp=None, element_of_risk=None,
+           lines: list[str] | None = None, free: list[str] | None = None, step=1,
+           monotone: bool = True, cap: int | None = None, near: bool = False,
+           sort: str | None = None, reverse: bool = False, top: int = 10,
+           strategy: str | None = None, counts=None, progress: bool = False) -> DesignResult:
     """Search ``bet``'s paytables of ``config`` (a name, a TOML path or loaded rules).
 
-    lines: ``["LINE=LO:HI[:STEP]", ...]`` free lines with bounds; free: line names free from
-    half to twice their pay; other lines keep their pay. near: rank by the fewest and smallest
-    changes from the config's paytable (else by distance from the band's middle). counts: the
-    main game's exact counts (default: the cached ones, counted on first use).
+    lines: ``["LINE=LO:HI[:STEP]", "LINE=PAY", ...]`` free lines with bounds (whole numbers,
+    ratios ``A/B`` or decimals, where the config's stakes pay them); free: line names free from
+    half to twice their pay; other lines keep their pay. sort: the order of the candidates
+    (:data:`~gpusim.designer.ranking.SORTS`; default ``target``, nearest the band's middle;
+    ``near`` is ``sort="changes"``), ``reverse`` turns it round. total_rtp / element_of_risk: a
+    band on a main-game bet's total-bet RTP. counts: the exact counts the bet is priced from
+    (default: the cached ones, counted on first use).
     """
     from gpusim.config import ConfigError, load_config
     from gpusim.stats.moments import Z90, Z95, z_two_sided
@@ -116,12 +159,19 @@ def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, s
     except ConfigError as exc:
         raise DesignError(str(exc)) from None
     kind = bet_kind(rules, bet)
-    targets = targets_from(rtp, house_edge, hit_frequency, sd, vi, confidence)
+    targets = targets_from(rtp, house_edge, hit_frequency, sd, vi, confidence, total_rtp,
+                           element_of_risk)
     if top < 0:
         raise DesignError(f"--top: got {top}; allowed: a whole number >= 0")
+    sort = "changes" if near and sort is None else (sort or "target")
+    if sort not in SORTS:
+        raise DesignError(f"--sort: got {sort!r}; allowed: {', '.join(SORTS)}")
+    if near and sort != "changes":
+        raise DesignError(f"--near: it sorts by changes; got it with --sort {sort}")
     current = current_paytable(rules, bet)
     space = parse_space(bet, current, lines=lines, free=free, step=step, monotone=monotone,
                         cap=cap)
+    _check_payable(rules, bet, space, lines or [], step)
     z = {0.90: Z90, 0.95: Z95}.get(targets.confidence) or z_two_sided(targets.confidence)
     if kind.kind == "main":
         strategy = strategy or (rules.default_strategy if rules.default_strategy
@@ -129,46 +179,104 @@ def search(config, bet: str, *, rtp=None, house_edge=None, hit_frequency=None, s
         if strategy not in kind.strategies:
             raise DesignError(f"--strategy: got {strategy!r}; the designer re-optimises "
                               f"{', '.join(kind.strategies)}")
-        model = main_model(rules, bet, strategy, counts=counts, progress=progress)
+        model = main_model(rules, bet, strategy, counts=counts, progress=progress,
+                           space=narrowed(space))
+        text = getattr(model, "strategy_text", None) or f"strategy {strategy} re-optimised for each"
     else:
-        if strategy is not None:
-            raise DesignError(f"--strategy: {bet} is a side bet; no strategy touches it")
-        model = side_bet_model(rules, bet)
+        model = side_bet_model(rules, bet, strategy, counts=counts, progress=progress,
+                               space=narrowed(space))
+        strategy = getattr(model, "strategy", None)
+        text = getattr(model, "strategy_text", None)
+    if space.denom > 1:
+        if not hasattr(model, "scaled"):
+            raise DesignError(f"--line: {bet} is searched in whole pays only; got pays in "
+                              f"units of 1/{space.denom}")
+        model = model.scaled(space.denom)
+    shown = _shown(kind.kind, model)
+    if not targets.total_rtp.open and "total_rtp" not in shown:
+        raise DesignError(f"--total-rtp/--element-of-risk: {bet} is a side bet; the total-bet "
+                          "RTP is a main-game figure (allowed with a main-game bet's paytable)")
     stats: dict = {}
-    count, best = _run(kind.kind, model, space, targets, top, near, z, stats)
+    count, best = _run(model, space, targets, top, sort, reverse, z, stats)
     nearest = None
     if count == 0:
-        nearest = _nearest(kind.kind, model, space, targets, z)
-    table = _frame(kind.kind, model, space, best)
-    note = "; ".join(n for n in (kind.note, stats.get("note")) if n) or None
+        nearest = _nearest(model, space, targets, z)
+    table = _frame(model, space, best, shown)
+    cur_fig = _current_figures(model, space, z)
+    note = "; ".join(n for n in (kind.note, getattr(model, "note", None), stats.get("note"))
+                     if n) or None
     return DesignResult(rules.name, bet, kind.kind, space.names, current, space.size, count,
                         table, targets, time.perf_counter() - t0, strategy, nearest, note,
-                        rules, stats)
+                        rules, stats, cur_fig, shown, sort, reverse, text)
 
 
 def design(config, bet: str, **kw):
     """The ranked candidates of :func:`search` as a polars DataFrame: rank, one column per
-    paytable line, rtp, house_edge, hit_frequency, sd, vi (and for a main game
-    element_of_risk, call_rate), changes (lines that differ from the config), rtp_exact."""
+    paytable line (ints; the config's ``"A:B"`` text where a search holds ratios), rtp,
+    house_edge, hit_frequency, sd, vi (and for a main game element_of_risk, total_rtp,
+    call_rate; for a side bet a fold forfeits main_rtp, call_rate), changes (lines that differ
+    from the config), rtp_exact."""
     return search(config, bet, **kw).table
 
 
-def _run(kind, model, space, targets, top, near, z, stats=None):
-    if kind == "main" and hasattr(model, "price"):
+def _check_payable(rules, bet: str, space, lines: list[str], step) -> None:
+    """Refuse, in one line, a ratio pay the config cannot pay (its stakes would pay a
+    fraction of a money unit, or its paytable takes whole pays only): one config per line and
+    denominator is read."""
+    if space.denom == 1:
+        return
+    pays = {ln.name: space.pay(ln.current) for ln in space.lines}
+    for ln in space.lines:
+        if not ln.free:
+            continue
+        seen: set[int] = set()
+        for v in ln.values:
+            p = space.pay(v)
+            if p.denominator == 1 or p.denominator in seen:
+                continue
+            seen.add(p.denominator)
+            try:
+                with_paytable(rules, bet, {**pays, ln.name: p})
+            except DesignError as exc:
+                given = next((t for t in lines if t.partition("=")[0].strip() == ln.name),
+                             None)
+                own = given is not None and (given.count(":") == 2 or any(
+                    "/" in x or "." in x for x in given.partition("=")[2].split(":")))
+                field = f"--line {given}" if own else f"--step {step}"
+                raise DesignError(f"{field}: {bet}.{ln.name} = {pay_text(p)} cannot be paid "
+                                  f"in {rules.name}: {exc}") from None
+
+
+def _shown(kind: str, model) -> tuple[str, ...]:
+    from gpusim.designer.maingame import MAIN_FIGURES
+    from gpusim.designer.sidebet import SIDE_FIGURES
+
+    return tuple(getattr(model, "shown", None) or (MAIN_FIGURES if kind == "main"
+                                                   else SIDE_FIGURES))
+
+
+def _separable(model) -> bool:
+    return hasattr(model, "gains")
+
+
+def _run(model, space, targets, top, sort, reverse, z, stats=None):
+    if hasattr(model, "price"):
         # a model that prices whole candidates (a described game's, re-solved per candidate)
         from gpusim.designer.priced import search_priced
 
-        return search_priced(model, space, targets, top=top, near=near, z=z, stats=stats)
-    if kind == "main":
+        return search_priced(model, space, targets, top=top, sort=sort, reverse=reverse, z=z,
+                             stats=stats)
+    if not _separable(model):
         from gpusim.designer.maingame import search_main
 
-        return search_main(model, space, targets, top=top, near=near, z=z, stats=stats)
+        return search_main(model, space, targets, top=top, sort=sort, reverse=reverse, z=z,
+                           stats=stats)
     from gpusim.designer.sidebet import search_side_bet
 
-    return search_side_bet(model, space, targets, top=top, near=near, z=z)
+    return search_side_bet(model, space, targets, top=top, sort=sort, reverse=reverse, z=z)
 
 
-def _nearest(kind, model, space, targets, z) -> float | None:
+def _nearest(model, space, targets, z) -> float | None:
     """The RTP nearest the band that the constraints reach (other targets kept): the band is
     widened, four times wider each try, until a candidate meets it; the nearest of those is
     the answer (the ranking puts the one nearest the band's middle first)."""
@@ -180,11 +288,12 @@ def _nearest(kind, model, space, targets, z) -> float | None:
     width = max(hi - lo, Fraction(1, 10_000))
     for _ in range(20):
         wide = Band(max(lo - width, Fraction(0)), hi + width)
-        t = Targets(wide, targets.hit_frequency, targets.sd, targets.vi, targets.confidence)
-        n, best = _run(kind, model, space, t, 1, False, z)
+        t = Targets(wide, targets.hit_frequency, targets.sd, targets.vi, targets.confidence,
+                    targets.total_rtp)
+        n, best = _run(model, space, t, 1, "target", False, z)
         if n:
-            if "s" in best.extra:  # a side bet: its exact sum, rounded once
-                return float(1 + Fraction(int(best.extra["s"][0]), model.total))
+            if "s" in best.extra:  # a separable model: its exact sum, rounded once
+                return float(1 + Fraction(int(best.extra["s"][0]), model.den))
             return float(best.extra["rtp"][0])
         if wide.lo == 0 and width > 4:
             return None
@@ -192,42 +301,80 @@ def _nearest(kind, model, space, targets, z) -> float | None:
     return None
 
 
-def _frame(kind, model, space, best):
+def _pay_column(values: np.ndarray, space):
+    """A line's pays as the table shows them: ints, or the config's text where the space holds
+    ratios."""
+    if space.denom == 1:
+        return np.asarray(values, dtype=np.int64)
+    return [str(pay_text(space.pay(v))) for v in values]
+
+
+def _frame(model, space, best, shown):
     import polars as pl
 
     names = list(space.names)
     if best.pays is None:
         pays = np.zeros((0, len(names)), dtype=np.int64)
-        extra = {}
+        extra: dict = {}
     else:
-        pays, extra = best.pays, best.extra
-    cols = {"rank": np.arange(1, len(pays) + 1, dtype=np.int64)}
+        pays, extra = best.pays, dict(best.extra)
+    if _separable(model) and len(pays):
+        # the shown figures exact, as the exact report rounds them (the search ranks on floats)
+        extra.update({k: np.array(v, dtype=object if k == "rtp_exact" else float)
+                      for k, v in _exact(model, pays, extra["s"]).items()})
+    cols: dict = {"rank": np.arange(1, len(pays) + 1, dtype=np.int64)}
     for j, name in enumerate(names):
-        cols[name] = pays[:, j].astype(np.int64)
-    figs = ["rtp", "house_edge", "hit_frequency", "sd", "vi"]
-    if kind == "main":
-        figs += ["element_of_risk", "call_rate"]
-    for f in figs:
+        cols[name] = _pay_column(pays[:, j], space)
+    for f in shown:
         cols[f] = np.asarray(extra.get(f, np.zeros(0)), dtype=float)
     cols["changes"] = (pays != space.current[None, :]).sum(axis=1).astype(np.int64)
-    if kind == "main":
-        cols["rtp_exact"] = [str(v) for v in extra.get("rtp_exact", [])]
+    cols["rtp_exact"] = [str(v) for v in extra.get("rtp_exact", [])]
+    over = {"rtp_exact": pl.String}
+    if space.denom > 1:
+        over |= {name: pl.String for name in names}
+    return pl.DataFrame(cols, schema_overrides=over)
+
+
+def _exact(model, pays: np.ndarray, s) -> dict[str, list]:
+    """A separable model's shown figures, exact: RTP and house edge from its integer sums, the
+    model's own others (``exact``, where it has one)."""
+    from gpusim.designer.sidebet import exact_rtp
+
+    out = exact_rtp(s, model.den)
+    if hasattr(model, "exact"):
+        out |= model.exact(pays, s)
+    return out
+
+
+def _current_figures(model, space, z) -> dict:
+    """The config's own paytable priced as the candidates are: {figure: value}."""
+    cur = space.current[None, :]
+    if hasattr(model, "price"):
+        from gpusim.designer.priced import priced_figures
+
+        fig = priced_figures(model.price([tuple(int(v) for v in cur[0])])[0], model.unit, z)
+    elif not _separable(model):
+        from gpusim.designer.maingame import price_paytables
+
+        fig = {k: v[0] for k, v in price_paytables(model, cur, z).items()}
     else:
-        # the shown ratios are the exact fractions rounded once, as the exact report rounds
-        exact = [Fraction(int(s), model.total) for s in extra.get("s", [])]
-        cols["rtp"] = np.array([float(1 + m) for m in exact], dtype=float)
-        cols["house_edge"] = np.array([float(-m) for m in exact], dtype=float)
-        cols["rtp_exact"] = [str(1 + m) for m in exact]
-    return pl.DataFrame(cols, schema_overrides={"rtp_exact": pl.String})
+        s = np.array([int(model.offset) + sum(int(model.gains(i, cur[:, i])[0])
+                                              for i in range(cur.shape[1]))], dtype=object)
+        fig = {k: v[0] for k, v in model.figures(cur, s.astype(np.int64), z).items()}
+        fig |= {k: v[0] for k, v in _exact(model, cur, s).items()}
+    out = {k: (str(v) if k == "rtp_exact" else float(v)) for k, v in fig.items()
+           if k in (*_shown("side", model), *_shown("main", model), "rtp_exact")}
+    return out
 
 
-def candidate(result: DesignResult, rank: int = 1) -> dict[str, int]:
-    """{line: pay} of the candidate at ``rank`` (1 = best)."""
+def candidate(result: DesignResult, rank: int = 1) -> dict[str, int | str]:
+    """{line: pay} of the candidate at ``rank`` (1 = best): an int for X:1, ``"A:B"`` for a
+    ratio."""
     if not 1 <= rank <= result.table.height:
         raise DesignError(f"--pick: got {rank}; the table holds candidates 1 .. "
                           f"{result.table.height}")
     row = result.table.row(rank - 1, named=True)
-    return {ln: int(row[ln]) for ln in result.lines}
+    return {ln: row[ln] if isinstance(row[ln], str) else int(row[ln]) for ln in result.lines}
 
 
 def toml_text(doc: dict, header: str = "") -> str:

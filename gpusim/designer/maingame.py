@@ -31,11 +31,14 @@ from typing import Protocol
 
 import numpy as np
 
-from gpusim.designer.ranking import TopK, int_band, target_sum
-from gpusim.designer.sidebet import near_keys
+from gpusim.designer.ranking import TopK, int_band, sort_keys, target_sum
 from gpusim.designer.space import Space, Targets, monotone_bounds
 
-__all__ = ["MainModel", "search_main"]
+__all__ = ["MAIN_FIGURES", "MainModel", "main_figures", "price_paytables", "search_main"]
+
+MAIN_FIGURES = ("rtp", "house_edge", "hit_frequency", "sd", "vi", "element_of_risk",
+                "total_rtp", "call_rate")
+"""The figures a main-game candidate shows, in order."""
 
 LEAF = 512  # a box with at most this many paytables is priced whole
 CELLS = 1 << 22  # situations x candidates per matrix product
@@ -67,10 +70,9 @@ class MainModel(Protocol):
 
 def main_figures(model: MainModel, net, net2, won, wagered, calls, z: float) -> dict:
     """The exact report's main figures (``main_json``: ante RTP, house edge and SD per ante,
-    element of risk) and the call rate, per candidate."""
+    element of risk, total-bet RTP) and the call rate, per candidate."""
     n = model.deals
-    out: dict[str, list] = {k: [] for k in ("rtp", "house_edge", "hit_frequency", "sd", "vi",
-                                             "element_of_risk", "call_rate", "rtp_exact")}
+    out: dict[str, list] = {k: [] for k in (*MAIN_FIGURES, "rtp_exact")}
     for s, s2, h, wg, c in zip(net, net2, won, wagered, calls, strict=True):
         mean = Fraction(int(s), n)
         sd = math.sqrt(float(Fraction(int(s2), n) - mean * mean))
@@ -79,7 +81,9 @@ def main_figures(model: MainModel, net, net2, won, wagered, calls, z: float) -> 
         out["hit_frequency"].append(int(h) / n)
         out["sd"].append(sd)
         out["vi"].append(z * sd)
-        out["element_of_risk"].append(float(-Fraction(int(s), int(wg))))
+        eor = -Fraction(int(s), int(wg))
+        out["element_of_risk"].append(float(eor))
+        out["total_rtp"].append(float(1 - eor))
         out["call_rate"].append(int(c) / n)
         out["rtp_exact"].append(str(1 + mean))
     return {k: np.array(v, dtype=object if k == "rtp_exact" else float) for k, v in out.items()}
@@ -94,9 +98,26 @@ class _Box:
     fold_w: float  # raw deals of the decided folds
 
 
-def search_main(model: MainModel, space: Space, targets: Targets, *, top: int, near: bool,
-                z: float, stats: dict | None = None) -> tuple[int, TopK]:
-    """(number of Ante paytables of ``space`` meeting ``targets``, the ``top`` best)."""
+def price_paytables(model: MainModel, pays: np.ndarray, z: float) -> dict:
+    """The figures of paytables ``pays`` (K, L), every situation priced (the config's own
+    paytable, shown beside the candidates)."""
+    pays = np.asarray(pays, dtype=np.int64)
+    agg = np.zeros((len(pays), model.feat.shape[1]))
+    per = max(1, (1 << 22) // max(len(pays), 1))
+    for a in range(0, len(model.w), per):
+        idx = np.arange(a, min(a + per, len(model.w)))
+        agg += (model.margin(idx, pays) > 0).T.astype(np.float64) @ model.wfeat[idx]
+    net, net2, won, wagered, calls = model.totals(agg, pays)
+    return main_figures(model, net, net2, won, wagered, calls, z)
+
+
+def search_main(model: MainModel, space: Space, targets: Targets, *, top: int,
+                sort: str = "target", reverse: bool = False, z: float,
+                stats: dict | None = None, near: bool | None = None) -> tuple[int, TopK]:
+    """(number of Ante paytables of ``space`` meeting ``targets``, the ``top`` best in the
+    ``sort`` order)."""
+    if near:
+        sort = "changes"
     best = TopK(top)
     mb = monotone_bounds(space)
     if mb is None:
@@ -120,8 +141,8 @@ def search_main(model: MainModel, space: Space, targets: Targets, *, top: int, n
         size = math.prod(len(v) for v in vals)
         # a box every situation has decided is linear: priced whole unless it is too big
         if size <= LEAF or (len(box.idx) == 0 and size <= CELLS // 16):
-            got, priced = _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near,
-                                     z, best)
+            got, priced = _price_box(model, space, box, vals, s_lo, s_hi, goal, targets,
+                                     (sort, reverse), z, best)
             count += got
             st["priced"] += priced
             continue
@@ -183,7 +204,7 @@ def _may_reach(model: MainModel, box: _Box, xa: np.ndarray, s_lo: int, s_hi: int
     return bounds[0] <= s_hi + slack and bounds[1] >= s_lo - slack
 
 
-def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z,
+def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, order, z,
                best) -> tuple[int, int]:
     """Price every paytable of a small box; keep those meeting the targets. (kept, priced)"""
     grids = np.meshgrid(*vals, indexing="ij")
@@ -204,14 +225,10 @@ def _price_box(model, space, box, vals, s_lo, s_hi, goal, targets, near, z,
         return 0, len(ok)
     pays, net, net2, won, wagered, calls = (v[ok] for v in (pays, net, net2, won, wagered, calls))
     fig = main_figures(model, net, net2, won, wagered, calls, z)
-    t = targets
-    keep = (t.hit_frequency.contains(fig["hit_frequency"]) & t.sd.contains(fig["sd"])
-            & t.vi.contains(fig["vi"]))
+    keep = targets.keep(fig)
     pays = pays[keep]
     fig = {k: v[keep] for k, v in fig.items()}
     netf = np.array([float(int(v)) for v in net[keep]])
-    keys = [np.abs(netf - goal)]
-    if near:
-        keys = near_keys(pays, space.current) + keys
+    keys = sort_keys(order[0], order[1], pays, fig, space.current, np.abs(netf - goal))
     best.add(keys, pays, fig)
     return int(keep.sum()), len(ok)

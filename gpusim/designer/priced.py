@@ -23,8 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from gpusim.designer.ranking import TopK, int_band, target_sum
-from gpusim.designer.sidebet import near_keys
+from gpusim.designer.ranking import TopK, int_band, sort_keys, target_sum
 from gpusim.designer.space import Space, Targets, monotone_bounds
 
 __all__ = ["PricedModel", "priced_figures", "search_priced"]
@@ -56,15 +55,16 @@ class _Capped(Exception):
 
 def priced_figures(sums: tuple[int, ...], unit: int, z: float) -> dict[str, Any]:
     """The exact report's main figures (``main_json``: RTP and house edge per unit of the base
-    bet, SD per round, element of risk), hit frequency, VI and the share of deals played out
-    (``call_rate``) of one paytable's sums."""
+    bet, SD per round, element of risk, total-bet RTP), hit frequency, VI and the share of
+    deals played out (``call_rate``) of one paytable's sums."""
     n, s, s2, wg, won, stay = sums
     mean = Fraction(s, n * unit)
     sd = math.sqrt(float(Fraction(s2, n * unit * unit) - mean * mean))
+    eor = -Fraction(s, wg)
     return {"rtp": float(1 + mean), "house_edge": float(-mean),
             "hit_frequency": float(Fraction(won, n)), "sd": sd, "vi": z * sd,
-            "element_of_risk": float(-Fraction(s, wg)), "call_rate": float(Fraction(stay, n)),
-            "rtp_exact": str(1 + mean)}
+            "element_of_risk": float(eor), "total_rtp": float(1 - eor),
+            "call_rate": float(Fraction(stay, n)), "rtp_exact": str(1 + mean)}
 
 
 def _monotone_possible(vals) -> bool:
@@ -76,10 +76,13 @@ def _size(vals) -> int:
     return math.prod(len(v) for v in vals)
 
 
-def search_priced(model: PricedModel, space: Space, targets: Targets, *, top: int, near: bool,
-                  z: float, stats: dict | None = None) -> tuple[int, TopK]:
-    """(paytables of ``space`` meeting ``targets``, the ``top`` best), as the designer's
-    main-game search gives them."""
+def search_priced(model: PricedModel, space: Space, targets: Targets, *, top: int,
+                  sort: str = "target", reverse: bool = False, z: float,
+                  stats: dict | None = None, near: bool | None = None) -> tuple[int, TopK]:
+    """(paytables of ``space`` meeting ``targets``, the ``top`` best in the ``sort`` order),
+    as the designer's main-game search gives them."""
+    if near:
+        sort = "changes"
     best = TopK(top)
     mb = monotone_bounds(space)
     if mb is None:
@@ -112,8 +115,7 @@ def search_priced(model: PricedModel, space: Space, targets: Targets, *, top: in
         for pays, got in zip(keys, sums(keys), strict=True):
             if s_lo <= got[1] <= s_hi:
                 fig = priced_figures(got, model.unit, z)
-                if (t.hit_frequency.contains(fig["hit_frequency"]) and t.sd.contains(fig["sd"])
-                        and t.vi.contains(fig["vi"])):
+                if t.keep({k: np.array([v]) for k, v in fig.items() if k != "rtp_exact"})[0]:
                     found.append((pays, {**fig, "s": got[1]}))
 
     layer: list = [values]
@@ -151,8 +153,7 @@ def search_priced(model: PricedModel, space: Space, targets: Targets, *, top: in
         table = np.array([p for p, _ in found], np.int64)
         fig = {k: np.array([f[k] for _, f in found], dtype=object if k == "rtp_exact"
                            else float) for k in found[0][1] if k != "s"}
-        keys = [np.abs(np.array([float(f["s"]) for _, f in found]) - goal)]
-        if near:
-            keys = near_keys(table, space.current) + keys
+        keys = sort_keys(sort, reverse, table, fig, space.current,
+                         np.abs(np.array([float(f["s"]) for _, f in found]) - goal))
         best.add(keys, table, fig)
     return len(found), best

@@ -1,8 +1,13 @@
-"""Keeping the best K candidates of a stream of batches, and the exact integer band on a sum.
+"""Keeping the best K candidates of a stream of batches, the order they are ranked in, and the
+exact integer band on a sum.
 
-A candidate's rank keys are (in order): with ``near``, the number of lines changed from the
-config's paytable and the sum of the relative changes; then the distance of its RTP from the
-band's target; then its pays (ascending, so that ties always fall the same way).
+A candidate's rank keys (:func:`sort_keys`) follow the chosen order (:data:`SORTS`): its RTP
+(highest first), house edge (highest first), volatility index (lowest first), hit frequency
+(highest first), or the number of lines changed from the config's paytable and the sum of the
+relative changes (fewest first); by default (``target``), or after those, the distance of its
+RTP from the band's target; then its pays (ascending, so that ties always fall the same way).
+``reverse`` turns the first key round. Every search keeps the K best by these keys, so
+``--top`` cuts the table in that order, never the count.
 """
 
 from __future__ import annotations
@@ -12,9 +17,42 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["TopK", "int_band"]
+__all__ = ["SORTS", "TopK", "int_band", "near_keys", "sort_keys"]
 
 BIG = 1 << 62
+
+SORTS = {
+    "target": "nearest the RTP band's target (its middle, or its one closed end) first",
+    "rtp": "highest RTP first",
+    "house-edge": "highest house edge first",
+    "vi": "lowest volatility index first",
+    "hit-frequency": "highest hit frequency first",
+    "changes": "fewest lines changed from the config's paytable first (then the smallest "
+               "changes)",
+}
+"""The orders ``--sort`` takes, and what each puts first (``--reverse`` puts it last)."""
+
+
+def near_keys(pays: np.ndarray, current: np.ndarray) -> list[np.ndarray]:
+    """(lines changed, sum of relative changes) from the config's paytable."""
+    diff = pays != current[None, :]
+    rel = np.abs(pays - current[None, :]) / np.maximum(current, 1)[None, :]
+    return [diff.sum(axis=1).astype(float), rel.sum(axis=1)]
+
+
+def sort_keys(sort: str, reverse: bool, pays: np.ndarray, fig: dict, current: np.ndarray,
+              distance: np.ndarray) -> list[np.ndarray]:
+    """The rank keys (ascending: the best first) of candidates ``pays`` (K, L) with figures
+    ``fig`` (name -> (K,) floats) and RTP ``distance`` (K,) from the band's target."""
+    sign = -1.0 if reverse else 1.0
+    dist = np.asarray(distance, dtype=float)
+    if sort == "target":
+        return [sign * dist]
+    if sort == "changes":
+        return [sign * k for k in near_keys(pays, current)] + [dist]
+    first = {"rtp": lambda: -fig["rtp"], "house-edge": lambda: -fig["house_edge"],
+             "vi": lambda: fig["vi"], "hit-frequency": lambda: -fig["hit_frequency"]}[sort]()
+    return [sign * np.asarray(first, dtype=float), dist]
 
 
 def int_band(lo: Fraction | None, hi: Fraction | None, total: int) -> tuple[int, int]:

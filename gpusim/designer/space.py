@@ -3,10 +3,14 @@ options with one-line errors (:class:`DesignError`).
 
 A space is one value set per paytable line, in the game's line order (best hand first, as in
 ``GameSpec.paytables``): a fixed line has its current pay only; a free line every multiple of its
-step between its bounds, capped by the top-prize cap. Pays are whole numbers (X means X:1 in
-money units of the bet's stake); the monotone rule (on by default) asks that a better hand never
-pays less than a worse one. Targets are closed bands ``[lo, hi]`` (either end may be open) on
-the RTP, hit frequency, SD per unit and volatility index.
+step from its low bound up to its high bound, capped by the top-prize cap. A pay is X:1 (X per
+unit staked): a whole number, or a ratio such as 3/2 (3:2) where the config's stake makes it a
+whole number of money units (the search checks that the config accepts it). The space holds
+every pay as an integer in units of ``1 / denom`` (``denom``: the least common denominator of
+the current pays, the bounds and the steps; 1 for whole pays), so the searches stay in integer
+arithmetic. The monotone rule (on by default) asks that a better hand never pays less than a
+worse one. Targets are closed bands ``[lo, hi]`` (either end may be open) on the RTP, hit
+frequency, SD per unit, volatility index and, for a main-game bet, the total-bet RTP.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ import numpy as np
 from gpusim.rules import MAX_PAY
 from gpusim.stats.distribution import to_fraction
 
-__all__ = ["Band", "DesignError", "Line", "Space", "Targets", "parse_band", "parse_space"]
+__all__ = ["Band", "DesignError", "Line", "Space", "Targets", "monotone_bounds", "narrowed",
+           "pay_text", "parse_band", "parse_pay", "parse_space"]
 
 
 class DesignError(ValueError):
@@ -86,19 +91,37 @@ def parse_band(text: str | None, field: str, *, percent_above: float | None = No
 
 @dataclass(frozen=True)
 class Targets:
-    """What a candidate must meet: RTP (exact), hit frequency, SD per unit, and the volatility
-    index z x SD at ``confidence`` (two-sided)."""
+    """What a candidate must meet: RTP (exact), hit frequency, SD per unit, the volatility
+    index z x SD at ``confidence`` (two-sided) and, for a main-game bet, the total-bet RTP
+    (1 - element of risk)."""
 
     rtp: Band
     hit_frequency: Band = Band()
     sd: Band = Band()
     vi: Band = Band()
     confidence: float = 0.90
+    total_rtp: Band = Band()
+
+    @property
+    def filtered(self) -> bool:
+        """Whether a band other than the RTP's rules candidates out."""
+        return not (self.hit_frequency.open and self.sd.open and self.vi.open
+                    and self.total_rtp.open)
+
+    def keep(self, fig: dict) -> np.ndarray:
+        """(K,) bool: the candidates whose figures (``fig``: name -> (K,) floats) meet every
+        band but the RTP's (which the searches check exactly on the integer sums)."""
+        ok = (self.hit_frequency.contains(fig["hit_frequency"]) & self.sd.contains(fig["sd"])
+              & self.vi.contains(fig["vi"]))
+        if not self.total_rtp.open:
+            ok &= self.total_rtp.contains(fig["total_rtp"])
+        return ok
 
 
 @dataclass(frozen=True)
 class Line:
-    """One paytable line: its current pay and the pays the search may give it (ascending)."""
+    """One paytable line: its current pay and the pays the search may give it (ascending),
+    integers in units of the space's ``1 / denom``."""
 
     name: str
     current: int
@@ -109,13 +132,19 @@ class Line:
 @dataclass(frozen=True)
 class Space:
     """The search space of one bet's paytable: lines best hand first, the monotone rule, the
-    top-prize cap. ``size`` counts the box (every combination of the lines' values) before the
-    monotone rule."""
+    top-prize cap (whole units). ``size`` counts the box (every combination of the lines'
+    values) before the monotone rule. ``denom``: the pays' unit is ``1 / denom`` (1: whole
+    pays)."""
 
     bet: str
     lines: tuple[Line, ...]
     monotone: bool = True
     cap: int | None = None
+    denom: int = 1
+
+    def pay(self, value) -> Fraction:
+        """A pay of the space (in ``1 / denom``) as the exact pay per unit staked."""
+        return Fraction(int(value), self.denom)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -134,21 +163,35 @@ class Space:
         return tuple(i for i, ln in enumerate(self.lines) if ln.free)
 
 
-def _int(text: str, field: str, what: str) -> int:
+def pay_text(pay) -> int | str:
+    """A pay as a config writes it: X (an int) for X:1, ``"A:B"`` for a ratio."""
+    p = Fraction(pay)
+    return int(p) if p.denominator == 1 else f"{p.numerator}:{p.denominator}"
+
+
+def parse_pay(value) -> Fraction:
+    """A pay as a config holds it (an int, a Fraction, or the text ``"A:B"``) as a Fraction."""
+    if isinstance(value, str):
+        a, _, b = value.partition(":")
+        return Fraction(int(a), int(b or 1))
+    return Fraction(value)
+
+
+_NUMBER = ("a whole number, a ratio A/B (3/2 pays 3 for every 2 staked) or a decimal such as "
+           "1.5")
+
+
+def _num(text: str, field: str, what: str) -> Fraction:
+    """A bound or step as an exact, non-negative number."""
     t = text.strip().replace("_", "")
     try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        v = float(t)
-    except ValueError:
-        raise DesignError(f"{field}: got {text!r}; {what} must be a whole number") from None
-    if what == "the step" and v > 0:
-        raise DesignError(f"{field}: got step {text!r}; pays are whole numbers (X:1 in money "
-                          "units of the stake) and no shipped game's money unit pays a "
-                          "fraction of a unit; allowed: a whole number >= 1")
-    raise DesignError(f"{field}: got {text!r}; {what} must be a whole number")
+        v = Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        hint = "; for a ratio such as 3:2 write 3/2" if what == "the high bound" else ""
+        raise DesignError(f"{field}: got {text!r}; {what} must be {_NUMBER}{hint}") from None
+    if v < 0:
+        raise DesignError(f"{field}: got {text!r}; {what} must be >= 0")
+    return v
 
 
 def _values(lo: int, hi: int, step: int, cap: int | None) -> np.ndarray:
@@ -156,60 +199,83 @@ def _values(lo: int, hi: int, step: int, cap: int | None) -> np.ndarray:
     return np.arange(lo, top + 1, step, dtype=np.int64) if top >= lo else np.zeros(0, np.int64)
 
 
-def parse_space(bet: str, current: dict[str, int], *, lines: list[str] | None = None,
+def parse_space(bet: str, current: dict, *, lines: list[str] | None = None,
                 free: list[str] | None = None, step: str | int = 1, monotone: bool = True,
                 cap: int | None = None) -> Space:
-    """The space of ``bet``'s paytable ``current`` ({line: pay}, best hand first).
+    """The space of ``bet``'s paytable ``current`` ({line: pay}, best hand first; a pay an int,
+    a Fraction or ``"A:B"``).
 
-    lines: ``["NAME=LO:HI", "NAME=LO:HI:STEP", ...]``; free: line names free between half and
-    twice their current pay; step: the default step; cap: no line pays more than this.
+    lines: ``["NAME=LO:HI", "NAME=LO:HI:STEP", "NAME=PAY", ...]`` (each number whole, ``A/B`` or
+    a decimal; ``NAME=PAY`` sets the line to that one pay); free: line names free between half
+    and twice their current pay; step: the default step; cap: no line pays more than this.
     """
-    step_d = _int(str(step), "--step", "the step")
-    if step_d < 1:
-        raise DesignError(f"--step: got {step!r}; allowed: a whole number >= 1")
+    step_d = _num(str(step), "--step", "the step")
+    if step_d <= 0:
+        raise DesignError(f"--step: got {step!r}; allowed: a number > 0, e.g. 1 or 1/2")
     if cap is not None and not 0 <= cap <= MAX_PAY:
         raise DesignError(f"--cap: got {cap}; allowed: 0 .. {MAX_PAY:,}")
-    allowed = ", ".join(current)
-    bounds: dict[str, tuple[int, int, int]] = {}
+    cur = {name: parse_pay(p) for name, p in current.items()}
+    allowed = ", ".join(cur)
+    bounds: dict[str, tuple[Fraction, Fraction, Fraction]] = {}
     for name in free or []:
         name = name.strip()
-        if name not in current:
+        if name not in cur:
             raise DesignError(f"--free: unknown line {bet}.{name}; lines of {bet}: {allowed}")
-        c = current[name]
-        bounds[name] = (c // 2, max(2 * c, c + 1), step_d)
+        c = cur[name]
+        # half (rounded down to a whole pay) to twice the pay, on the step's lattice
+        bounds[name] = (Fraction(math.floor(c / 2)), max(2 * c, c + 1), step_d)
     for text in lines or []:
         name, eq, rng = text.partition("=")
         name = name.strip()
         field = f"--line {text}"
         if not eq:
-            raise DesignError(f"--line: got {text!r}; expected NAME=LO:HI or NAME=LO:HI:STEP")
-        if name not in current:
+            raise DesignError(f"--line: got {text!r}; expected NAME=LO:HI, NAME=LO:HI:STEP or "
+                              "NAME=PAY")
+        if name not in cur:
             raise DesignError(f"--line: unknown line {bet}.{name}; lines of {bet}: {allowed}")
         parts = rng.split(":")
-        if len(parts) not in (2, 3):
-            raise DesignError(f"--line: got {text!r}; expected NAME=LO:HI or NAME=LO:HI:STEP")
-        lo, hi = _int(parts[0], field, "the low bound"), _int(parts[1], field, "the high bound")
-        st = _int(parts[2], field, "the step") if len(parts) == 3 else step_d
-        if st < 1:
-            raise DesignError(f"{field}: step {st}; allowed: a whole number >= 1")
-        if not 0 <= lo <= hi <= MAX_PAY:
-            raise DesignError(f"{field}: bounds {lo}:{hi}; allowed: 0 <= LO <= HI <= "
-                              f"{MAX_PAY:,}")
+        if len(parts) not in (1, 2, 3):
+            raise DesignError(f"--line: got {text!r}; expected NAME=LO:HI, NAME=LO:HI:STEP or "
+                              "NAME=PAY")
+        if len(parts) == 1:
+            lo = hi = _num(parts[0], field, "the pay")
+        else:
+            lo, hi = _num(parts[0], field, "the low bound"), _num(parts[1], field,
+                                                                  "the high bound")
+        st = _num(parts[2], field, "the step") if len(parts) == 3 else step_d
+        if st <= 0:
+            raise DesignError(f"{field}: step {parts[2]}; allowed: a number > 0, e.g. 1 or 1/2")
+        if not lo <= hi <= MAX_PAY:
+            hint = (f"; for the ratio {parts[0]}:{parts[1]} write {parts[0]}/{parts[1]}"
+                    if len(parts) == 2 and lo > hi else "")
+            raise DesignError(f"{field}: bounds {parts[0]}:{parts[1]}; allowed: 0 <= LO <= HI "
+                              f"<= {MAX_PAY:,}{hint}")
         bounds[name] = (lo, hi, st)
     if not bounds:
         raise DesignError("--line: name the lines that may change, e.g. --line "
-                          f"{next(iter(current))}=LO:HI (or --free NAME); lines of {bet}: "
+                          f"{next(iter(cur))}=LO:HI (or --free NAME); lines of {bet}: "
                           f"{allowed}")
+    # one unit for every pay of the space: the lattices' points and the current pays
+    denom = math.lcm(1, *(v.denominator for v in cur.values()),
+                     *(v.denominator for lo, _, st in bounds.values() for v in (lo, st)))
+    if denom > 1_000_000:
+        raise DesignError(f"--line: the pays need a unit of 1/{denom:,}; allowed: ratios whose "
+                          "denominators share a unit of at most 1/1,000,000")
+    cap_s = None if cap is None else cap * denom
     out = []
-    for name, c in current.items():
+    for name, c in cur.items():
+        c_s = int(c * denom)
         if name in bounds:
-            out.append(Line(name, c, _values(*bounds[name], cap), True))
+            lo, hi, st = bounds[name]
+            out.append(Line(name, c_s, _values(int(lo * denom), math.floor(hi * denom),
+                                               int(st * denom), cap_s), True))
         else:
             if cap is not None and c > cap:
-                raise DesignError(f"--cap: got {cap}; the fixed line {bet}.{name} pays {c}; "
-                                  f"free it with --line {name}=LO:HI or raise the cap")
-            out.append(Line(name, c, np.array([c], dtype=np.int64), False))
-    return Space(bet, tuple(out), monotone, cap)
+                raise DesignError(f"--cap: got {cap}; the fixed line {bet}.{name} pays "
+                                  f"{pay_text(c)}; free it with --line {name}=LO:HI or raise "
+                                  "the cap")
+            out.append(Line(name, c_s, np.array([c_s], dtype=np.int64), False))
+    return Space(bet, tuple(out), monotone, cap, denom)
 
 
 def monotone_bounds(space: Space) -> tuple[np.ndarray, np.ndarray] | None:
@@ -238,3 +304,15 @@ def monotone_bounds(space: Space) -> tuple[np.ndarray, np.ndarray] | None:
     if (lo > hi).any():
         return None
     return lo, hi
+
+
+def narrowed(space: Space) -> Space:
+    """The space with each line's values cut to those the monotone rule leaves (the same
+    paytables; what a model that solves per pay needs to know). A space with no monotone
+    paytable keeps no value."""
+    import dataclasses
+
+    mb = monotone_bounds(space)
+    lines = tuple(dataclasses.replace(ln, values=ln.values[:0] if mb is None else ln.values[
+        (ln.values >= mb[0][i]) & (ln.values <= mb[1][i])]) for i, ln in enumerate(space.lines))
+    return dataclasses.replace(space, lines=lines)

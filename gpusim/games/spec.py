@@ -34,6 +34,7 @@ __all__ = [
     "ConfigKey",
     "DecisionPoint",
     "DesignEntry",
+    "DesignRefused",
     "GameSpec",
     "JointCode",
     "KernelSpec",
@@ -215,6 +216,11 @@ class KernelSpec:
         return tuple(load(self.head)(rules))
 
 
+class DesignRefused(ValueError):
+    """A game's design model refuses a search (one line naming the option, the value and why);
+    ``gpusim design`` reports it as its own bad-input error."""
+
+
 @dataclass(frozen=True)
 class DesignEntry:
     """How ``gpusim design`` searches one bet's paytable.
@@ -222,16 +228,30 @@ class DesignEntry:
     ``kind``: ``"side"`` (integer hit counts per line, strategy-free) or ``"main"`` (the
     per-situation counts of the exact enumeration, priced under the optimal strategy
     re-optimised per candidate); ``build``: import path of ``build(rules, bet) -> ({line:
-    hits}, total)`` (side: the paytable's lines in order, integer counts) or ``build(rules, bet,
-    strategy, counts, progress, with_side_bet)`` (main: a main-game model); ``strategies``:
-    for a main search, {strategy: whether it counts the side bet a fold forfeits}; ``note``: a
-    line the design report prints.
+    hits}, total)`` (side: the paytable's lines in order, integer counts; or a model of
+    :mod:`gpusim.designer.sidebet` itself) or ``build(rules, bet, strategy, counts, progress,
+    with_side_bet, space=space)`` (main: a main-game model); ``strategies``: for a main
+    search, {strategy: whether it counts the side bet a fold forfeits}; ``note``: a line the
+    design report prints.
+
+    A side bet that a fold forfeits under some rules (``GameSpec.forfeited_by_fold``) is
+    priced, under those rules, by ``forfeit_build``: import path of ``build(rules, bet,
+    strategy, counts, progress, reoptimised, space=space)`` -> the bet as it plays under
+    ``strategy``: a model (:class:`gpusim.designer.sidebet.SeparableModel`, or whole
+    candidates priced: :class:`gpusim.designer.priced.PricedModel`) or ``({line: hits},
+    total, {"strategy": ..., "strategy_text": ...})``; ``forfeit_strategies``: {strategy:
+    whether it is re-optimised for each candidate}. Without ``forfeit_build`` such a bet is
+    refused there, with ``forfeit_refusal`` as the reason. A build refuses a search by raising
+    :class:`DesignRefused`.
     """
 
     kind: str
     build: str
     strategies: Mapping[str, bool] | None = None
     note: str | None = None
+    forfeit_build: str | None = None
+    forfeit_strategies: Mapping[str, bool] | None = None
+    forfeit_refusal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -412,6 +432,8 @@ def import_path_problems(spec: GameSpec) -> list[str]:
         paths.append(("kernel.head", spec.kernel.head))
         paths += [("kernel.rule_strategies", p) for p in spec.kernel.rule_strategies]
     paths += [(f"designs[{bet!r}].build", d.build) for bet, d in spec.designs.items()]
+    paths += [(f"designs[{bet!r}].forfeit_build", d.forfeit_build)
+              for bet, d in spec.designs.items() if d.forfeit_build]
     out = []
     for where, path in paths:
         why = missing_import(path)

@@ -342,8 +342,9 @@ def devices_text(rep: dict) -> str:
 
 
 def design_text(res: Mapping) -> str:
-    """``gpusim design``: the ranked candidates of :meth:`gpusim.designer.DesignResult.to_json`,
-    or the one line saying that none meets the targets and the nearest reachable RTP."""
+    """``gpusim design``: the ranked candidates of :meth:`gpusim.designer.DesignResult.to_json`
+    below the config's own paytable, priced the same way, or the one line saying that none
+    meets the targets and the nearest reachable RTP."""
     what = f"{res['config']} {res['bet']}"
     if res["count"] == 0:
         near = ("no RTP is reachable under these constraints" if res["nearest_rtp"] is None
@@ -354,27 +355,46 @@ def design_text(res: Mapping) -> str:
     main = res["kind"] == "main"
     cands = res["candidates"]
     lines = list(res["current"])
+    order = {"target": "", "rtp": "highest RTP", "house-edge": "highest house edge",
+             "vi": "lowest VI", "hit-frequency": "highest hit frequency",
+             "changes": "fewest changes"}.get(res.get("sort", "target"), "")
+    if order and res.get("reverse"):
+        order += " last"
+    elif order:
+        order += " first"
     head = [f"{what}: {fmt_int(res['count'])} of {fmt_int(res['space_size'])} paytables meet the "
             f"targets (exact, {res['seconds']:.2f} s)"
-            + (f", strategy {res['strategy']} re-optimised for each" if main else "")]
+            + (f", {res['strategy_text']}" if res.get("strategy_text") else "")]
     if not cands:
         return head[0]
-    head[0] += f"; the best {len(cands)}:"
+    head[0] += f"; the best {len(cands)}" + (f", {order}" if order else "") + ":"
+    conf = res.get("confidence", 0.90)
+    labels = {"rtp": "RTP", "house_edge": "HE/ante" if main else "house edge",
+              "hit_frequency": "hit freq", "sd": "SD", "vi": f"VI {100 * conf:g} %",
+              "element_of_risk": "EoR", "total_rtp": "total RTP", "call_rate": "call rate",
+              "main_rtp": "ante RTP"}
+    figs = list(res.get("figures") or [k for k in labels if k in cands[0]])
+
+    def fig_text(k: str, v) -> str:
+        if v is None:
+            return ""
+        if k in ("sd", "vi"):
+            return fmt_num(v, 4)
+        return fmt_pct(v, 2) if k in ("hit_frequency", "call_rate") else fmt_pct(v)
+
+    def pays(row: Mapping) -> str:
+        return "  ".join(f"{row[ln]!s:>{w}}" for ln, w in zip(lines, width, strict=True))
+
     width = [max(len(ln), 5) for ln in lines]
-    cols = ["RTP", "HE/ante" if main else "house edge", "hit freq", "SD", "VI"]
-    cols += ["EoR", "call rate"] if main else []
     head.append("  #  " + "  ".join(f"{ln:>{w}}" for ln, w in zip(lines, width, strict=True))
-                + "  " + "  ".join(f"{c:>10}" for c in cols) + "  changes")
-    head.append("  -  " + "  ".join(f"{res['current'][ln]:>{w}}"
-                                   for ln, w in zip(lines, width, strict=True)) + "  (current)")
+                + "  " + "  ".join(f"{labels.get(k, k):>10}" for k in figs) + "  changes")
+    cur = res.get("current_figures") or {}
+    head.append("  -  " + pays(res["current"]) + "  "
+                + "  ".join(f"{fig_text(k, cur.get(k)):>10}" for k in figs) + "  (current)")
     for c in cands:
-        figs = [fmt_pct(c["rtp"]), fmt_pct(c["house_edge"]), fmt_pct(c["hit_frequency"], 2),
-                fmt_num(c["sd"], 4), fmt_num(c["vi"], 4)]
-        if main:
-            figs += [fmt_pct(c["element_of_risk"]), fmt_pct(c["call_rate"], 2)]
-        head.append(f"{c['rank']:>3}  " + "  ".join(f"{c[ln]:>{w}}" for ln, w in
-                                                     zip(lines, width, strict=True))
-                    + "  " + "  ".join(f"{f:>10}" for f in figs) + f"  {c['changes']:>7}")
+        head.append(f"{c['rank']:>3}  " + pays(c) + "  "
+                    + "  ".join(f"{fig_text(k, c[k]):>10}" for k in figs)
+                    + f"  {c['changes']:>7}")
     if res.get("note"):
         head.append(f"note: {res['note']}")
     return "\n".join(head)

@@ -114,9 +114,8 @@ SPEC = GameSpec(
     designs={
         "aa_bonus": DesignEntry(
             "side", f"{_DESIGN}:aa_bonus_hits",
-            note="AA Bonus RTP as settled on every hand (the exact report's "
-                 "aa_bonus_always_settled); where a fold forfeits it, `gpusim exact` gives its "
-                 "return under the strategy"),
+            forfeit_build=f"{_DESIGN}:aa_bonus_forfeit_model",
+            forfeit_strategies={"optimal": True, "optimal-main": False}),
         "ante": DesignEntry("main", f"{_DESIGN}:ante_main_model",
                             strategies={"optimal": True, "optimal-main": False}),
     },

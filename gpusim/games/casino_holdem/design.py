@@ -1,7 +1,9 @@
 """Casino Hold'em's paytables for ``gpusim design``: the AA Bonus's hit counts per line
-(:func:`aa_bonus_hits`) and the Ante's main-game model (:class:`AnteModel`,
-:func:`ante_main_model`), priced under the optimal call re-optimised per candidate by the
-designer's search (:mod:`gpusim.designer.maingame`).
+(:func:`aa_bonus_hits`), the AA Bonus as it plays where a fold forfeits it
+(:class:`AaBonusUnderStrategy`, :func:`aa_bonus_forfeit_model`) and the Ante's main-game model
+(:class:`AnteModel`, :func:`ante_main_model`), priced under the optimal call re-optimised per
+candidate by the designer's searches (:mod:`gpusim.designer.sidebet`,
+:mod:`gpusim.designer.maingame`).
 
 Per situation ``s`` (flop class x hole, ``w_s`` raw deals) the counts give, for the player's
 final hand in Ante line ``l``: ``nq_l`` outcomes where the dealer does not qualify, ``qw_l``
@@ -28,7 +30,8 @@ from gpusim.games.casino_holdem.exact import (
 )
 from gpusim.games.casino_holdem.rules import AA_BONUS_LINES, ANTE_LINES
 
-__all__ = ["AnteModel", "aa_bonus_hits", "ante_line_matrix", "ante_main_model"]
+__all__ = ["AaBonusUnderStrategy", "AnteModel", "aa_bonus_forfeit_model", "aa_bonus_hits",
+           "ante_line_matrix", "ante_main_model"]
 
 
 def _lines(rules, bet: str) -> tuple[str, ...]:
@@ -161,12 +164,149 @@ def aa_bonus_hits(rules, bet: str) -> tuple[dict[str, int], int]:
 
 
 def ante_main_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
-                    with_side_bet: bool = True):
+                    with_side_bet: bool = True, *, space=None):
     """Casino Hold'em's Ante paytable priced under the optimal call re-optimised per candidate
     (``with_side_bet``: the call counts the side bet a fold forfeits)."""
+    del space  # every Ante paytable is priced from the same counts
     if counts is None:
         from gpusim.games.casino_holdem.exact import SOLVER
 
         counts = SOLVER.counts(rules, progress=progress)
     lines = _lines(rules, bet)
     return AnteModel.from_counts(counts, rules, lines, with_side_bet=with_side_bet)
+
+
+# --- the AA Bonus where a fold forfeits it ------------------------------------------------------
+
+
+class AaBonusUnderStrategy:
+    """Casino Hold'em's AA Bonus where a fold forfeits it (``fold_forfeits_bonus``), as it plays
+    under ``optimal`` re-optimised for each candidate (``reoptimised``), or under a strategy
+    whose calls ignore the AA Bonus (``optimal-main``): a separable model for
+    :func:`gpusim.designer.sidebet.search_side_bet`.
+
+    Each situation (flop class x hole, ``w`` raw deals x ``CH_OUTCOMES`` outcomes each) has one
+    AA Bonus class (hole + flop), so one line. The call's margin over a fold, in money units x
+    outcomes, is ``m0`` (the main game's, :func:`.exact.call_margin` without the side bet) plus,
+    under ``optimal`` and a line paying ``P`` (X:1), ``stake x (P + 1) x CH_OUTCOMES``: what the
+    fold gives up. The situations of a line sorted by ``m0``, the ones called at pay ``P`` are
+    those above ``-stake (P + 1) CH_OUTCOMES``: a suffix, summed from cumulative sums. In
+    situation units (every outcome of a situation settles the AA Bonus alike), with ``c_l(P)``
+    the situations called and ``D_l`` all those of line ``l``::
+
+        s(P) = sum_l [c_l(P_l) (P_l + 1) - D_l] - lose,     RTP = 1 + s / N,
+
+    where ``lose`` counts the situations of the classes no line pays. ``c_l`` never falls as
+    ``P_l`` rises, so each term is non-decreasing: the search's bound holds. The figures are the
+    exact report's ``bets.aa_bonus`` (its ``under_strategy``), to the last digit; beside them
+    the Ante RTP (``main_rtp``, the main game under the same calls) and the call rate.
+    """
+
+    shown = ("rtp", "house_edge", "hit_frequency", "sd", "vi", "main_rtp", "call_rate")
+
+    def __init__(self, counts, rules, lines: tuple[str, ...], strategy: str,
+                 reoptimised: bool) -> None:
+        valid = counts.valid
+        w = np.broadcast_to(counts.weights.astype(np.int64)[:, None], valid.shape)[valid]
+        cls = aa_bonus_class(counts.bonus_rank)[valid]
+        m0 = call_margin(counts, rules, with_side_bet=False)[valid].astype(np.int64)
+        ante = int(rules.stakes.ante)
+        # a call's main-game net, antes summed over the situation's outcomes (m0 = ante x
+        # (call + outcomes))
+        call_net = m0 // ante - CH_OUTCOMES
+        self.lines, self.strategy, self.reoptimised = lines, strategy, reoptimised
+        self.stake = int(rules.stakes["aa_bonus"])
+        self.N = int(w.sum())
+        line_cls = [10 if ln == "pair_of_aces" else CATEGORY_KEYS.index(ln) for ln in lines]
+        other = ~np.isin(cls, line_cls)
+        called = other & (m0 > 0)  # no line pays these: the AA Bonus adds nothing to a call
+        self.lose = int(w[other].sum())
+        self.fixed_called = int(w[called].sum())
+        self.fixed_main = int((w[called] * call_net[called]).sum()) \
+            - CH_OUTCOMES * int(w[other & ~called].sum())
+        # per line: margins ascending, and suffix sums of what the called situations add
+        self.m0, self.cw, self.cnet, self.D = [], [], [], []
+        for c in line_cls:
+            at = np.flatnonzero(cls == c)
+            order = at[np.argsort(m0[at], kind="stable")]
+            self.m0.append(m0[order])
+            self.cw.append(np.concatenate([np.cumsum(w[order][::-1])[::-1], [0]]))
+            self.cnet.append(np.concatenate([np.cumsum((w * call_net)[order][::-1])[::-1],
+                                             [0]]))
+            self.D.append(int(w[order].sum()))
+        self.den, self.offset = self.N, -self.lose
+        self.strategy_text = (f"strategy {strategy} re-optimised for each (its calls count the "
+                              "AA Bonus a fold forfeits)" if reoptimised else
+                              f"strategy {strategy} (its calls ignore the AA Bonus: the same for "
+                              "every candidate)")
+
+    def _first_called(self, line: int, values: np.ndarray) -> np.ndarray:
+        """Index, in line ``line``'s sorted situations, of the first one called at each pay."""
+        if not self.reoptimised:
+            return np.full(len(values), np.searchsorted(self.m0[line], 0, side="right"))
+        edge = -self.stake * (np.asarray(values, np.int64) + 1) * CH_OUTCOMES
+        return np.searchsorted(self.m0[line], edge, side="right")
+
+    def called(self, line: int, values: np.ndarray) -> np.ndarray:
+        """Situations (weighted) of line ``line`` called at each pay of ``values``."""
+        return self.cw[line][self._first_called(line, values)]
+
+    def gains(self, line: int, values: np.ndarray) -> np.ndarray:
+        v = np.asarray(values, dtype=np.int64)
+        return self.called(line, v) * (v + 1) - self.D[line]
+
+    def figures(self, pays: np.ndarray, s, z: float) -> dict[str, np.ndarray]:
+        p = np.asarray(pays, dtype=np.int64)
+        s2 = np.full(len(p), float(self.lose))
+        won = np.zeros(len(p))
+        calls = np.full(len(p), float(self.fixed_called))
+        main = np.full(len(p), float(self.fixed_main))
+        for j in range(p.shape[1]):
+            k = self._first_called(j, p[:, j])
+            c = self.cw[j][k].astype(float)
+            pf = p[:, j].astype(float)
+            s2 += c * pf * pf + (self.D[j] - c)
+            won += np.where(p[:, j] > 0, c, 0.0)
+            calls += c
+            main += self.cnet[j][k] - CH_OUTCOMES * (self.D[j] - c)
+        mean = np.asarray(s, dtype=float) / self.N
+        sd = np.sqrt(np.maximum(s2 / self.N - mean * mean, 0.0))
+        return {"rtp": 1 + mean, "house_edge": -mean, "hit_frequency": won / self.N,
+                "sd": sd, "vi": z * sd, "main_rtp": 1 + main / (self.N * CH_OUTCOMES),
+                "call_rate": calls / self.N}
+
+    def exact(self, pays: np.ndarray, s) -> dict[str, list]:
+        """The shown figures beside the RTP of the kept candidates, from exact integer sums
+        (SD as the float of the exact variance)."""
+        import math
+        from fractions import Fraction
+
+        out: dict[str, list] = {"sd": [], "main_rtp": [], "call_rate": [], "hit_frequency": []}
+        for row, sv in zip(np.asarray(pays, dtype=np.int64), s, strict=True):
+            s2, won, calls, main = self.lose, 0, self.fixed_called, self.fixed_main
+            for j, v in enumerate(row.tolist()):
+                k = int(self._first_called(j, np.array([v]))[0])
+                c = int(self.cw[j][k])
+                s2 += c * v * v + self.D[j] - c
+                won += c if v > 0 else 0
+                calls += c
+                main += int(self.cnet[j][k]) - CH_OUTCOMES * (self.D[j] - c)
+            mean = Fraction(int(sv), self.N)
+            out["sd"].append(math.sqrt(float(Fraction(s2, self.N) - mean * mean)))
+            out["main_rtp"].append(float(1 + Fraction(main, self.N * CH_OUTCOMES)))
+            out["call_rate"].append(float(Fraction(calls, self.N)))
+            out["hit_frequency"].append(float(Fraction(won, self.N)))
+        return out
+
+
+def aa_bonus_forfeit_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
+                           reoptimised: bool = True, *, space=None) -> AaBonusUnderStrategy:
+    """The AA Bonus where a fold forfeits it, priced under ``strategy`` (``reoptimised``: the
+    strategy counts the AA Bonus, so it is re-optimised for each candidate); ``counts``: the
+    cached enumeration counts (default: counted on first use)."""
+    del space
+    if counts is None:
+        from gpusim.games.casino_holdem.exact import SOLVER
+
+        counts = SOLVER.counts(rules, progress=progress)
+    return AaBonusUnderStrategy(counts, rules, _lines(rules, bet), strategy, reoptimised)

@@ -338,19 +338,6 @@ def analyse(counts: ChCounts, rules, decisions: np.ndarray, strategy: str) -> di
     }
 
 
-def _hole_labels() -> list[str]:
-    """(1326,) starting-hand label of each hole (``AA``, ``AKs``, ``AKo``): the suits' names do
-    not matter, so a flop class's relabelled holes keep their label."""
-    from gpusim.cards import RANKS
-
-    out = []
-    for a, b in _HOLES:
-        hi, lo = max(a // 4, b // 4), min(a // 4, b // 4)
-        tag = "" if hi == lo else ("s" if a % 4 == b % 4 else "o")
-        out.append(f"{RANKS[hi]}{RANKS[lo]}{tag}")
-    return out
-
-
 def _first_decision(counts: ChCounts, rules, call_w: np.ndarray) -> dict:
     """The call decision by starting hand: each of the 169 hands' deals, the share of them the
     strategy calls (it decides on the flop too, so a share between 0 and 1 is common) and the
@@ -360,11 +347,15 @@ def _first_decision(counts: ChCounts, rules, call_w: np.ndarray) -> dict:
     call_net = (c[..., :N_PAY_CLASSES].astype(np.int64) @ a
                 + c[..., N_PAY_CLASSES:2 * N_PAY_CLASSES].astype(np.int64) @ (a + 2)
                 - 3 * c[..., -1].astype(np.int64))
+    from gpusim.cards import HAND_CLASSES, hand_class_index
+
     w = np.where(counts.valid, counts.weights.astype(np.int64)[:, None], 0)
-    labels = np.array(_hole_labels())
+    # a hole's class does not depend on the suits' names, so a flop class's relabelled holes
+    # keep theirs
+    classes = hand_class_index(_HOLES[:, 0], _HOLES[:, 1])
     hands = []
-    for label in dict.fromkeys(sorted(set(labels.tolist()), key=_hand_order)):
-        cols = labels == label
+    for k, label in enumerate(HAND_CLASSES):  # the 13 x 13 grid, row by row
+        cols = classes == k
         sits = int(w[:, cols].sum())
         called = int(call_w[:, cols].sum())
         net = int((w[:, cols] * call_net[:, cols]).sum())
@@ -375,15 +366,6 @@ def _first_decision(counts: ChCounts, rules, call_w: np.ndarray) -> dict:
     return {"point": "call", "hands": hands,
             "note": "ev: the main game per ante, calling on every flop; share: the deals the "
                     "strategy calls"}
-
-
-def _hand_order(label: str) -> tuple[int, int, int]:
-    """Pairs first, then suited, then offsuit, each from the highest ranks down."""
-    from gpusim.cards import RANKS
-
-    hi, lo = RANKS.index(label[0]), RANKS.index(label[1])
-    kind = 0 if hi == lo else (1 if label.endswith("s") else 2)
-    return (kind, -hi, -lo)
 
 
 _CALL = 2

@@ -26,7 +26,8 @@ from gpusim.games.described.design_counts import Nets
 from gpusim.games.described.layout import event_returns, layout, shape_of, tree
 from gpusim.games.spec import DesignEntry
 
-__all__ = ["DescribedMain", "Nets", "design_entries", "main_model", "net_parts", "side_hits"]
+__all__ = ["DescribedMain", "Nets", "design_entries", "main_model", "net_parts", "side_hits",
+           "side_model"]
 
 _HERE = "gpusim.games.described.design"
 WORK = 7e10
@@ -57,10 +58,10 @@ def _stages(d) -> list[tuple[int, ...]]:
 
 
 def _side_refusal(d, b, main_tables: set[str]) -> str | None:
-    """Why the side-bet search cannot take bet ``b``, or None."""
+    """Why the strategy-free count of a side bet's hits (:func:`side_hits`) cannot take bet
+    ``b``, or None (then :func:`side_model` prices it by the solver's counts)."""
     if b.fold != "settle":
-        return ("a fold forfeits it, so its return depends on the strategy; the designer would "
-                "need the main game re-solved per candidate with the side bet counted")
+        return "a fold forfeits it, so its return depends on the strategy"
     if b.pays != (("settle", "paytable"),) or b.bonus or b.requires:
         return ("it is not settled on its paytable alone (a showdown, a bonus or a condition); "
                 "the side-bet search counts a hand's paytable classes only")
@@ -79,8 +80,8 @@ def _side_refusal(d, b, main_tables: set[str]) -> str | None:
 
 def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
     """({bet: DesignEntry}, {bet: why not}) for a description: a settled side bet's paytable
-    is a side search; each paytable a main bet pays is a main search under the first main bet
-    that pays it (the base bet first); another main bet on that paytable points to it."""
+    is a side search; each paytable main bets pay is a main search, under any of the bets that
+    pay it (the same search: the main game's figures; the note names the bets it pays)."""
     try:
         shape_of(d)
         unsolved = None
@@ -91,16 +92,13 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
     main_tables = {str(_table(b)) for b in main}
     designs: dict[str, DesignEntry] = {}
     refusals: dict[str, str] = {}
-    first: dict[str, str] = {}
     for b in main:
         t = str(_table(b))
-        if t in first:
-            refusals[b.name] = f"its paytable {t!r} is searched with --bet {first[t]}"
-            continue
-        first[t] = b.name
         if unsolved is not None:
             refusals[b.name] = f"the exact solver cannot count this game ({unsolved})"
             continue
+        # every bet a paytable pays designs that one paytable: the same search whichever bet
+        # names it, the figures the whole main game's
         pays = [x.name for x in d.bets if not x.side and _table(x) == t]
         note = f"paytable {t} pays {', '.join(pays)}" if len(pays) > 1 else None
         designs[b.name] = DesignEntry("main", f"{_HERE}:main_model", strategies={"optimal": True},
@@ -110,8 +108,12 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
             why = _side_refusal(d, b, main_tables)
             if why is None:
                 designs[b.name] = DesignEntry("side", f"{_HERE}:side_hits")
+            elif unsolved is None:
+                # priced whole by the solver's counts, as the exact report prices it
+                designs[b.name] = DesignEntry("side", f"{_HERE}:side_model")
             else:
-                refusals[b.name] = why
+                refusals[b.name] = (f"{why}; and the exact solver cannot count this game "
+                                    f"({unsolved})")
     return designs, refusals
 
 
@@ -157,8 +159,9 @@ def _per_code(lay, b: str, values: list) -> np.ndarray:
     return lay.multiple_of[b].astype(object) * v[lay.event_of[b]]
 
 
-def net_parts(rules, table: str) -> Nets:
-    """The nets of ``rules`` as affine functions of ``table``'s pays."""
+def net_parts(rules, table: str, measure: str | None = None) -> Nets:
+    """The nets of ``rules`` as affine functions of ``table``'s pays; the measured net is the
+    main game's, or with ``measure`` that side bet's own (per unit of its stake)."""
     d = rules.game_def
     lay = layout(d)
     points = tree(d)
@@ -186,7 +189,7 @@ def net_parts(rules, table: str) -> Nets:
         return bool((m != m[:1]).any())
 
     in_obj = [b for b in offered if not b.side or any(varies(x) for x in parts[b.name])]
-    mains = [b for b in offered if not b.side]
+    mains = [b for b in offered if not b.side] if measure is None else [d.bet(measure)]
     scale = math.lcm(1, *(Fraction(x).denominator for b in in_obj for x in parts[b.name][0]))
     unit = math.lcm(1, *(Fraction(x).denominator for b in mains for x in parts[b.name][0]))
 
@@ -206,7 +209,8 @@ def net_parts(rules, table: str) -> Nets:
     wager = sum((lay.multiple_of[b.name] for b in mains), np.zeros(lay.n_codes, np.int64))
     folds = np.array([any(points[k].actions[t].folds for k, t in enumerate(
         took[p.name] for p in points) if t >= 0) for took, _ in lay.paths])
-    monotone = (all(not b.side for b in in_obj)
+    # a box's corners bound the measured net where the strategy maximises it (the main game's)
+    monotone = (measure is None and all(not b.side for b in in_obj)
                 and all((m >= 0).all() for m in main[1:]))
     return Nets(table, lines, group.reshape(-1), obj[0][:, cols], np.stack([o[:, cols] for o in
                 obj[1:]]), main[0][:, cols], np.stack([m[:, cols] for m in main[1:]]), unit,
@@ -219,6 +223,10 @@ class DescribedMain:
     outcome counts (:func:`~.design_counts.price`), a batch at a time. ``max_priced``: the
     paytables a search may price (:data:`WORK`); ``memo``: those priced, kept between the
     searches of one design."""
+
+    shown: tuple[str, ...] | None = None  # the main game's figures (the designer's default)
+    strategy = "optimal"
+    strategy_text: str | None = None
 
     def __init__(self, rules, rows, nets: Nets):
         from gpusim.games.described.design_counts import batch_size
@@ -238,14 +246,36 @@ class DescribedMain:
 
 
 def main_model(rules, bet: str, strategy: str = "optimal", counts=None, progress: bool = False,
-               with_side_bet: bool = True) -> DescribedMain:
+               with_side_bet: bool = True, *, space=None) -> DescribedMain:
     """The paytable ``bet`` pays, priced under the optimal strategy re-optimised per candidate
     (the solver's ``optimal``, which counts every offered bet: ``strategy`` and
     ``with_side_bet`` have no other value); ``counts``: the :class:`~.design_counts.Rows`
     (default: cached, counted on first use)."""
     from gpusim.games.described.design_counts import outcome_rows
 
-    del strategy, with_side_bet
+    del strategy, with_side_bet, space
     nets = net_parts(rules, str(_table(rules.game_def.bet(bet))))
     rows = counts if counts is not None else outcome_rows(rules, nets, progress=progress)
     return DescribedMain(rules, rows, nets)
+
+
+def side_model(rules, bet: str):
+    """A side bet's search: its hit counts where the side-bet search counts it
+    (:func:`side_hits`), else (a fold forfeits it, a showdown settles it, ...) the bet's own
+    figures priced by the solver's counts under the optimal strategy re-optimised for each
+    candidate (a :class:`DescribedMain` measuring the side bet)."""
+    from gpusim.games.described.design_counts import outcome_rows
+
+    d = rules.game_def
+    b = d.bet(bet)
+    why = _side_refusal(d, b, {str(_table(x)) for x in d.bets if not x.side and _table(x)})
+    if why is None:
+        return side_hits(rules, bet)
+    nets = net_parts(rules, str(_table(b)), measure=bet)
+    model = DescribedMain(rules, outcome_rows(rules, nets, progress=True), nets)
+    model.shown = ("rtp", "house_edge", "hit_frequency", "sd", "vi", "call_rate")
+    forfeits = b.fold != "settle"
+    model.strategy_text = ("strategy optimal re-optimised for each (a fold forfeits it)"
+                           if forfeits else "strategy optimal re-optimised for each, the bet "
+                           "priced by the solver's counts")
+    return model

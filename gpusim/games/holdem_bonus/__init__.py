@@ -124,8 +124,8 @@ SPEC = GameSpec(
     meter_event="royal_flush",
     meter_rules=lambda rules: rules.jackpot,
     side_bet_exact=side_bet_exact,
-    designs={"bonus": DesignEntry("side", "gpusim.games.holdem_bonus.design:bonus_hits")},
-    design_refusals={"jackpot": "the Jackpot's royal flush pays a meter, not a fixed pay"},
+    designs={"bonus": DesignEntry("side", "gpusim.games.holdem_bonus.design:bonus_hits"),
+             "jackpot": DesignEntry("side", "gpusim.games.holdem_bonus.design:jackpot_model")},
 )
 
 

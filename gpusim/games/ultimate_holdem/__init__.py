@@ -7,7 +7,13 @@ Rules: the standard published rules, stated in :mod:`.events`; the config keys a
 
 from __future__ import annotations
 
-from gpusim.games.spec import GameSpec, JointCode, StrategyEntry, lazy_attributes
+from gpusim.games.spec import (
+    DesignEntry,
+    GameSpec,
+    JointCode,
+    StrategyEntry,
+    lazy_attributes,
+)
 from gpusim.games.ultimate_holdem.events import (
     BETS,
     DECISIONS,
@@ -40,6 +46,7 @@ __all__ = [
 ]
 
 _RULES = "gpusim.games.ultimate_holdem.strategies"
+_DESIGN = "gpusim.games.ultimate_holdem.design"
 
 
 def paytable(rules: UltimateHoldemRules, bet: str) -> dict[str, int | str]:
@@ -91,8 +98,13 @@ SPEC = GameSpec(
     labels={"trips": "Trips"},
     forfeited_by_fold=lambda rules: ("trips",) if rules.trips_must_beat else (),
     side_bet_exact=side_bet_exact,
-    design_refusals={"blind": "the Blind is a main bet, priced under a strategy; `gpusim "
-                              "design` searches side bets and Casino Hold'em's Ante"},
+    designs={
+        "blind": DesignEntry("main", f"{_DESIGN}:blind_main_model",
+                             strategies={"optimal": True}),
+        "trips": DesignEntry("side", f"{_DESIGN}:trips_hits",
+                             forfeit_build=f"{_DESIGN}:trips_forfeit_model",
+                             forfeit_strategies={"optimal": True}),
+    },
 )
 
 
