@@ -53,12 +53,16 @@ def _cards(spec, d) -> list[str]:
 
 
 def _hands(d) -> list[str]:
+    import json
+
+    raw = (json.loads(d.raw) if d.raw else {}).get("hands", {})
     out = []
     for h in d.hands:
-        groups = " and ".join(h.cards_from if hasattr(h, "cards_from") else ())
+        # the card groups as the description names them ("player", "board")
+        groups = " and ".join((raw.get(h.name) or {}).get("cards", ()))
         ranking = ("three-card poker ranking (a straight beats a flush)"
                    if h.ranking == "three_card" else "poker ranking, best five cards")
-        cards = f" from {groups}" if groups else f" ({_n(len(h.columns))} cards)"
+        cards = f" ({_n(len(h.columns))} cards" + (f": {groups})" if groups else ")")
         out.append(f"Hand {h.name!r}{cards}, {ranking}.")
     for ln in d.lines:
         out.append(f"Line {ln.name!r}: a {_human(ln.category)} of rank "
