@@ -12,6 +12,7 @@ from gpusim.cli.common import (
     check_out_file,
     fail,
     load_rules,
+    strategy_of,
 )
 
 __all__ = ["app"]
@@ -55,15 +56,11 @@ def certify_cmd(
     rules = load_rules(config)
     from gpusim.config import shipped_configs
     from gpusim.games import spec_for
-    from gpusim.games.strategy_registry import strategy_names
 
     if spec_for(rules).solver() is None:
         fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; a pack needs "
              "the exact figures")
-    name = strategy or rules.default_strategy
-    if name not in strategy_names(rules.game):
-        fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "
-             + ", ".join(strategy_names(rules.game)))
+    name = strategy_of(rules, strategy)
     if run is not None:
         from gpusim.runs.runfolder import RunFolder, RunFolderError
 

@@ -14,7 +14,7 @@ import typer
 
 __all__ = ["CONFIDENCE_HELP", "LOG_EVERY_HELP", "check_confidence", "check_log_every",
            "check_out_file", "echo_json", "fail", "load_rules", "open_intact_run", "run_data",
-           "warn_if_being_written", "warn_unfinished"]
+           "strategy_of", "warn_if_being_written", "warn_unfinished"]
 
 
 def fail(message: str) -> NoReturn:
@@ -65,6 +65,18 @@ def load_rules(config: str):
         return load_config(config)
     except ConfigError as exc:
         fail(str(exc))
+
+
+def strategy_of(rules, strategy: str | None) -> str:
+    """``--strategy`` (default: the config's default strategy), one of the game's strategies;
+    the one-line error otherwise."""
+    from gpusim.games.strategy_registry import strategy_names
+
+    name = strategy or rules.default_strategy
+    if name not in strategy_names(rules.game):
+        fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "
+             + ", ".join(strategy_names(rules.game)))
+    return name
 
 
 def check_out_file(path: str, field: str, suffix: str | None = None) -> None:

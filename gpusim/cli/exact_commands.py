@@ -14,6 +14,7 @@ from gpusim.cli.common import (
     echo_json,
     fail,
     load_rules,
+    strategy_of,
 )
 
 __all__ = ["app"]
@@ -62,7 +63,6 @@ def exact_cmd(
 
     Optimal strategy, return table of every bet, house edge, SD."""
     check_log_every(log_every)
-    from gpusim.games.strategy_registry import strategy_names
     from gpusim.strategy import StrategyError
 
     rules = load_rules(config)
@@ -82,10 +82,7 @@ def exact_cmd(
     if spec_for(rules).solver() is None:
         fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; "
              "simulate it instead (gpusim simulate)")
-    name = strategy or rules.default_strategy
-    if name not in strategy_names(rules.game):
-        fail(f"--strategy: {name!r} is not a strategy of {rules.game}; allowed: "
-             + ", ".join(strategy_names(rules.game)))
+    name = strategy_of(rules, strategy)
     if backend not in ("cpu", "cupy"):
         fail(f"--backend: {backend!r} is not a backend of gpusim exact; allowed: cpu, cupy")
     if backend == "cupy":
