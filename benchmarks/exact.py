@@ -79,16 +79,18 @@ def _solve(game: str, workers: int) -> dict:
     elif game == "ultimate_holdem":
         import numpy as np
 
-        from gpusim.games.ultimate_holdem.exact import analyse, decide, prices_of, qualifier_rank
-        from gpusim.games.ultimate_holdem.exact_counts import solve_counts
+        from gpusim.games.holdem.play_once import decide
+        from gpusim.games.holdem.play_once_counts import solve_counts
+        from gpusim.games.ultimate_holdem.exact import TREE, analyse, prices_of, qualifier_rank
 
         c = solve_counts(qualifier_rank(rules), prices_of(rules), workers=workers)
         t1 = time.perf_counter()
-        sol = decide(c, prices_of(rules))
+        sol = decide(c, prices_of(rules), TREE)
         rep = analyse(sol, rules, "optimal")
-        # what the solver's cache holds (gpusim.games.ultimate_holdem.exact.solve)
+        # what the solver's cache holds (gpusim.games.holdem.play_once.solve)
         arrays = {"preflop": sol.preflop, "flop": sol.flop, "river": np.packbits(sol.river),
-                  "values": sol.values, "paths": sol.paths, "folds": sol.folds}
+                  "values": sol.values, "values_main": sol.values_main, "paths": sol.paths,
+                  "fold": sol.fold}
     else:
         from gpusim.games.holdem_bonus.exact import CACHE_LEVEL as level
         from gpusim.games.holdem_bonus.exact import analyse

@@ -112,22 +112,24 @@ def test_total_rtp_band_filters_a_main_game_bet():
 def _made_up_solution(seed: int, fold_classes=(0, 1, 2)):
     """A Solution whose path totals are made up (every deal counted once: they sum to
     TOTAL_DEALS), with river folds only in ``fold_classes``: what the exact report reads."""
-    from gpusim.games.ultimate_holdem.exact import TOTAL_DEALS, Solution
+    from gpusim.games.holdem.play_once import FIELDS, TOTAL_DEALS, Solution
+    from gpusim.games.ultimate_holdem.exact import TREE
 
     rng = np.random.default_rng(seed)
-    paths = np.zeros((4, 32), dtype=np.int64)
+    paths = np.zeros((4, FIELDS), dtype=np.int64)
     for p in range(4):
         boards = rng.integers(4 * 10**11, 6 * 10**11, 10)
         wins = boards // rng.integers(2, 5, 10)
         paths[p, :10], paths[p, 10:20] = wins, wins // rng.integers(3, 9, 10)
         paths[p, 20:30] = boards
-        paths[p, 30], paths[p, 31] = boards.sum() // 50, boards.sum() // 4
-    folds = np.zeros(10, dtype=np.int64)
+        paths[p, 30:40], paths[p, 40:50] = boards // 50, boards // 4
+    fold = np.zeros(FIELDS, dtype=np.int64)
     for c in fold_classes:
-        folds[c] = rng.integers(10**9, 10**10)
-    folds[0] += TOTAL_DEALS - int(paths[:, 20:30].sum()) - int(folds.sum())
+        fold[20 + c] = rng.integers(10**9, 10**10)
+    fold[20] += TOTAL_DEALS - int(paths[:, 20:30].sum()) - int(fold.sum())
     return Solution(preflop=np.zeros(169, np.int8), flop=None, river=None,
-                    values=np.zeros((169, 3), np.int64), paths=paths, folds=folds, key=())
+                    values=np.zeros((169, 3), np.int64), values_main=np.zeros((169, 3), np.int64),
+                    paths=paths, fold=fold, tree=TREE, key=())
 
 
 def _blind(row, lines) -> dict:

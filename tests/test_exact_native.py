@@ -201,8 +201,8 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
         def solve():
             return solve_counts(qualifier_rank(rules), flop_ids=ids)
     else:
+        from gpusim.games.holdem.play_once_counts import solve_counts
         from gpusim.games.ultimate_holdem.exact import prices_of, qualifier_rank
-        from gpusim.games.ultimate_holdem.exact_counts import solve_counts
 
         def solve():
             return solve_counts(qualifier_rank(rules), prices_of(rules), flop_ids=ids)

@@ -204,7 +204,7 @@ def test_host_codes_match_the_numpy_reference(harness, qualifier):
 def _uth_rules() -> dict:
     from gpusim.config import load_config, shipped_configs
 
-    names = [n for n in shipped_configs() if n.startswith("ultimate_holdem")]
+    names = [n for n in shipped_configs() if load_config(n).game == "ultimate_holdem"]
     rules = {n: load_config(n) for n in names}
     base = rules["ultimate_holdem"]
     rules["uth_qualifier_jacks"] = replace(base, dealer_qualifier=Qualifier("pair", 9))

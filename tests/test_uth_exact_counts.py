@@ -14,7 +14,7 @@ from gpusim.board_index import board_classes, hole_index, situation_class
 from gpusim.evaluator import evaluate_np
 from gpusim.exact.boards import N_DEALER
 from gpusim.games.base import qualifier_threshold
-from gpusim.games.ultimate_holdem.exact_counts import (
+from gpusim.games.holdem.play_once_counts import (
     A_BOARDS,
     A_LQ,
     A_T,
@@ -49,8 +49,8 @@ def _brute(flop, hole, qualifier, trips_stake):
     wins and boards by pay class, ties, qualifying and non-qualifying losses."""
     dead = set(flop) | set(hole)
     live = [c for c in range(52) if c not in dead]
-    a = np.zeros(33, np.int64)  # wins[10], wn[10], boards[10], t, lq, ln
-    r = np.zeros(33, np.int64)
+    a = np.zeros(51, np.int64)  # wins[10], wn[10], boards[10], t[10], lq[10], ln
+    r = np.zeros(51, np.int64)
     for turn, river in combinations(live, 2):
         board = [*flop, turn, river]
         rest = [c for c in live if c not in (turn, river)]
@@ -61,11 +61,11 @@ def _brute(flop, hole, qualifier, trips_stake):
         pc = int(_pay_class(np.array([pr]))[0])
         q = dr >= qualifier
         win, tie, loss = pr > dr, pr == dr, pr < dr
-        cnt = np.zeros(33, np.int64)
+        cnt = np.zeros(51, np.int64)
         cnt[pc] = win.sum()
         cnt[10 + pc] = (win & ~q).sum()
         cnt[20 + pc] = 1
-        cnt[30], cnt[31], cnt[32] = tie.sum(), (loss & q).sum(), (loss & ~q).sum()
+        cnt[30 + pc], cnt[40 + pc], cnt[50] = tie.sum(), (loss & q).sum(), (loss & ~q).sum()
         # the river decision, priced bet by bet in money x 2 (a 3:2 pay stays whole)
         play = (2 * 1 * ANTE * (win.astype(int) - loss)          # Play 1x
                 + 2 * ANTE * np.where(q, win.astype(int) - loss, 0)  # Ante
@@ -99,9 +99,9 @@ def test_counts_and_river_bits_equal_brute_force(trips_stake):
             a, r = _brute(flop, hole, q, trips_stake)
             row = got.counts[f, hole_index(hole[0], hole[1])].astype(np.int64)
             want_a = np.r_[row[A_WINS], row[A_WN], row[A_BOARDS], row[A_T], row[A_LQ]]
-            np.testing.assert_array_equal(want_a, a[:32], err_msg=f"flop {flop} hole {hole}")
+            np.testing.assert_array_equal(want_a, a[:50], err_msg=f"flop {flop} hole {hole}")
             want_r = np.r_[row[R_WINS], row[R_WN], row[R_BOARDS], row[R_T], row[R_LQ]]
-            np.testing.assert_array_equal(want_r, r[:32], err_msg=f"flop {flop} hole {hole}")
+            np.testing.assert_array_equal(want_r, r[:50], err_msg=f"flop {flop} hole {hole}")
             assert a[20:30].sum() == 1081
 
 

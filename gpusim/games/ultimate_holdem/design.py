@@ -43,6 +43,7 @@ from fractions import Fraction
 import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.holdem.play_once import DEALT, LQ, TIES, WINS, WN
 from gpusim.games.spec import DesignRefused as DesignError
 from gpusim.games.ultimate_holdem.rules import TRIPS_LINES
 from gpusim.rules import Paytable
@@ -53,7 +54,6 @@ __all__ = ["MAX_SOLVES", "BlindModel", "SlicedModel", "TripsModel", "blind_main_
 MAX_SOLVES = 8
 """The most exact solves one search may make for the pays of lines that move the strategy."""
 
-_MULTIPLE = (4, 3, 2, 1)  # the Play's multiple per path of the solution (play_4x .. play_1x)
 _N = 10  # pay classes
 
 
@@ -127,7 +127,7 @@ def solved_slices(rules, bet: str, space, counts=None, progress: bool = False):
 
 
 def _totals(sol):
-    """(4, 32) path totals as Python ints, and the river folds."""
+    """(4, 50) path totals as Python ints, and the river folds."""
     return np.asarray(sol.paths, dtype=object), int(sol.n_folds)
 
 
@@ -156,11 +156,11 @@ class BlindModel:
         self.sol, self.lines, self.strategy_text = sol, lines, strategy_text
         self.scale = d = int(scale)
         p, folds = _totals(sol)
-        wins, wn = p[:, :_N], p[:, _N:2 * _N]
-        boards = p[:, 2 * _N:3 * _N].sum(axis=1)
-        t, lq = p[:, 3 * _N], p[:, 3 * _N + 1]
+        wins, wn = p[:, WINS], p[:, WN]
+        boards = p[:, DEALT].sum(axis=1)
+        t, lq = p[:, TIES].sum(axis=1), p[:, LQ].sum(axis=1)
         ln = boards - wins.sum(axis=1) - t - lq
-        m = np.array(_MULTIPLE, dtype=object)
+        m = np.array(sol.multiples, dtype=object)
         wq = wins - wn
         self.N = int(boards.sum()) + folds
         self.classes = [CATEGORY_KEYS.index(x) for x in lines]

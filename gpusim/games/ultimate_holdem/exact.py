@@ -1,34 +1,17 @@
-"""Ultimate Texas Hold'em's exact solver: the optimal decision at all three points and the
-exact report, from the enumeration's integer counts (:mod:`.exact_counts`).
-
-Backward from the river (every value an integer, money x the Blind's pay denominator):
-
-- river, per (5-card board class, hole): Play 1x iff it is worth more than the fold (priced
-  in the enumeration itself: the river bits);
-- flop, per (flop class, hole): Play 2x iff it is worth more than checking, a check being
-  worth the river's best answer on each of the 1,081 turn-river boards;
-- pre-flop, per starting-hand class (169): the best of check (the flop's best answer), Play 3x
-  and Play 4x, summed over every flop.
-
-Ties go to the less committal action (fold, check, 3x). Trips counts in a decision only
-where a fold forfeits its win (``trips_must_beat``); otherwise it settles the same whatever
-the player does. The solution is small (the three tables, the per-path outcome totals and the
-169 hands' values) and is cached per dealer qualifier and prices.
+"""Ultimate Texas Hold'em's exact report: the play-once hold'em solver
+(:mod:`gpusim.games.holdem.play_once`) with this game's multiples (4x or 3x pre-flop, 2x on
+the flop, 1x on the river), and the report in this game's event names (:mod:`.events`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS, HAND_CLASSES
 from gpusim.exact.boards import N_DEALER
-from gpusim.exact.cache import FORMAT, atomic_savez, cache_dir, count_solver, progress_bar
-from gpusim.exact.fives import HOLE_CLASS
 from gpusim.exact.report import (
     BetTable,
     MainOutcomes,
@@ -39,167 +22,40 @@ from gpusim.exact.report import (
 )
 from gpusim.exact.solver import ExactSolver
 from gpusim.games.base import qualifier_threshold
-from gpusim.games.ultimate_holdem.exact_counts import (
-    A_BOARDS,
-    A_LQ,
-    A_T,
-    A_WINS,
-    A_WN,
-    N_COUNTS,
-    N_PAY,
-    R_BOARDS,
-    R_LQ,
-    R_T,
-    R_WINS,
-    R_WN,
-    RiverPrices,
-    UthCounts,
-    solve_counts,
+from gpusim.games.holdem.play_once import (
+    DEALT,
+    LQ,
+    TIES,
+    TOTAL_DEALS,
+    WINS,
+    WN,
+    PlayTree,
+    Solution,
+    cache_name,
+    solve,
 )
+from gpusim.games.holdem.play_once_counts import N_PAY, RiverPrices
 from gpusim.strategy import StrategyError
 
 __all__ = [
-    "PATHS",
     "SOLVER",
     "TOTAL_DEALS",
-    "Solution",
+    "TREE",
     "analyse",
-    "decide",
     "prices_of",
     "qualifier_rank",
     "report",
     "solution",
-    "solve",
     "solve_tables",
 ]
 
-TOTAL_DEALS = 1326 * 19600 * 1081 * N_DEALER
-"""Every deal: hole C(52,2) x flop C(50,3) x turn-river C(47,2) x dealer hole C(45,2)."""
-PATHS = ("play_4x", "play_3x", "play_2x", "play_1x")
-"""Where the Play went down: pre-flop 4x or 3x, on the flop 2x, on the river 1x (or a fold)."""
-_MULTIPLE = (4, 3, 2, 1)
-# per path: wins, wn, boards (10 each), t, lq; the river path's fold boards in FOLDS
-_FIELDS = 3 * N_PAY + 2
-_CHUNK = 64  # flop classes priced at a time (their counts as float64: 43 MB)
+TREE = PlayTree(preflop=((1, 3), (2, 4)), flop=(1, 2), river=(1, 1))
+"""Play 4x or 3x pre-flop (actions 2 and 1, 0 checks), 2x on the flop, 1x on the river."""
 
 
-@dataclass(frozen=True)
-class Solution:
-    """The optimal strategy and what it meets.
-
-    preflop: (169,) int8 action (0 check, 1 play_3x, 2 play_4x) by starting-hand class;
-    flop: (1755, 1326) bool Play 2x; river: (134459, 1326) bool Play 1x;
-    values: (169, 3) int64 summed value (money x den) of check, play_3x, play_4x per class;
-    paths: (4, 32) int64 outcome totals per :data:`PATHS` entry (wins, dealer-not-qualified
-    wins and boards x 990 by pay class, then ties and qualifying losses), every deal weighted;
-    folds: (10,) int64 deals that fold on the river, by the player's pay class; key: what
-    it was priced with.
-    """
-
-    preflop: np.ndarray
-    flop: np.ndarray
-    river: np.ndarray
-    values: np.ndarray
-    paths: np.ndarray
-    folds: np.ndarray
-    key: tuple
-
-    @property
-    def n_folds(self) -> int:
-        return int(self.folds.sum())
-
-
-# decide's per (flop, hole) sums, for every board then the boards played (:func:`_sums`)
-_W, _WN, _BOARDS, _BLIND, _KEPT, _T, _LQ = range(7)
-_SLICES = ((A_WINS, A_WN, A_BOARDS, A_T, A_LQ), (R_WINS, R_WN, R_BOARDS, R_T, R_LQ))
-
-
-def _sum_map(prices: RiverPrices) -> np.ndarray:
-    """(64, 14) float64: the linear map from a (flop, hole)'s counts to what its decisions
-    weigh, for every board (columns 0..6) then the boards played (7..13): wins, wn, boards,
-    the Blind's pays and the Trips kept over the wins, ties, qualifying losses."""
-    m = np.zeros((N_COUNTS, 14))
-    for k, (wins, wn, boards, t, lq) in enumerate(_SLICES):
-        at = 7 * k
-        m[wins, at + _W], m[wn, at + _WN], m[boards, at + _BOARDS] = 1, 1, 1
-        m[wins, at + _BLIND], m[wins, at + _KEPT] = prices.blind, prices.kept
-        m[t, at + _T], m[lq, at + _LQ] = 1, 1
-    if np.abs(m).max() >= 2**32:
-        raise ValueError(f"pays: {np.abs(m).max():.0f} x the Ante is not allowed in an exact "
-                         "solve; pays must stay below 2**32")
-    return m
-
-
-def _as_float(counts: np.ndarray) -> np.ndarray:
-    """(n, 64) float64 counts of a block of flops, for the sums below to go through BLAS.
-
-    They stay exact: every partial sum is an integer below 2**53. Per (flop, hole) a count is
-    at most 1,081 boards x 990 dealer hands (< 2**20), times a pay of at most 2**32
-    (:func:`_sum_map` checks it); over all flops with their weights the counts add up to at
-    most the 2.8 x 10**13 deals (< 2**45)."""
-    return counts.reshape(-1, N_COUNTS).astype(np.float64)
-
-
-def _sums(c: np.ndarray, m: np.ndarray) -> np.ndarray:
-    return np.rint(c @ m).astype(np.int64)
-
-
-def _value(prices: RiverPrices, mult: int, x: np.ndarray) -> np.ndarray:
-    """Value (money x den) of Play ``mult`` x over sums (..., 7) as :func:`_sum_map` gives."""
-    wins, wn, boards, t, lq = (x[..., i] for i in (_W, _WN, _BOARDS, _T, _LQ))
-    ln = N_DEALER * boards - wins - t - lq
-    return prices.raised(mult, wins, wn, lq, ln, x[..., _BLIND]) + x[..., _KEPT]
-
-
-def decide(counts: UthCounts, prices: RiverPrices) -> Solution:
-    """The optimal flop and pre-flop decisions over the counts (whose river bits were priced
-    with the same ``prices``), and the outcome totals of the strategy."""
-    n_flops = len(counts.weights)
-    flop = np.zeros((n_flops, 1326), dtype=bool)
-    per_hole = np.zeros((3, 1326), dtype=np.int64)  # weighted sums: best flop answer, 3x, 4x
-    m = _sum_map(prices)
-    for a in range(0, n_flops, _CHUNK):
-        part = slice(a, a + _CHUNK)
-        x = _sums(_as_float(counts.counts[part]), m).reshape(-1, 1326, 14)
-        every, played = x[..., :7], x[..., 7:]
-        w = counts.weights[part, None]
-        fold_boards = every[..., _BOARDS] - played[..., _BOARDS]
-        check = _value(prices, 1, played) + prices.fold(N_DEALER * fold_boards)
-        bet2 = _value(prices, 2, every)
-        flop[part] = (bet2 > check) & counts.valid[part]
-        per_hole[0] += (w * np.maximum(bet2, check)).sum(axis=0)
-        per_hole[1] += (w * _value(prices, 3, every)).sum(axis=0)
-        per_hole[2] += (w * _value(prices, 4, every)).sum(axis=0)
-    values = np.zeros((169, 3), dtype=np.int64)
-    for k in range(3):
-        np.add.at(values[:, k], HOLE_CLASS, per_hole[k])
-    preflop = np.argmax(values, axis=1).astype(np.int8)  # the first of equal values
-    paths, folds = _path_totals(counts, preflop, flop)
-    return Solution(preflop=preflop, flop=flop, river=counts.river, values=values,
-                    paths=paths, folds=folds, key=counts.key)
-
-
-def _path_totals(counts: UthCounts, preflop: np.ndarray, flop: np.ndarray):
-    """(4, 32) outcome totals per path and (10,) the river folds by pay class, each deal
-    counted once."""
-    pre = preflop[HOLE_CLASS]  # (1326,) the action of every hole
-    total = np.zeros((4, N_COUNTS), dtype=np.int64)  # per path, the deal-weighted counts
-    checked = pre[None, :] == 0
-    for a in range(0, len(counts.weights), _CHUNK):
-        part = slice(a, a + _CHUNK)
-        c = _as_float(counts.counts[part])
-        w = counts.weights[part, None] * counts.valid[part]
-        masks = (pre[None, :] == 2, pre[None, :] == 1, checked & flop[part],
-                 checked & ~flop[part])
-        for p, mask in enumerate(masks):
-            total[p] += _sums((w * mask).reshape(-1).astype(np.float64), c)
-    out = np.zeros((4, _FIELDS), dtype=np.int64)
-    for p in range(4):
-        wins, wn, boards, t, lq = _SLICES[p == 3]
-        out[p] = np.concatenate([total[p, wins], total[p, wn], total[p, boards] * N_DEALER,
-                                 total[p, [t, lq]]])
-    folds = (total[3, A_BOARDS] - total[3, R_BOARDS]) * N_DEALER
-    return out, folds
+def _row(row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """(wins, wn, dealt) by pay class and the ties and qualifying losses of a path's row."""
+    return row[WINS], row[WN], row[DEALT], int(row[TIES].sum()), int(row[LQ].sum())
 
 
 # --- the report ----------------------------------------------------------------------------------
@@ -217,11 +73,9 @@ def analyse(sol: Solution, rules, strategy: str) -> dict:
     main = MainOutcomes(unit=a)
     play = BetTable()  # its stake varies: placed, staked and the maximum are set below
     play_rows: dict[str, list] = {}
-    for p, m in enumerate(_MULTIPLE):
-        row = sol.paths[p]
-        wins, wn = row[:N_PAY], row[N_PAY : 2 * N_PAY]
-        t, lq = int(row[3 * N_PAY]), int(row[3 * N_PAY + 1])
-        ln = int(row[2 * N_PAY : 3 * N_PAY].sum() - wins.sum() - t - lq)
+    for p, m in enumerate(sol.multiples):
+        wins, wn, dealt, t, lq = _row(sol.paths[p])
+        ln = int(dealt.sum() - wins.sum() - t - lq)
         for c in range(N_PAY):
             bonus = blind[c] * a  # whole: the config's stakes keep every pay whole
             main.add(int(a * (m + 1) + bonus), a * (m + 2), int(wins[c] - wn[c]))
@@ -240,10 +94,10 @@ def analyse(sol: Solution, rules, strategy: str) -> dict:
         play.add(event, pays, n, units=units)
     play.placed = sum(play.placed_of)
     play.staked = sum(u for *_, u in play.events)
-    wins_c = sol.paths[:, :N_PAY].sum(0)
-    wn_all = int(sol.paths[:, N_PAY : 2 * N_PAY].sum())
-    t_all, lq_all = int(sol.paths[:, 3 * N_PAY].sum()), int(sol.paths[:, 3 * N_PAY + 1].sum())
-    shown = int(sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum())  # deals that reach the showdown
+    wins_c = sol.paths[:, WINS].sum(0)
+    wn_all = int(sol.paths[:, WN].sum())
+    t_all, lq_all = int(sol.paths[:, TIES].sum()), int(sol.paths[:, LQ].sum())
+    shown = int(sol.paths[:, DEALT].sum())  # deals that reach the showdown
     ln_all = shown - int(wins_c.sum()) - t_all - lq_all
     ante = BetTable(placed=TOTAL_DEALS, antes=1)
     ante.add("fold", -1, sol.n_folds)
@@ -281,12 +135,10 @@ def _play_max(sol: Solution) -> list[tuple[str, int, int]]:
     """(event, the Play's net in Antes, deals) per path: its wins, ties and losses at the
     path's multiple (the rows :func:`gpusim.exact.report.max_win_json` reads)."""
     rows = []
-    for p, m in enumerate(_MULTIPLE):
-        row = sol.paths[p]
-        wins = int(row[:N_PAY].sum())
-        t = int(row[3 * N_PAY])
-        rows += [("win", m, wins), ("tie", 0, t),
-                 ("loss", -m, int(row[2 * N_PAY : 3 * N_PAY].sum()) - wins - t)]
+    for p, m in enumerate(sol.multiples):
+        wins_c, _, dealt, t, _ = _row(sol.paths[p])
+        wins = int(wins_c.sum())
+        rows += [("win", m, wins), ("tie", 0, t), ("loss", -m, int(dealt.sum()) - wins - t)]
     return rows
 
 
@@ -310,11 +162,8 @@ def _round_max(sol: Solution, rules, main: MainOutcomes) -> dict:
     must = bool(rules.trips_must_beat)
     exact: list[tuple[Fraction, int]] = []
     bounds: list[Fraction] = []
-    for p, m in enumerate(_MULTIPLE):
-        row = sol.paths[p]
-        wins, wn = row[:N_PAY], row[N_PAY : 2 * N_PAY]
-        dealt = row[2 * N_PAY : 3 * N_PAY]
-        t, lq = int(row[3 * N_PAY]), int(row[3 * N_PAY + 1])
+    for p, m in enumerate(sol.multiples):
+        wins, wn, dealt, t, lq = _row(sol.paths[p])
         ln = int(dealt.sum() - wins.sum() - t - lq)
         for c in range(N_PAY):
             exact.append(((m + 1) + blind[c] + tp[c], int(wins[c] - wn[c])))
@@ -340,7 +189,7 @@ def _round_max(sol: Solution, rules, main: MainOutcomes) -> dict:
 def _trips_json(sol: Solution, rules, wins: np.ndarray) -> dict:
     """Trips by the player's final hand (every deal); with ``trips_must_beat`` only the hands
     that beat the dealer in a round played to the showdown are paid."""
-    dealt = sol.paths[:, 2 * N_PAY : 3 * N_PAY].sum(0) + sol.folds  # every deal, by class
+    dealt = sol.paths[:, DEALT].sum(0) + sol.folds  # every deal, by class
     pays = _trips_pays(rules)
     table = BetTable(placed=TOTAL_DEALS, antes=Fraction(rules.stakes["trips"],
                                                         prices_of(rules).ante))
@@ -358,7 +207,7 @@ def _trips_json(sol: Solution, rules, wins: np.ndarray) -> dict:
 def _shares(sol: Solution) -> dict:
     """How often each action is taken, as a share of every deal (a point not reached counts
     in neither of its actions)."""
-    n = [int(sol.paths[p, 2 * N_PAY : 3 * N_PAY].sum()) for p in range(4)]
+    n = [int(sol.paths[p, DEALT].sum()) for p in range(4)]
     river = n[3] + sol.n_folds
     t = TOTAL_DEALS
     return {
@@ -391,43 +240,6 @@ def _hands(sol: Solution, prices: RiverPrices) -> dict:
 # --- the solver: cache, tables, reports -------------------------------------------------------
 
 
-def solve(qualifier: int, prices: RiverPrices, *, progress: bool = True,
-          backend: str = "cpu") -> Solution:
-    """The solution for a qualifier and prices: cached, else enumerated now and cached."""
-    key = (qualifier, prices.key())
-    path = cache_dir() / _cache_name(key)
-    if path.is_file():
-        with np.load(path) as z:
-            n5 = tuple(z["river_shape"])
-            return Solution(preflop=z["preflop"], flop=z["flop"],
-                            river=np.unpackbits(z["river"], count=int(np.prod(n5)))
-                            .astype(bool).reshape(n5),
-                            values=z["values"], paths=z["paths"], folds=z["folds"],
-                            key=key)
-    update, stop = progress_bar("Ultimate Texas Hold'em: flop classes") if progress else (
-        None, None)
-    try:
-        counts = count_solver(solve_counts, _no_gpu, backend)(qualifier, prices,
-                                                              progress=update)
-    finally:
-        if stop:
-            stop()
-    sol = decide(counts, prices)
-    atomic_savez(path, level=1, preflop=sol.preflop, flop=sol.flop,
-                 river=np.packbits(sol.river), river_shape=np.array(sol.river.shape),
-                 values=sol.values, paths=sol.paths, folds=sol.folds)
-    return sol
-
-
-def _cache_name(key: tuple) -> str:
-    return f"uth_solution_{hashlib.sha256(repr(key).encode()).hexdigest()[:16]}_v{FORMAT}.npz"
-
-
-def _no_gpu():
-    raise ValueError("backend 'cupy': Ultimate Texas Hold'em's exact counts run on the CPU "
-                     "only; use --backend cpu")
-
-
 def _blind_pays(rules) -> list[Fraction]:
     """Blind pay per pay class (0: a push below its lowest line)."""
     table = rules.blind_paytable
@@ -457,12 +269,14 @@ def qualifier_rank(rules) -> int:
 
 def solution(rules, *, progress: bool = True, backend: str = "cpu") -> Solution:
     """The config's optimal solution (cached per qualifier and prices)."""
-    return solve(qualifier_rank(rules), prices_of(rules), progress=progress, backend=backend)
+    return solve(qualifier_rank(rules), prices_of(rules), TREE,
+                 progress="Ultimate Texas Hold'em: flop classes" if progress else None,
+                 backend=backend)
 
 
 def solution_file(rules) -> str:
     """The cache file of the config's solution."""
-    return _cache_name((qualifier_rank(rules), prices_of(rules).key()))
+    return cache_name(qualifier_rank(rules), prices_of(rules), TREE)
 
 
 def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:

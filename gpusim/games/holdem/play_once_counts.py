@@ -1,23 +1,28 @@
-"""Ultimate Texas Hold'em by full enumeration: the counts behind its three decisions.
+"""The play-once hold'em shape by full enumeration: the counts behind its three decisions.
 
-The river decision (Play 1x or fold) is taken knowing the hole cards and the whole board, so
+The shape (:mod:`gpusim.games.holdem.play_once`): an Ante and a Blind against the dealer, one
+Play placed once at a multiple that shrinks street by street (Ultimate Texas Hold'em: 4x or 3x
+pre-flop, 2x on the flop, 1x on the river, or a fold there), Trips on the final hand.
+
+The river decision (Play or fold) is taken knowing the hole cards and the whole board, so
 it is one bit per (5-card board suit class, hole): 134,459 x 1,326 cells. Each cell's
 showdown counts come from the 5-card table that every solver shares
 (:func:`gpusim.exact.fives.two_stages`, hands ranked once per suit class of boards), packed by
-this game's :data:`CELLS`: of the 990 dealer hands, those the player beats (``wins``), of them
+this shape's :data:`CELLS`: of the 990 dealer hands, those the player beats (``wins``), of them
 those where the dealer does not qualify (``wn``), the ties (``t``), those that beat the player
 and qualify (``lq``) and the rest (``ln``, not stored: 990 minus the others), with the player's
-pay class. The same pass prices Play 1x against the fold from these counts and the config's
+pay class. The same pass prices the river's Play against the fold from these counts and the config's
 pays, so the river bits are exact and cost no second pass.
 
 Then per flop suit class F (1,755) and hole (1,326), summed over the flop's 1,176 turn-river
 boards (each read through its suit permutation; :func:`gpusim.exact.fives.orbit_boards`),
-64 integer counts (:data:`N_COUNTS`): over every board (``A``: what a Play placed before the
+100 integer counts (:data:`N_COUNTS`): over every board (``A``: what a Play placed before the
 river meets) and over the boards where the river bit says play (``R``):
 
 - ``wins[c]``, ``wn[c]``, ``boards[c]``: dealer hands the player beats, those of them where the
   dealer does not qualify, and boards, by the player's pay class c (10), for A then R (60);
-- ``t``, ``lq``: ties and qualifying dealer wins, for A then R (4).
+- ``t[c]``, ``lq[c]``: ties and qualifying dealer wins by the player's pay class, for A then R
+  (40): the decisions read their totals, the report of a described game the joint outcome.
 
 Per (F, hole) the A counts total 1,081 x 990 dealer outcomes (1,081 boards avoid the hole),
 the R counts (boards played) x 990; the fold boards are the rest. Everything a decision above
@@ -62,13 +67,13 @@ __all__ = [
     "R_WINS",
     "R_WN",
     "RiverPrices",
-    "UthCounts",
+    "PlayOnceCounts",
     "solve_counts",
 ]
 
 N_PAY = 10
 """Pay classes: category 0..8 (high card .. straight flush), 9 = royal flush."""
-N_COUNTS = 6 * N_PAY + 4
+N_COUNTS = 10 * N_PAY
 _HOLES = subsets(2).astype(np.int32)
 _M = (1 << FIELD) - 1
 
@@ -85,7 +90,7 @@ _CODES = 2 * N_PAY  # bins per hole: (fold, play) x pay class
 
 A_WINS, A_WN, A_BOARDS, R_WINS, R_WN, R_BOARDS = (
     slice(i * N_PAY, (i + 1) * N_PAY) for i in range(6))
-A_T, A_LQ, R_T, R_LQ = range(6 * N_PAY, N_COUNTS)
+A_T, A_LQ, R_T, R_LQ = (slice(i * N_PAY, (i + 1) * N_PAY) for i in range(6, 10))
 
 
 class RiverPrices:
@@ -94,14 +99,15 @@ class RiverPrices:
     ante: the Ante (= Blind) stake; den: the common denominator of the Blind's pays;
     blind: (10,) int64 Blind pay x den by pay class (0 below a straight: a push);
     trips: the Trips stake when it must beat the dealer (so a fold forfeits its win), else 0;
-    trips_pay: (10,) int64 Trips pay by pay class, -1 where it loses.
+    trips_pay: (10,) int64 Trips pay by pay class, -1 where it loses;
+    river: the multiple of the Ante the river's Play places (Ultimate Texas Hold'em: 1).
 
     Values are money x den over dealer hands, Trips counted only where the decision changes
     it: :meth:`raised` and :attr:`kept` for playing on, :meth:`fold` for folding.
     """
 
-    def __init__(self, ante: int, den: int, blind, trips: int, trips_pay) -> None:
-        self.ante, self.den, self.trips = int(ante), int(den), int(trips)
+    def __init__(self, ante: int, den: int, blind, trips: int, trips_pay, river: int = 1) -> None:
+        self.ante, self.den, self.trips, self.river = int(ante), int(den), int(trips), int(river)
         self.blind = np.asarray(blind, dtype=np.int64)
         self.trips_pay = np.asarray(trips_pay, dtype=np.int64)
         self.kept = self.trips * self.den * np.maximum(self.trips_pay + 1, 0)
@@ -110,7 +116,7 @@ class RiverPrices:
 
     def key(self) -> tuple:
         return (self.ante, self.den, tuple(self.blind.tolist()), self.trips,
-                tuple(self.trips_pay.tolist()))
+                tuple(self.trips_pay.tolist()), self.river)
 
     def raised(self, m: int, wins, wn, lq, ln, blind_wins) -> np.ndarray:
         """Main-game value (money x den) of Play m x over dealer-hand counts (...,): wins, of
@@ -127,7 +133,7 @@ class RiverPrices:
 
 
 def _cells(sc, pc: np.ndarray, param: tuple) -> dict:
-    """This game's 5-card cells and river bits (:class:`gpusim.exact.fives.CellKind`)."""
+    """The shape's 5-card cells and river bits (:class:`gpusim.exact.fives.CellKind`)."""
     qualifier, prices = param
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)
     nq = sc.not_qualified.astype(np.int64)
@@ -139,7 +145,7 @@ def _cells(sc, pc: np.ndarray, param: tuple) -> dict:
     ln = N_DEALER - wq - wn - equal - lq
     pc = pc.astype(np.int64)
     wins = wq + wn
-    main = prices.raised(1, wins, wn, lq, ln, wins * prices.blind[pc])
+    main = prices.raised(prices.river, wins, wn, lq, ln, wins * prices.blind[pc])
     play = main + wins * prices.kept[pc] > prices.fold(N_DEALER)
     return {"w": (wins | (wn << FIELD) | (1 << 2 * FIELD)).astype(np.float64),
             "tl": (equal | (lq << FIELD)).astype(np.int32),
@@ -148,7 +154,7 @@ def _cells(sc, pc: np.ndarray, param: tuple) -> dict:
 
 CELLS = CellKind(layout={"w": np.float64, "tl": np.int32, "code": np.uint8}, cells=_cells,
                  qualified=True)
-"""Ultimate Texas Hold'em's 5-card cells: packed counts, pay class and the river's Play bit."""
+"""The shape's 5-card cells: packed counts, pay class and the river's Play bit."""
 
 
 def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
@@ -157,7 +163,7 @@ def _flop_rows(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
 
 
 def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int:
-    """Sum each flop's boards' cells into its (1326, 64) count rows (shared ``counts``)."""
+    """Sum each flop's boards' cells into its (1326, 100) count rows (shared ``counts``)."""
     arrays = attach(spec)
     n_bins = 1326 * _CODES
     # per suit permutation, each class-suit hole's bin base in the flop's own suits: the
@@ -172,7 +178,7 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
         bins = binned_sums([arrays["w"], arrays["tl"]], arrays["code"], cls, perm, size,
                            perm_key, n_bins, code_stride=1326)  # fmt: skip
         s = bins.reshape(2, _CODES, 1326).transpose(0, 2, 1).reshape(2, 1326, 2, N_PAY)
-        s_w, s_tl = s[0], s[1].sum(axis=-1)  # ties and losses per hole: (1326, 2)
+        s_w, s_tl = s[0], s[1]  # per hole, fold/play and pay class: (1326, 2, 10)
         b_all, b_play = s_w[:, 0] + s_w[:, 1], s_w[:, 1]
         tl_all, tl_play = s_tl[:, 0] + s_tl[:, 1], s_tl[:, 1]
         parts = [b_all & _M, (b_all >> FIELD) & _M, b_all >> 2 * FIELD,
@@ -188,11 +194,11 @@ def _flop_rows_impl(spec: tuple, flop_ids: np.ndarray, flops: np.ndarray) -> int
     return len(flop_ids)
 
 
-class UthCounts:
+class PlayOnceCounts:
     """The enumeration's result (see the module docstring).
 
     flops: (1755, 3) int32 canonical flops; weights: (1755,) int64 raw flops per class;
-    counts: (1755, 1326, 64) int32; valid: (1755, 1326) bool (the hole avoids the flop);
+    counts: (1755, 1326, 100) int32; valid: (1755, 1326) bool (the hole avoids the flop);
     river: (134459, 1326) bool, Play 1x at (5-card class, hole in the class's suits);
     key: the :meth:`RiverPrices.key` and qualifier the river bits were priced with.
     """
@@ -209,7 +215,7 @@ def solve_counts(
     flop_ids: np.ndarray | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
-) -> UthCounts:
+) -> PlayOnceCounts:
     """Enumerate every deal; see the module docstring.
 
     qualifier: the lowest qualifying dealer rank (:func:`gpusim.games.base.qualifier_threshold`).
@@ -234,6 +240,6 @@ def solve_counts(
     out, _ = two_stages(CELLS, (int(qualifier), prices), needed_of, _flop_rows, chunks,
                         bcls.reps, extra, workers=workers, progress=progress, keep=("code",))
     valid = ~(_HOLES[None, :, :, None] == bcls.reps[:, None, None, :]).any(axis=(2, 3))
-    return UthCounts(flops=bcls.reps, weights=bcls.weights.astype(np.int64),
+    return PlayOnceCounts(flops=bcls.reps, weights=bcls.weights.astype(np.int64),
                      counts=out["counts"], valid=valid, river=out["code"] >= N_PAY,
                      key=(int(qualifier), prices.key()))
