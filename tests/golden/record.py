@@ -7,6 +7,7 @@ shipped reports in ``gpusim/data/exact/``, which the suite recomputes.)
 
     python tests/golden/record.py            # rewrite tests/golden/counts.json (deliberate change)
     python tests/golden/record.py --check    # compare against it, exit 1 on any difference
+    python tests/golden/record.py --add CONFIG   # record a new config's entries, keep the rest
 """
 
 from __future__ import annotations
@@ -52,13 +53,14 @@ def simulation_counts(config: str, strategy: str, workdir: Path) -> dict[str, li
     return {t: _table_rows(run, t) for t in TABLES}
 
 
-def record() -> dict:
+def record(configs: list[str] | None = None) -> dict:
+    """Every strategy of ``configs`` (default: every shipped config)."""
     from gpusim.config import load_config, shipped_configs
     from gpusim.games.strategy_registry import strategy_names
 
     golden: dict = {"seed": SEED, "rounds": ROUNDS, "simulation": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        for config in shipped_configs():
+        for config in configs or shipped_configs():
             game = load_config(config).game
             for strategy in strategy_names(game):
                 key = f"{config}/{strategy}"
@@ -74,7 +76,16 @@ def _normalise(obj):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare instead of rewriting")
+    parser.add_argument("--add", action="append", metavar="CONFIG",
+                        help="record only this config's entries (a new config), keeping every "
+                             "other entry as it is; repeatable")
     args = parser.parse_args()
+    if args.add:
+        golden = json.loads(GOLDEN.read_text())
+        golden["simulation"].update(_normalise(record(args.add))["simulation"])
+        GOLDEN.write_text(json.dumps(golden, sort_keys=True) + "\n")
+        print(f"wrote {GOLDEN}: {', '.join(args.add)} added")
+        return 0
     now = _normalise(record())
     if not args.check:
         GOLDEN.write_text(json.dumps(now, sort_keys=True) + "\n")

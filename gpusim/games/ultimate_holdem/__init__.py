@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 _RULES = "gpusim.games.ultimate_holdem.strategies"
-_DESIGN = "gpusim.games.ultimate_holdem.design"
+_DESIGN = "gpusim.games.holdem.play_once_design"
 
 
 def paytable(rules: UltimateHoldemRules, bet: str) -> dict[str, int | str]:

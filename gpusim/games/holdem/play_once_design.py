@@ -1,4 +1,5 @@
-"""Ultimate Texas Hold'em's paytables for ``gpusim design``: the Trips (settled on the player's
+"""The play-once hold'em shape's paytables for ``gpusim design`` (Ultimate Texas Hold'em and
+any described game of the shape): the Trips (settled on the player's
 own hand: :func:`trips_hits`; where it must beat the dealer, as it plays under the optimal
 strategy: :func:`trips_forfeit_model`) and the Blind (a main-game paytable:
 :func:`blind_main_model`).
@@ -45,7 +46,6 @@ import numpy as np
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.holdem.play_once import DEALT, LQ, TIES, WINS, WN
 from gpusim.games.spec import DesignRefused as DesignError
-from gpusim.games.ultimate_holdem.rules import TRIPS_LINES
 from gpusim.rules import Paytable
 
 __all__ = ["MAX_SOLVES", "BlindModel", "SlicedModel", "TripsModel", "blind_main_model",
@@ -63,8 +63,24 @@ def trips_hits(rules, bet: str) -> tuple[dict[str, int], int]:
     from gpusim.games.ultimate_holdem.side_exact import seven_card_counts
 
     counts = seven_card_counts()
-    lines = [ln for ln in TRIPS_LINES if ln in rules.trips_paytable]
+    spec = _spec(rules)
+    current = spec.paytable(rules, bet)
+    lines = [ln for ln in spec.paytables[bet] if ln in current]
     return {ln: int(counts[ln]) for ln in lines}, math.comb(52, 7)
+
+
+def _spec(rules):
+    from gpusim.games import spec_for
+
+    return spec_for(rules)
+
+
+def _solution(rules, progress: bool):
+    """The optimal solution of the config (:class:`gpusim.games.holdem.play_once.Solution`),
+    from its game's exact solver (cached per pays)."""
+    from gpusim.games.spec import load
+
+    return load(str(_spec(rules).exact_solver)).counts(rules, progress=progress)
 
 
 def _with_pays(rules, bet: str, space, values: dict[str, int]):
@@ -75,7 +91,12 @@ def _with_pays(rules, bet: str, space, values: dict[str, int]):
     for ln in space.lines:
         p = Fraction(int(values.get(ln.name, ln.current)), space.denom)
         pays.append((ln.name, int(p) if p.denominator == 1 else p))
-    return dataclasses.replace(rules, **{f"{bet}_paytable": Paytable(tuple(pays))})
+    table = Paytable(tuple(pays))
+    if getattr(rules, "game_def", None) is None:  # a game with its own rules type
+        return dataclasses.replace(rules, **{f"{bet}_paytable": table})
+    name = _spec(rules).paytable_tables.get(bet, bet)
+    return dataclasses.replace(rules, paytables=tuple(
+        (n, table if n == name else p) for n, p in rules.paytables))
 
 
 def _folds_text(folds: dict[str, int]) -> str:
@@ -89,10 +110,8 @@ def solved_slices(rules, bet: str, space, counts=None, progress: bool = False):
     ``space``: the designer's space (:class:`gpusim.designer.space.Space`), each line's values
     those the monotone rule allows; ``counts``: a function rules -> solution (a test's made-up
     or partial solutions); default the exact solver's (cached per pays)."""
-    from gpusim.games.ultimate_holdem.exact import solution
-
     def solve(r):
-        return counts(r) if counts is not None else solution(r, progress=progress)
+        return counts(r) if counts is not None else _solution(r, progress)
 
     free = [i for i, ln in enumerate(space.lines) if ln.free]
     cls = {i: CATEGORY_KEYS.index(space.lines[i].name) for i in free}
@@ -305,11 +324,10 @@ def blind_main_model(rules, bet: str, strategy: str = "optimal", counts=None,
         return models[()]
     current = tuple(int(space.lines[i].current) for i in moving)
     if current not in models:  # the config's own paytable, priced beside the candidates
-        from gpusim.games.ultimate_holdem.exact import solution
-
-        sol = counts(rules) if counts is not None else solution(rules, progress=progress)
+        sol = counts(rules) if counts is not None else _solution(rules, progress)
         models[current] = BlindModel(sol, lines, text, space.denom)
-    return SlicedModel(models, moving, lines, space.denom, not rules.trips_must_beat,
+    monotone = not _spec(rules).forfeited_by_fold(rules)
+    return SlicedModel(models, moving, lines, space.denom, monotone,
                        None, text, _slice_note(moving, space, len(slices)))
 
 
@@ -332,9 +350,7 @@ def trips_forfeit_model(rules, bet: str, strategy: str = "optimal", counts=None,
                 {"strategy": "optimal", "strategy_text": text})
     current = tuple(int(space.lines[i].current) for i in moving)
     if current not in models:
-        from gpusim.games.ultimate_holdem.exact import solution
-
-        sol = counts(rules) if counts is not None else solution(rules, progress=progress)
+        sol = counts(rules) if counts is not None else _solution(rules, progress)
         models[current] = _trips(sol, lines)
     return SlicedModel(models, moving, lines, 1, True, _TRIPS_FIGURES, text,
                        _slice_note(moving, space, len(slices)))
