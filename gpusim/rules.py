@@ -23,6 +23,7 @@ import numpy as np
 from gpusim.cards import CATEGORY_KEYS, RANKS
 
 __all__ = [
+    "RATIO_PAY_FORMS",
     "BP",
     "INT32_MAX",
     "MAX_PAY",
@@ -39,7 +40,9 @@ __all__ = [
     "common_dict",
     "common_fields",
     "one_line",
+    "ratio_pay_text",
     "read_paytable",
+    "read_ratio_paytable",
     "read_stakes",
     "return_numerators",
     "rules_hash",
@@ -360,6 +363,44 @@ def read_paytable(
         )
         out.append((line, pay))
     return Paytable(tuple(out))
+
+
+RATIO_PAY_FORMS = ('a whole number X >= 0 meaning X:1, or a string "A:B" (A for every B staked, '
+                   'B >= 1)')
+_RATIO = re.compile(r"(\d{1,7}):(\d{1,7})")
+
+
+def read_ratio_paytable(r: ConfigReader, parent: dict, name: str,
+                        lines: tuple[str, ...]) -> Paytable:
+    """``[paytables.<name>]`` whose lines are X (X:1) or ``"A:B"``: a Paytable of ints and, for
+    a pay that is not whole, Fractions (each line's presence and the whole pays are checked as
+    :func:`read_paytable` checks them)."""
+    table = parent.get(name)
+    whole = {k: 0 if isinstance(v, str) else v for k, v in table.items()} \
+        if isinstance(table, dict) else table
+    read = read_paytable(r, {**parent, name: whole} if name in parent else parent, name, lines,
+                         pay_text=RATIO_PAY_FORMS)
+    assert isinstance(table, dict)  # read_paytable refuses anything else
+    out: list[tuple[str, Any]] = []
+    for line, whole_pay in read.lines:
+        value = table[line]
+        pay: int | Fraction = whole_pay
+        if isinstance(value, str):
+            m = _RATIO.fullmatch(value.strip())
+            ratio = None if m is None or int(m[2]) == 0 else Fraction(int(m[1]), int(m[2]))
+            if ratio is None or ratio > MAX_PAY:
+                raise r.fail(f"paytables.{name}.{line}", f"value {value!r} (a string) is not "
+                                                         f"allowed; a pay must be "
+                                                         f"{RATIO_PAY_FORMS}, at most {MAX_PAY}")
+            pay = int(ratio) if ratio.denominator == 1 else ratio
+        out.append((line, pay))
+    return Paytable(tuple(out))
+
+
+def ratio_pay_text(pay: int | Fraction) -> int | str:
+    """A pay as a config writes it: X for X:1, ``"A:B"`` for a fraction."""
+    pay = Fraction(pay)
+    return int(pay) if pay.denominator == 1 else f"{pay.numerator}:{pay.denominator}"
 
 
 def read_stakes(r: ConfigReader, doc: dict, base: str, side_bets: tuple[str, ...]) -> Stakes:

@@ -23,8 +23,9 @@ from gpusim.rules import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
 TCP, MS, LIR, CS = "three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud"
+UTH = "ultimate_holdem_3x_open"
 TEXTS = {n: (ROOT / "configs" / f"{n}.toml").read_text(encoding="utf-8")
-         for n in (TCP, MS, LIR, CS)}
+         for n in (TCP, MS, LIR, CS, UTH)}
 
 # snippets of the shipped texts the edits below hook on
 TCP_PLAY = '{ name = "play", bet = "play", times = 1 }'
@@ -44,6 +45,8 @@ LIR_FIRST = '[{ name = "pull", pull = "first" }, { name = "ride" }]'
 LIR_RULE = 'first = [{ at_least = "pair of 10s", action = "ride" }, { action = "pull" }]'
 CS_CARDS = "player = 5\ndealer = 5\ndealer_up = 1"
 CS_RULE = 'raise = [{ at_least = "pair", action = "raise" }, { action = "fold" }]'
+UTH_3X = '{ name = "play_3x", bet = "play", times = 3, next = "showdown" }'
+UTH_RIVER_FOLD = '{ name = "fold", fold = true }'
 NEW_BET = '\n[game.bets.insurance]\nplaced = "action"\n' + TCP_PLAY_SD + "\n"
 
 
@@ -247,6 +250,29 @@ CASES = [
       "game.decisions[1].actions[1].next", "'third'", "later point", "fifth"),
     c("next-to-unknown-point", MS, [(MS_THIRD_1X, MS_THIRD_1X[:-2] + ', next = "sixth" }')],
       "game.decisions[0].actions[1].next", "'sixth'", "fourth", "fifth"),
+    c("next-showdown-misspelt", UTH, [(UTH_3X, UTH_3X.replace('"showdown"', '"showdonw"'))],
+      "game.decisions[0].actions[1].next", "'showdonw'", "'flop', 'river'", "'showdown'",
+      cli=True),
+    c("next-showdown-capitalised", UTH, [(UTH_3X, UTH_3X.replace('"showdown"', '"Showdown"'))],
+      "game.decisions[0].actions[1].next", "'Showdown'", "'showdown'"),
+    c("next-not-a-string", UTH, [(UTH_3X, UTH_3X.replace('"showdown"', "true"))],
+      "game.decisions[0].actions[1].next", "true", "'showdown'"),
+    c("fold-with-next-showdown", UTH, [(UTH_RIVER_FOLD, UTH_RIVER_FOLD[:-2]
+                                        + ', next = "showdown" }')],
+      "game.decisions[2].actions[0]", "fold", "remove bet, pull and next"),
+    c("point-named-showdown", UTH, [('name = "river"\nstreet', 'name = "showdown"\nstreet')],
+      "game.decisions[2].name", "'showdown'", "ends the decisions", "another"),
+    c("every-action-ends-the-decisions", UTH, [('{ name = "check" },\n    ' + UTH_3X,
+                                                '{ name = "check", next = "showdown" },\n    '
+                                                + UTH_3X)],
+      "game.decisions[1]", "'flop'", "unreachable", "next"),
+    c("actions-lead-to-one-place", MS, [
+        ('{ name = "fold", fold = true },\n    { name = "bet_1x", bet = "fourth"',
+         '{ name = "wait", next = "fifth" },\n    { name = "bet_1x", bet = "fourth"'),
+        (MS_FOURTH_1X, '{ name = "stay", next = "fifth" }'),
+        ('{ name = "bet_2x", bet = "fourth", times = 2 },\n', ''),
+        ('{ name = "bet_3x", bet = "fourth", times = 3 },\n', '')],
+      "game.decisions[1].actions", "'fourth'", "change nothing"),
     c("duplicate-action-names", TCP, [(TCP_PLAY, TCP_PLAY.replace('name = "play"',
                                                                   'name = "fold"'))],
       "game.decisions[0].actions", "'fold'", "differ"),
@@ -401,6 +427,12 @@ CASES = [
     c("config-paytable-unknown-table", TCP, [("[paytables.ante_bonus]", "[paytables.bonus_x]\n"
                                               "pair = 1\n\n[paytables.ante_bonus]")],
       "paytables.bonus_x", "unknown key", "ante_bonus", "pair_plus"),
+    c("config-ratio-pay-over-nothing", UTH, [('flush = "3:2"', 'flush = "3:0"')],
+      "paytables.blind.flush", "'3:0'", '"A:B"'),
+    c("config-ratio-pay-decimal", UTH, [('flush = "3:2"', 'flush = "1.5"')],
+      "paytables.blind.flush", "'1.5'", "whole number"),
+    c("config-ratio-pay-odd-ante", UTH, [("ante = 2 ", "ante = 3 ")],
+      "stakes.ante", "3", "'blind'", "3:2", "multiple of 2", cli=True),
     c("config-stakes-unknown-bet", TCP, [("ante = 1\npair_plus = 1", "ante = 1\nplay = 1")],
       "stakes.play", "unknown key", "ante", "pair_plus"),
     c("config-stakes-missing-base", TCP, [("ante = 1\npair_plus = 1", "pair_plus = 1")],

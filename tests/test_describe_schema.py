@@ -25,7 +25,8 @@ from gpusim.rules import ConfigReader  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "gpusim" / "games" / "described" / "schema.json"
-DESCRIBED = ("three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud")
+DESCRIBED = ("three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
+             "ultimate_holdem_3x_open")
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +103,11 @@ BROKEN = {
                                                                "bet": "play"}),
     "times without bet": ("game.decisions.0.actions.0", {"name": "fold", "times": 2}),
     "side bet placed by an action": ("game.bets.pair_plus.placed", "action"),
-    "pay of a config paytable as a string": ("paytables.pair_plus.pair", "1:1"),
+    "pay of a config paytable as a decimal string": ("paytables.pair_plus.pair", "1.5"),
+    "ratio pay of a config paytable over nothing": ("paytables.pair_plus.pair", "1:0"),
+    "point named showdown": ("game.decisions.0.name", "showdown"),
+    "next not a name": ("game.decisions.0.actions.1", {"name": "play", "bet": "play",
+                                                        "next": "Showdown"}),
     "negative stake": ("stakes.ante", -1),
 }
 
@@ -187,6 +192,24 @@ def test_pay_pattern_agrees_with_the_loader(validator, schema, text):
     if loader_ok and text not in ("push", "lose", "paytable"):
         a, b = text.split(":")
         assert _pay(r, text, "k", ()) == 1 + Fraction(int(a), int(b))
+
+
+CONFIG_PAYS = [1, 0, 1000000, 1000001, -1, 1.5, "3:2", "1:1", "0:1", " 3:2 ", "007:02", "3:0",
+               "3:00", "1.5", "3:2:1", "3-2", "12345678:1", "1:12345678", "-1:2", "push", ""]
+
+
+@pytest.mark.parametrize("value", CONFIG_PAYS, ids=[repr(v) for v in CONFIG_PAYS])
+def test_config_pay_pattern_agrees_with_the_loader(schema, value):
+    from gpusim.rules import read_ratio_paytable
+
+    r = ConfigReader("t.toml")
+    try:
+        read_ratio_paytable(r, {"t": {"a": value}}, "t", ("a",))
+        loader_ok = True
+    except ConfigError:
+        loader_ok = False
+    pay = schema["properties"]["paytables"]["additionalProperties"]["additionalProperties"]
+    assert jsonschema.Draft202012Validator(pay).is_valid(value) == loader_ok
 
 
 HANDS = ["Q", "Q-6-4", "A-K", "10-9", "pair", "pair of 10s", "pair of Js", "pair of 4", "flush",

@@ -32,7 +32,7 @@ from gpusim.games import spec_for
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "gpusim"]
 
-SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud"})
+SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud", "ultimate_holdem_3x_open"})
 """Shipped configs whose fresh solve runs in the slow suite only: each Ultimate Texas Hold'em
 config needs its own enumeration (its river decision is priced with its own paytable), so the
 default suite re-solves the standard one and leaves the variant to ``make test-slow``;

@@ -25,6 +25,12 @@ def _both(config: str, strategy: str, seed: int, first: int, n: int, meter: int)
     return dev, host
 
 
+ROYAL_CHUNK = (500_000, 294_336)
+"""(first round, rounds): a chunk of seed 5 with two Jackpot royals (hole + flop), at rounds
+525,824 and 785,308; with 2^14-round batches its first and last batches are short, both of 7,904
+rounds."""
+
+
 @pytest.mark.parametrize(
     "config, strategy",
     [
@@ -43,7 +49,7 @@ def test_device_equals_host(config, strategy):
 
 def test_device_equals_host_with_jackpot_royals():
     # seed 5 deals Jackpot royals (hole + flop) at rounds 525,824 and 785,308
-    (dev, m_dev), (host, m_host) = _both("holdem_bonus", "always-play", 5, 500_000, 300_000, 0)
+    (dev, m_dev), (host, m_host) = _both("holdem_bonus", "always-play", 5, *ROYAL_CHUNK, 0)
     assert len(host.jackpot_hits) == 2
     assert dev.jackpot_hits == host.jackpot_hits
     assert m_dev == m_host
@@ -53,16 +59,21 @@ def test_device_equals_host_with_jackpot_royals():
 
 def test_pipelined_chunk_equals_host_batch_by_batch(monkeypatch):
     # Several batches in flight, Jackpot royals in two different batches (rounds 525,824 and
-    # 785,308 of seed 5), a short last batch: one chunk's counts and meter must equal the host
-    # reference reduction of the same rounds.
+    # 785,308 of seed 5), a short first and a short last batch: one chunk's counts and meter
+    # must equal the host reference reduction of the same rounds. The smallest batch size
+    # deals every batch, the short ones too, at one size: one program to compile, not three;
+    # the two short batches are of one length, so the exact recount below traces two batch
+    # lengths, not three.
     rules = load_config("holdem_bonus")
     strategy = get_strategy("always-play", rules)
-    first, n, meter = 500_000, 300_000, 3 * BP
-    runner = ChunkRunner(rules, strategy, batch=1 << 16)
+    (first, n), meter = ROYAL_CHUNK, 3 * BP
+    runner = ChunkRunner(rules, strategy, batch=SHORT_BATCH_MIN)
     advanced = []
     got, m_got = runner(5, first, n, meter, advance=advanced.append)
-    # batches end on multiples of the batch size (500,000 = 7 x 65,536 + 41,248)
-    assert advanced == [65_536 - 41_248] + [65_536] * 4 + [n - (65_536 - 41_248) - 4 * 65_536]
+    # batches end on multiples of the batch size (500,000 = 30 x 16,384 + 8,480)
+    assert advanced == [16_384 - 8_480] + [16_384] * 17 + [16_384 - 8_480]
+    assert sum(advanced) == n
+    assert len({start // SHORT_BATCH_MIN for start in (525_824, 785_308)}) == 2
     assert [end for end, _ in got.progress] == [
         first + sum(advanced[: i + 1]) for i in range(len(advanced))]
     got.progress = []  # the host reference records no checkpoints
@@ -100,14 +111,14 @@ def test_the_next_chunk_dispatched_early_changes_nothing():
     # Chunks counted with ``next_chunk`` (its first batches queued before this chunk's last
     # ones are collected) equal chunks counted without, counts, meter and checkpoints alike;
     # the Jackpot royals of seed 5 (rounds 525,824 and 785,308) fall in the second chunk. A
-    # hint the caller does not follow is dropped. Every batch is dealt at a size that
-    # test_pipelined_chunk_equals_host_batch_by_batch compiles too (2^16, and 2^15 and 2^14 for
-    # short batches; the first chunk's last batch, 41,248 rounds, is dealt at 2^16 and masked).
+    # hint the caller does not follow is dropped. Every batch is dealt at the one size that
+    # test_pipelined_chunk_equals_host_batch_by_batch compiles too (2^14; the first chunk's last
+    # batch, 8,480 rounds, is dealt at 2^14 and masked).
     rules = load_config("holdem_bonus")
     strategy = get_strategy("always-play", rules)
     plan = [(0, 500_000), (500_000, 300_000), (800_000, 13_568)]
-    plain = ChunkRunner(rules, strategy, batch=1 << 16)
-    early = ChunkRunner(rules, strategy, batch=1 << 16)
+    plain = ChunkRunner(rules, strategy, batch=SHORT_BATCH_MIN)
+    early = ChunkRunner(rules, strategy, batch=SHORT_BATCH_MIN)
     m_plain = m_early = 3 * BP
     for i, (first, n) in enumerate(plan):
         want, m_plain = plain(5, first, n, m_plain)

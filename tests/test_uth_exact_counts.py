@@ -82,9 +82,12 @@ def _brute(flop, hole, qualifier, trips_stake):
 
 # with Trips that must beat the dealer the river also weighs Trips: the fuller check runs in
 # the default suite, the plain one in the slow suite
-@pytest.mark.parametrize("trips_stake", [pytest.param(0, marks=pytest.mark.slow), 1])
-def test_counts_and_river_bits_equal_brute_force(trips_stake):
-    q = qualifier_threshold(Qualifier("pair", 0))
+@pytest.mark.parametrize(("trips_stake", "qualifier"), [
+    pytest.param(0, "pair", marks=pytest.mark.slow), (1, "pair"),
+    # no qualifier (a dealer who always opens, configs/ultimate_holdem_3x_open.toml): rank 0
+    pytest.param(0, None, marks=pytest.mark.slow)])
+def test_counts_and_river_bits_equal_brute_force(trips_stake, qualifier):
+    q = 0 if qualifier is None else qualifier_threshold(Qualifier(qualifier, 0))
     prices = RiverPrices(ANTE, 2, BLIND2, trips_stake, TRIPS)
     b3 = board_classes(3)
     # three deuces (symmetric in their three suits) and a flop of three suits and ranks

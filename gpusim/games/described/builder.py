@@ -4,7 +4,8 @@
 above then treat the game as any other. A config either carries the description (a ``[game]``
 table, which also registers the game) or names a registered described game (``game =
 "three_card_poker"``) and gives its numbers: ``[stakes]`` (the base bet and each side bet) and
-``[paytables.<name>]`` (a pay per line, "X:1" written X).
+``[paytables.<name>]`` (a pay per line, "X:1" written X, or a string ``"A:B"``: A for every B
+staked, kept as a Fraction; the stakes must then make every pay whole money).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cache, partial
 from typing import Any
 
@@ -32,7 +34,8 @@ from gpusim.rules import (
     check_int32,
     common_dict,
     common_fields,
-    read_paytable,
+    ratio_pay_text,
+    read_ratio_paytable,
     read_stakes,
 )
 
@@ -56,10 +59,13 @@ class DescribedRules(HashedRules):
         return self.game_def.name
 
     def pays(self) -> dict[str, dict[str, int]]:
+        """{paytable: {line: pay}}: an int X for X:1, a Fraction for "A:B"."""
         return {n: p.as_dict() for n, p in self.paytables}
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {**common_dict(self), "paytables": self.pays()}
+        # a ratio is written as the config writes it, so whole pays hash as they always have
+        out: dict[str, Any] = {**common_dict(self), "paytables": {
+            n: {k: ratio_pay_text(v) for k, v in t.items()} for n, t in self.pays().items()}}
         out["game"] = json.loads(self.game_def.raw)  # the manifest carries the whole game
         return out
 
@@ -81,16 +87,31 @@ def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -
     stakes = read_stakes(r, doc, d.base_bet, side)
     pays = r.table(doc, "", "paytables", required=bool(d.paytables)) or {}
     r.keys(pays, "paytables", tuple(p.name for p in d.paytables))
-    tables = tuple((p.name, read_paytable(r, pays, p.name, p.lines)) for p in d.paytables)
+    tables = tuple((p.name, read_ratio_paytable(r, pays, p.name, p.lines)) for p in d.paytables)
     rules = DescribedRules(name=common["name"], game_def=d, stakes=stakes, paytables=tables,
                            default_strategy=common["default_strategy"],
                            description=common["description"], source=r.source)
     multiples = spec_of(d).stake_multiples
+    lay = layout(d)
     for bet, returns in event_returns(d, rules.pays()).items():
         own = bet in stakes.as_dict()
+        owner = bet if own else d.base_bet
+        key = f"stakes.{owner}"
+        if own or d.bet(bet).side:
+            units = {stakes[bet]}
+        else:
+            units = {stakes[d.base_bet] * int(m) for m in set(lay.multiple_of[bet]) if m > 0}
+        for e, ret in enumerate(returns):
+            bad = [u for u in sorted(units) if (u * Fraction(ret)).denominator != 1]
+            if bad:
+                raise r.fail(key, f"value {stakes[owner]} is not allowed: bet "
+                                  f"{bet!r} pays {ratio_pay_text(Fraction(ret) - 1)} "
+                                  f"({lay.events[bet][e]}), so its stake must be a multiple of "
+                                  f"{Fraction(ret).denominator} (money is whole units)")
+        # the settlement multiplies a stake by a return's numerator over the returns' scale
+        scale = math.lcm(*(Fraction(x).denominator for x in returns)) if returns else 1
         unit = stakes[bet] if own else stakes[d.base_bet] * multiples.get(bet, 1)
-        check_int32(r, f"stakes.{bet if own else d.base_bet}", unit,
-                    math.ceil(max(returns, default=1)) + 1)
+        check_int32(r, key, unit, math.ceil(max(returns, default=1) * scale) + scale)
     return rules
 
 
@@ -121,6 +142,7 @@ def _paytable(rules: DescribedRules, bet: str) -> dict:
 def spec_of(d: Description) -> GameSpec:
     """The GameSpec of a described game."""
     from gpusim.games.described.design import design_entries
+    from gpusim.games.holdem import play_once_shape
 
     designs, design_refusals = design_entries(d)
     base = d.base_bet
@@ -129,11 +151,20 @@ def spec_of(d: Description) -> GameSpec:
     ranking = d.hand(d.showdown[0]).ranking if d.showdown else (
         d.hand(d.paytables[0].hand).ranking if d.paytables else "poker")
     face_up = d.columns.get("dealer", ())[: d.dealer_up]
+    solver, tables = ("gpusim.games.described.exact_report:SOLVER",
+                      "gpusim.games.described.tables:DescribedTables")
     try:
         shape_of(d)
         solved = True
-    except ValueError:  # a description the exact solver cannot count: simulated only
-        solved = False
+    except ValueError:
+        try:  # a hold'em shape with a solver of its own
+            play_once_shape.play_tree_of(d)
+            solver, tables = ("gpusim.games.holdem.play_once_described:SOLVER",
+                              "gpusim.games.holdem.play_once_described:DescribedPlayOnceTables")
+            designs, design_refusals = play_once_shape.design_entries(d), {}
+            solved = True
+        except ValueError:  # a description no exact solver counts: simulated only
+            solved = False
     optimal = (StrategyEntry("optimal", "table:optimal", "exact: the best action at every "
                              "point, given the cards seen and the bets placed"),) if solved else ()
     return GameSpec(
@@ -144,14 +175,16 @@ def spec_of(d: Description) -> GameSpec:
         main_bets=main,
         side_bets=side,
         decisions=tree(d),
+        # a main bet placed before the deal that no action places or pulls stays at 1x
+        fixed_multiples={b: 1 for b in main[1:] if not any(
+            b in a.stakes for p in tree(d) for a in p.actions)},
         paytables={b.name: d.paytable(str(b.paytable or b.bonus)).lines
                    for b in d.bets if b.paytable or b.bonus},
         strategies=optimal + tuple(StrategyEntry(name, f"rules:{name}", desc or name)
                                    for name, desc, _ in d.strategies),
         table_strategies=("optimal",) if solved else (),
-        table_strategy_class="gpusim.games.described.tables:DescribedTables" if solved
-        else None,
-        exact_solver="gpusim.games.described.exact_report:SOLVER" if solved else None,
+        table_strategy_class=tables if solved else None,
+        exact_solver=solver if solved else None,
         joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
                         reads=("joint",)),
         offered_bets=_offered,
@@ -167,6 +200,8 @@ def spec_of(d: Description) -> GameSpec:
         face_up=face_up,
         rule_strategy=lambda name: _rule_strategy(d, name),
         game_def=d,
+        forfeited_by_fold=lambda rules: tuple(b for b in _offered(rules) if rules.game_def.bet(
+            b).side and rules.game_def.bet(b).fold == "lose"),
         designs=designs,
         design_refusals=design_refusals,
         config_keys=_config_keys(d),
@@ -185,9 +220,11 @@ def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
     out += [ConfigKey(f"stakes.{b.name}", f"a whole number, 0 to {INT32_MAX}",
                       "a side bet, in money units", "optional; 0 or absent: not offered")
             for b in d.bets if b.side]
-    out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}",
-                      f"pays on the {p.hand} hand (0 pushes; a hand on no line: {p.otherwise})",
-                      lines=p.lines, pays=("X:1",))
+    out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}, or "
+                      "a string \"A:B\"",
+                      f"pays on the {p.hand} hand (0 pushes; a hand on no line: {p.otherwise}); "
+                      "a ratio pay needs stakes that make it whole",
+                      lines=p.lines, pays=("X:1", "A:B"))
             for p in d.paytables]
     return tuple(out)
 

@@ -19,7 +19,8 @@ The vocabulary is closed: every key below, nothing else. Every mistake is one
 - ``decisions``: the points, in order: ``name``, ``street`` (revealed streets when it is
   decided), ``actions`` (``name``; ``fold = true``; ``bet`` and ``times`` to place a bet at a
   multiple of the base bet; ``pull`` to take back a bet placed before the deal, at one point
-  only; ``next``); some action of a point places, pulls or folds, unless all lead on (next).
+  only; ``next``: a later point, or :data:`SHOWDOWN` to end the decisions there); some action
+  of a point places, pulls or folds, unless its actions lead to different places (next).
 - ``bets.<name>``: ``placed`` (``"deal"`` or ``"action"``), ``side`` (a side bet), ``fold``
   (``"lose"`` or ``"settle"``), and how it settles: against the dealer (``showdown``: a pay for
   ``no_qualify``, ``win``, ``tie`` and ``lose``) or on a ``paytable`` of one ``hand``
@@ -46,6 +47,7 @@ from gpusim.rules import ConfigReader
 __all__ = [
     "CONDITIONS",
     "RANKINGS",
+    "SHOWDOWN",
     "ActionDef",
     "BetDef",
     "Description",
@@ -69,6 +71,10 @@ poker cards, only pairs, two pair, trips and quads count); the dealer's up card 
 ``up_card_at_least`` R; ``suited``: at least N seen player cards share a suit;
 ``hidden_pair``: the player's own cards hold a pair; ``up_card_paired``: the up card's rank is
 among the player's cards."""
+SHOWDOWN = "showdown"
+"""``next = "showdown"``: the action ends the decisions (no later point is reached; the round
+goes on to the showdown, or straight to its settlement in a game without a dealer). A word no
+point may take as its name."""
 PAY = re.compile(r"^(\d+)(?::(\d+))?$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.games.described.description import RANKINGS, Description
+from gpusim.games.described.description import SHOWDOWN as SHOWDOWN_NEXT
 from gpusim.rules import return_numerators
 from gpusim.strategy.tree import Action, DecisionPoint, action_paths
 
@@ -39,7 +40,8 @@ SHOWDOWN = ("nq_win", "nq_tie", "nq_lose", "win", "tie", "lose")
 @cache
 def tree(d: Description) -> tuple[DecisionPoint, ...]:
     """The decision tree: an action without ``next`` that does not fold goes on to the next
-    point; a pulled bet is one the point's other actions place (multiple 1)."""
+    point; ``next = "showdown"``, a fold and an action of the last point end the decisions
+    (``Action.next`` None); a pulled bet is one the point's other actions place (multiple 1)."""
     out = []
     for i, p in enumerate(d.points):
         following = d.points[i + 1].name if i + 1 < len(d.points) else None
@@ -50,7 +52,7 @@ def tree(d: Description) -> tuple[DecisionPoint, ...]:
             for bet in pulled:
                 if a.pull != bet:
                     stakes[bet] = stakes.get(bet, 0) + 1
-            nxt = None if a.fold else (a.next or following)
+            nxt = None if a.fold or a.next == SHOWDOWN_NEXT else (a.next or following)
             actions.append(Action(a.name, stakes, nxt, a.fold))
         out.append(DecisionPoint(p.name, tuple(actions), p.sees))
     return tuple(out)

@@ -15,6 +15,7 @@ from gpusim.games.described.description import (
     CONDITIONS,
     RANKING_SIZES,
     RANKINGS,
+    SHOWDOWN,
     ActionDef,
     BetDef,
     Description,
@@ -36,6 +37,8 @@ __all__ = ["complete", "parse_description"]
 
 _OUTCOMES = ("no_qualify", "win", "tie", "lose")
 _STRATEGY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_RESERVED = {"description": "a strategy's description",
+             SHOWDOWN: f"next = {SHOWDOWN!r} ends the decisions"}
 
 
 def _named_tables(r: ConfigReader, table: dict, section: str, keys: tuple[str, ...]):
@@ -183,9 +186,9 @@ def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]
         w = f"game.decisions[{i}]"
         r.keys(p, w, ("name", "street", "actions"))
         name = _name(r, p.get("name"), f"{w}.name")
-        if name == "description":  # a strategy's key of its own
-            raise r.fail(f"{w}.name", "value 'description' is not allowed (a strategy's "
-                                      "description); choose another name")
+        if name in _RESERVED:  # a word with a meaning of its own at that place
+            raise r.fail(f"{w}.name", f"value {name!r} is not allowed ({_RESERVED[name]}); "
+                                      "choose another name")
         street = _int(r, p, w, "street", 0, len(d.streets), 0)
         if i and street < out[-1].street:
             raise r.fail(f"{w}.street", f"value {street} is not allowed; a point comes at or "
@@ -207,10 +210,11 @@ def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]
                 raise r.fail(f"{wa}.times", "not allowed without 'bet' (the bet it places)")
             pull = _name(r, a["pull"], f"{wa}.pull") if "pull" in a else None
             nxt = a.get("next")
-            if nxt is not None and (nxt not in names[i + 1:]):
-                later = ", ".join(map(str, names[i + 1:])) or "none"
-                raise r.fail(f"{wa}.next", f"value {nxt!r} is not allowed; allowed: a later "
-                                           f"point ({later})")
+            if nxt is not None and nxt != SHOWDOWN and nxt not in names[i + 1:]:
+                later = ", ".join(repr(n) for n in names[i + 1:]) or "none"
+                raise r.fail(f"{wa}.next", f"value {_show(nxt)} is not allowed; allowed: a later "
+                                           f"point ({later}) or {SHOWDOWN!r} (no more "
+                                           "decisions)")
             if fold and (bet or pull or nxt):
                 raise r.fail(wa, "a fold places, pulls and leads to nothing; remove bet, pull "
                                  "and next")
@@ -220,8 +224,9 @@ def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]
         if twice:
             raise r.fail(f"{w}.actions", f"action name {twice[0]!r} is used twice; action "
                                          "names must all differ")
-        if not any(a.bet or a.pull or a.fold for a in actions) and not all(
-                a.next for a in actions):
+        # actions that place, pull and fold nothing differ only by where they lead
+        if not any(a.bet or a.pull or a.fold for a in actions) and not (all(
+                a.next for a in actions) and len({a.next for a in actions}) > 1):
             raise r.fail(f"{w}.actions", f"the actions of point {name!r} "
                                          f"({', '.join(repr(a.name) for a in actions)}) change "
                                          "nothing; at least one must place, pull or fold "
@@ -441,13 +446,11 @@ def _check_used(r: ConfigReader, d: Description) -> None:
     for t in d.paytables:
         if t.name not in used:
             raise r.fail(f"game.paytables.{t.name}", "no bet settles on it (paytable or bonus)")
-    pulls = {a.pull for p in d.points for a in p.actions if a.pull}
     for i, p in enumerate(d.points):
         if any(a.pull for a in p.actions) and any(a.fold for q in d.points[:i]
                                                   for a in q.actions):
             raise r.fail(f"game.decisions[{i}]", "a pull after a point that can fold is not "
                                                  "supported")
-    del pulls
 
 
 def complete(r: ConfigReader, game: dict, d: Description) -> Description:

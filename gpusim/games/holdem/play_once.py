@@ -49,6 +49,7 @@ from gpusim.games.holdem.play_once_counts import (
     RiverPrices,
     solve_counts,
 )
+from gpusim.games.holdem.play_once_shape import PlayTree
 
 __all__ = ["FIELDS", "TOTAL_DEALS", "PlayTree", "Solution", "decide", "solve"]
 
@@ -59,42 +60,6 @@ FIELDS = 5 * N_PAY
 qualifying losses, each by the player's pay class (10 each)."""
 WINS, WN, DEALT, TIES, LQ = (slice(i * N_PAY, (i + 1) * N_PAY) for i in range(5))
 _CHUNK = 64  # flop classes priced at a time (their counts as float64: 68 MB)
-
-
-@dataclass(frozen=True)
-class PlayTree:
-    """Where and at what multiple of the Ante the Play can go down, by action index.
-
-    preflop: ((action index, multiple), ...) the pre-flop Plays, the check being
-    ``preflop_check``; flop: (action index, multiple) of the flop's Play, its check
-    ``flop_check``; river: (action index, multiple) of the river's Play, its fold
-    ``river_fold``. Ultimate Texas Hold'em: ``PlayTree(((1, 3), (2, 4)), (1, 2), (1, 1))``.
-    """
-
-    preflop: tuple[tuple[int, int], ...]
-    flop: tuple[int, int]
-    river: tuple[int, int]
-    preflop_check: int = 0
-    flop_check: int = 0
-    river_fold: int = 0
-
-    @property
-    def n_preflop(self) -> int:
-        return 1 + len(self.preflop)
-
-    def paths(self) -> tuple[tuple[int, dict[str, int]], ...]:
-        """(multiple, {"preflop", "flop", "river": action index or -1}) of every way the Play
-        goes down: the pre-flop Plays by multiple high to low, the flop's, the river's."""
-        out = [(m, {"preflop": a, "flop": -1, "river": -1})
-               for a, m in sorted(self.preflop, key=lambda am: -am[1])]
-        out.append((self.flop[1], {"preflop": self.preflop_check, "flop": self.flop[0],
-                                   "river": -1}))
-        out.append((self.river[1], {"preflop": self.preflop_check, "flop": self.flop_check,
-                                    "river": self.river[0]}))
-        return tuple(out)
-
-    def fold_path(self) -> dict[str, int]:
-        return {"preflop": self.preflop_check, "flop": self.flop_check, "river": self.river_fold}
 
 
 @dataclass(frozen=True)

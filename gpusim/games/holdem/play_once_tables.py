@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
@@ -179,7 +180,7 @@ class PlayOnceTables(TableStrategy):
     reads as the point's Play, else its check or fold (the actions of ``play_tree``)."""
 
     tree: tuple = ()
-    play_tree: object = None
+    play_tree: Any = None
 
     @classmethod
     def of(cls, name: str, rules, tree: tuple, play_tree) -> PlayOnceTables:

@@ -29,12 +29,12 @@ from gpusim.games.holdem.play_once import (
     TOTAL_DEALS,
     WINS,
     WN,
-    PlayTree,
     Solution,
     cache_name,
     solve,
 )
 from gpusim.games.holdem.play_once_counts import N_PAY, RiverPrices
+from gpusim.games.holdem.play_once_shape import PlayTree
 from gpusim.strategy import StrategyError
 
 __all__ = [

@@ -24,7 +24,6 @@ is refused in one line.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -44,7 +43,9 @@ from gpusim.rules import (
     check_int32,
     common_dict,
     common_fields,
+    ratio_pay_text,
     read_paytable,
+    read_ratio_paytable,
     read_stakes,
 )
 
@@ -78,7 +79,6 @@ TRIPS_LINES = (
 )
 """Trips paytable lines (the player's final hand); anything less loses."""
 
-_RATIO = re.compile(r"(\d{1,7}):(\d{1,7})")
 
 
 @dataclass(frozen=True)
@@ -135,34 +135,14 @@ class UltimateHoldemRules(HashedRules):
         return out
 
 
-def pay_text(pay: int | Fraction) -> int | str:
-    """A pay as a config writes it: X for X:1, ``"A:B"`` for a fraction."""
-    pay = Fraction(pay)
-    return int(pay) if pay.denominator == 1 else f"{pay.numerator}:{pay.denominator}"
-
-
-_BLIND_PAY = ('a whole number X >= 0 meaning X:1, or a string "A:B" (A for every B staked, '
-              'B >= 1)')
+pay_text = ratio_pay_text
+"""A pay as a config writes it: X for X:1, ``"A:B"`` for a fraction."""
 
 
 def _read_blind(r: ConfigReader, pays: dict) -> Paytable:
     """[paytables.blind]: X (X:1) or "A:B"; read as a Paytable of ints and Fractions."""
-    table = r.table(pays, "paytables", "blind", required=True)
-    # the whole pays (and every line's presence) are checked as any paytable's
-    whole = {k: 0 if isinstance(v, str) else v for k, v in table.items()}
-    read = read_paytable(r, {"blind": whole}, "blind", BLIND_LINES, pay_text=_BLIND_PAY)
-    out = []
-    for line, pay in read.lines:
-        value = table[line]
-        if isinstance(value, str):
-            m = _RATIO.fullmatch(value.strip())
-            ratio = None if m is None or int(m[2]) == 0 else Fraction(int(m[1]), int(m[2]))
-            if ratio is None or ratio > MAX_PAY:
-                raise r.fail(f"paytables.blind.{line}", f"value {value!r} (a string) is not "
-                             f"allowed; a pay must be {_BLIND_PAY}, at most {MAX_PAY}")
-            pay = int(ratio) if ratio.denominator == 1 else ratio
-        out.append((line, pay))
-    return Paytable(tuple(out))
+    r.table(pays, "paytables", "blind", required=True)
+    return read_ratio_paytable(r, pays, "blind", BLIND_LINES)
 
 
 def _read_stakes(r: ConfigReader, doc: dict) -> Stakes:

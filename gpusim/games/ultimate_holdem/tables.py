@@ -16,5 +16,5 @@ class UltimateHoldemTables(PlayOnceTables):
     """``{"preflop", "flop", "river"}`` action indices: Play 4x (2), 3x (1) or check; Play 2x
     (1) or check; Play 1x (1) or fold."""
 
-    points = TREE  # type: ignore[assignment]
-    _point_fns = {"preflop": _preflop, "flop": _flop, "river": _river}  # type: ignore[assignment]
+    points = TREE
+    _point_fns = {"preflop": _preflop, "flop": _flop, "river": _river}
