@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from gpusim.games.spec import METER_SECTION
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct
+from gpusim.report.text import (
+    fmt_int,
+    fmt_num,
+    fmt_pct,
+    unlimited_bankroll_text,
+    unlimited_ruin_text,
+)
 
 __all__ = [
     "bench_text",
@@ -139,12 +145,14 @@ def risk_text(fig: Mapping, *, config: str, strategy) -> str:
                  f"[{fmt_pct(sim['low'])}, {fmt_pct(sim['high'])}]: "
                  + ("agrees" if r["simulation_agrees"] else "DOES NOT AGREE"))
     u = r["unlimited"]
-    lines.append(f"risk of ruin, unlimited horizon: {fmt_pct(u['high'])}"
-                 + (f" ({u['note']})" if u.get("note") else ""))
+    lines.append(f"risk of ruin, unlimited horizon: {unlimited_ruin_text(u)}"
+                 + (f" ({u['note']})" if u.get("note") and u.get("method") == "certain" else ""))
+    if u.get("note") and u.get("method") != "certain":
+        lines.append(f"  {u['note']}")
     lines += [f"bankroll for {b['target']:.2%} risk within {rounds:,} rounds: "
               f"{b['bankroll']:,} (risk {b['ruin_high']:.6g})" for b in r["bankroll_for_risk"]]
-    lines += [f"bankroll for {b['target']:.2%} risk, unlimited horizon: {b['bankroll']:,}"
-              for b in r["bankroll_for_risk_unlimited"]]
+    lines += [f"bankroll for {b['target']:.2%} risk, unlimited horizon: "
+              f"{unlimited_bankroll_text(b)}" for b in r["bankroll_for_risk_unlimited"]]
     lv = fig.get("live")
     if lv:
         lines.append(f"live table, {lv['seats']} seats, {lv['rounds_per_day']:,} rounds a day "

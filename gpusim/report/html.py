@@ -14,7 +14,14 @@ import json
 from gpusim.games import spec_for
 from gpusim.games.spec import METER_SECTION
 from gpusim.report import plots
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
+from gpusim.report.text import (
+    fmt_int,
+    fmt_num,
+    fmt_pct,
+    ordinal,
+    unlimited_bankroll_text,
+    unlimited_ruin_text,
+)
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
@@ -183,7 +190,7 @@ def _risk(rep: dict) -> str:
              _cell(fmt_pct(ru["finite"]["estimate"]), "risk.ruin.finite.estimate",
                    ru["finite"]["estimate"])],
             [_cell("P(ruin), unlimited horizon", cls="l"),
-             _cell(fmt_pct(ru["unlimited"]["high"]), "risk.ruin.unlimited.high",
+             _cell(unlimited_ruin_text(ru["unlimited"]), "risk.ruin.unlimited.high",
                    ru["unlimited"]["high"])],
             [_cell(f"simulated paths ({fmt_int(ru['simulated']['paths'])}), "
                    f"{confidence_label(ru['simulated']['level'])} interval", cls="l"),
@@ -197,7 +204,7 @@ def _risk(rep: dict) -> str:
                            b["bankroll"])])
     for b in ru.get("bankroll_for_risk_unlimited") or []:
         rows.append([_cell(f"bankroll for {b['target']:.0%} risk, unlimited", cls="l"),
-                     _cell(fmt_int(b["bankroll"]))])
+                     _cell(unlimited_bankroll_text(b))])
     out += "<h3>Risk of ruin</h3>" + _table(["figure", "value"], rows)
     if ru["unlimited"].get("note"):
         out += f'<p class="note">Unlimited horizon: {_e(ru["unlimited"]["note"])}.</p>'

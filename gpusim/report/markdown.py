@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from gpusim.games.spec import METER_SECTION
-from gpusim.report.text import fmt_int, fmt_num, fmt_pct, ordinal
+from gpusim.report.text import (
+    fmt_int,
+    fmt_num,
+    fmt_pct,
+    ordinal,
+    unlimited_bankroll_text,
+    unlimited_ruin_text,
+)
 from gpusim.runs.jsonsafe import json_safe
 from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
@@ -76,13 +83,18 @@ def render_markdown(rep: dict) -> str:
     out.append("## Risk of ruin\n")
     rows = [[f"P(ruin) from {ru['bankroll']:,} within {ru['rounds']:,} rounds",
              fmt_pct(ru["finite"]["estimate"])],
-            ["P(ruin), unlimited horizon", fmt_pct(ru["unlimited"]["high"])],
+            ["P(ruin), unlimited horizon", unlimited_ruin_text(ru["unlimited"])],
             [f"simulated paths, {confidence_label(ru['simulated']['level'])} interval",
              f"{fmt_pct(ru['simulated']['estimate'])} "
              f"[{fmt_pct(ru['simulated']['low'])}, {fmt_pct(ru['simulated']['high'])}]"]]
-    rows += [[f"bankroll for {b['target']:.0%} risk", fmt_int(b["bankroll"])]
+    rows += [[f"bankroll for {b['target']:.0%} risk over {ru['rounds']:,} rounds",
+              fmt_int(b["bankroll"])]
              for b in ru["bankroll_for_risk"]]
+    rows += [[f"bankroll for {b['target']:.0%} risk, unlimited", unlimited_bankroll_text(b)]
+             for b in ru.get("bankroll_for_risk_unlimited") or []]
     out.append(_table(["figure", "value"], rows))
+    if ru["unlimited"].get("note"):
+        out.append(f"Unlimited horizon: {ru['unlimited']['note']}.\n")
     jp = rep.get(METER_SECTION)
     if jp:
         out.append("## Progressive jackpot\n")

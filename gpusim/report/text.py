@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["fmt_int", "fmt_num", "fmt_pct", "ordinal"]
+__all__ = ["fmt_int", "fmt_num", "fmt_pct", "ordinal", "unlimited_bankroll_text",
+           "unlimited_ruin_text"]
 
 
 def _ok(x) -> bool:
@@ -31,3 +32,22 @@ def ordinal(p) -> str:
         return f"{p}th"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def unlimited_ruin_text(u) -> str:
+    """The unlimited-horizon ruin of ``risk.ruin.unlimited``: the upper bracket when exact, both
+    ends when they are bounds (method "lundberg"), "not computed" without figures."""
+    if u.get("high") is None:
+        return "not computed"
+    if u.get("method") == "lundberg":
+        return f"at most {fmt_pct(u['high'])}, at least {fmt_pct(u['low'])} (bounds)"
+    return fmt_pct(u["high"])
+
+
+def unlimited_bankroll_text(b) -> str:
+    """One row of ``risk.ruin.bankroll_for_risk_unlimited``: a bankroll that suffices, and where
+    it comes from bounds, the range the smallest sufficient bankroll lies in."""
+    if b.get("method") == "lundberg":
+        return (f"{fmt_int(b['bankroll'])} (bound: the smallest sufficient bankroll is "
+                f"{fmt_int(b.get('bankroll_low'))} .. {fmt_int(b['bankroll'])})")
+    return fmt_int(b["bankroll"])

@@ -12,6 +12,7 @@ from gpusim.run_figures.data import AnalysisError, RunData, bet_distribution
 from gpusim.stats import (
     NetDistribution,
     bankroll_for_risk,
+    lundberg_coefficient,
     ruin_curve,
     ruin_probability,
     session_distribution,
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 DEFAULT_TARGETS = (0.01, 0.05)
+_MAX_CURVE = 1 << 23      # bankrolls held in one unlimited-horizon curve (three float arrays)
 
 
 def _cap_gains(dist: NetDistribution, cap: int) -> NetDistribution:
@@ -119,34 +121,73 @@ def ruin_with_curve(data: RunData, bankroll: int, rounds: int, *, bet: str = "to
             break
         b_max *= 2
     lo, hi = curve.at(bankroll)
-    ulo, uhi = ruin_probability(capped, bankroll, None) if dist.mean <= 0 else \
-        ruin_probability(dist, bankroll, None)
     need = []
     for t in targets:
         ok = np.flatnonzero(curve.high <= t)
         b = int(ok[0]) + 1 if ok.size else 1
         rl, rh = curve.at(b)
         need.append({"target": t, "bankroll": b, "ruin_low": rl, "ruin_high": rh})
-    unl = []
-    if dist.mean > 0 and loss:
-        for t in targets:
-            b = bankroll_for_risk(dist, t, None)
-            unl.append({"target": t, "bankroll": b.bankroll, "ruin_low": b.ruin_low,
-                        "ruin_high": b.ruin_high})
+    unlimited, unl = _unlimited_figures(dist, capped, bankroll, targets)
     sim = simulate_ruin(dist, bankroll, rounds, paths=paths, seed=seed, level=level)
     est = (lo + hi) / 2
     fig = {
         "bet": bet, "bankroll": bankroll, "rounds": rounds, "largest_loss": loss,
         "finite": {"low": lo, "high": hi, "estimate": est},
-        "unlimited": {"low": ulo, "high": uhi,
-                      "note": "certain ruin: the expected result per round is <= 0"
-                      if dist.mean <= 0 and loss else None},
+        "unlimited": unlimited,
         "bankroll_for_risk": need, "bankroll_for_risk_unlimited": unl,
         "simulated": {"paths": sim.paths, "ruined": sim.ruined, "estimate": sim.estimate,
                       "low": sim.low, "high": sim.high, "level": sim.level, "seed": seed},
         "simulation_agrees": bool(sim.low <= hi and lo <= sim.high),
     }
     return fig, curve
+
+
+def _unlimited_figures(dist: NetDistribution, capped: NetDistribution, bankroll: int,
+                       targets) -> tuple[dict, list[dict]]:
+    """The unlimited-horizon ruin from ``bankroll`` and the bankroll for each target.
+
+    method: "exact" (bracket within 1e-10), "certain" (E[net] <= 0), "lundberg" (the banded
+    solve does not fit: Cramer-Lundberg bounds, a true but wider bracket), or None with a
+    reason in ``note`` when nothing could be computed."""
+    loss = max(0, -int(dist.values[0]))
+    if not loss or dist.mean <= 0:
+        # certain ruin or none; the capped distribution has the same answer and a small band
+        ulo, uhi = ruin_probability(capped, bankroll, None)
+        note = "certain ruin: the expected result per round is <= 0" if loss else None
+        return {"low": ulo, "high": uhi, "method": "certain" if loss else "exact",
+                "lundberg": None, "note": note}, []
+    try:
+        r_coef = lundberg_coefficient(dist)
+        top = max(bankroll, max(int(math.ceil(math.log(1 / t) / r_coef)) for t in targets)
+                  + loss + 1)
+        # one curve serves the bankroll and every target while it is small enough to hold
+        curve = ruin_curve(dist, top, None) if top <= _MAX_CURVE else None
+        at = curve if curve is not None else ruin_curve(dist, bankroll, None)
+        ulo, uhi = at.at(bankroll)
+        rows = []
+        for t in targets:
+            ok = np.flatnonzero(curve.high <= t) if curve is not None else np.zeros(0)
+            if curve is not None and ok.size:
+                b = int(ok[0]) + 1
+                rl, rh = curve.at(b)
+                b_low, method = int(np.flatnonzero(curve.low <= t)[0]) + 1, curve.method
+            else:
+                f = bankroll_for_risk(dist, t, None)
+                b, b_low, rl, rh, method = (f.bankroll, f.bankroll_optimistic, f.ruin_low,
+                                            f.ruin_high, f.method)
+            rows.append({"target": t, "bankroll": b, "bankroll_low": b_low, "ruin_low": rl,
+                         "ruin_high": rh, "method": method})
+    except (ValueError, MemoryError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return {"low": None, "high": None, "method": None, "lundberg": None,
+                "note": f"not computed: {reason}"}, []
+    note = None
+    if "lundberg" in [at.method] + [r["method"] for r in rows]:
+        note = (f"Cramer-Lundberg bounds exp(-R (B + {loss - 1})) <= P(ruin from bankroll B) <= "
+                f"exp(-R B), R = {r_coef:.6g}: the exact banded solve would exceed its memory "
+                f"cap (largest win {int(dist.values[-1]):,} units, small positive edge)")
+    return {"low": ulo, "high": uhi, "method": at.method, "lundberg": r_coef,
+            "note": note}, rows
 
 
 def ruin_figures(data: RunData, bankroll: int, rounds: int, *, bet: str = "total",

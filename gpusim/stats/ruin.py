@@ -19,7 +19,11 @@ probability of ruin before passing U, a lower bound. Cramer-Lundberg: with R > 0
 E[exp(-R X)] = 1, exp(-R (b + L - 1)) <= psi(b) <= exp(-R b) (L = largest loss), so
 psi <= lower + (1 - lower) exp(-R (U + 1)). U = b_max + ln(1 / tol) / R. The residual of the
 solve, times the bound (U + G + L) / E[X] on the expected exit time (Wald), widens the bracket
-by the linear algebra's rounding.
+by the linear algebra's rounding. A small positive mean with a large largest win G makes that
+system too big (U ~ ln(1 / tol) / R states, band L + G); the curve is then the Cramer-Lundberg
+bracket itself (``method = "lundberg"``), a true bracket of relative width below R (L - 1),
+with R certified from both sides (the ends of its bisection, widened until the sign of
+E[exp(-R X)] - 1 beats its rounding).
 
 :func:`simulate_ruin` estimates the same probability from seeded bankroll paths, with a Wilson
 confidence interval, as an independent cross-check.
@@ -72,8 +76,11 @@ class RuinCurve:
     """Ruin probability for starting bankrolls 1..B.
 
     bankrolls: (B,) int64; low, high: (B,) float64 with low <= exact <= high.
-    rounds: the horizon (None = unlimited). truncation: U, highest tracked bankroll.
+    rounds: the horizon (None = unlimited). truncation: U, highest tracked bankroll (for the
+    Lundberg bracket: max_bankroll, nothing is truncated).
     lundberg: R (unlimited horizon with positive drift), else None.
+    method: "exact" (high - low <= tol, up to rounding) or "lundberg" (the Cramer-Lundberg
+    bounds exp(-R (b + L - 1)) <= psi(b) <= exp(-R b): valid, but wider than tol).
     """
 
     bankrolls: np.ndarray
@@ -82,6 +89,7 @@ class RuinCurve:
     rounds: int | None
     truncation: int
     lundberg: float | None = None
+    method: str = "exact"
 
     @property
     def estimate(self) -> np.ndarray:
@@ -154,30 +162,80 @@ def lundberg_coefficient(dist) -> float:
 
 
 def _lundberg_xs(xs: np.ndarray, ps: np.ndarray) -> float:
+    lo, hi = _lundberg_bounds(xs, ps)
+    return (lo + hi) / 2
+
+
+def _lundberg_bounds(xs: np.ndarray, ps: np.ndarray) -> tuple[float, float]:
+    """(r_lo, r_hi) with r_lo <= R <= r_hi despite rounding: g(r) = E[exp(-r X)] - 1 is convex
+    with g(0) = 0, so g(r) < 0 at r > 0 proves r < R and g(r) > 0 proves r > R."""
     mu = float(np.dot(xs, ps))
     if mu <= 0 or not np.any(xs < 0):
         raise ValueError(f"the Lundberg coefficient needs E[X] > 0 and P(X < 0) > 0, got "
                          f"E[X] = {mu:.6g}")
     xf = xs.astype(np.float64)
 
-    def g(r: float) -> float:
-        # E[exp(-r X)] - 1 without cancellation near r = 0
-        with np.errstate(over="ignore"):
-            return float(np.dot(ps, np.expm1(-r * xf)))
+    def g(r: float) -> tuple[float, float]:
+        # E[exp(-r X)] - 1 without cancellation near r = 0, and a bound on its rounding
+        with np.errstate(over="ignore", invalid="ignore"):
+            t = ps * np.expm1(-r * xf)
+            err = 4 * (xs.size + 2) * np.finfo(float).eps * float(np.abs(t).sum())
+            return float(t.sum()), err
 
     hi = 2 * mu / float(np.dot(ps, xf * xf))
-    while g(hi) <= 0:
+    while g(hi)[0] <= 0:
         hi *= 2
     lo = 0.0
     for _ in range(200):
         mid = (lo + hi) / 2
         if mid <= lo or mid >= hi:
             break
-        if g(mid) > 0:
+        if g(mid)[0] > 0:
             hi = mid
         else:
             lo = mid
-    return (lo + hi) / 2
+    step = 1e-12
+    for _ in range(60):  # move each end out until its sign is certain
+        v, e = g(lo)
+        if lo == 0.0 or v < -e:
+            break
+        lo, step = max(0.0, lo * (1 - step)), step * 4
+    step = 1e-12
+    for _ in range(60):
+        v, e = g(hi)
+        if v > e:
+            break
+        hi, step = hi * (1 + step), step * 4
+    else:
+        hi = math.inf
+    return lo, hi
+
+
+def _band_bytes(loss: int, gain: int, u: int) -> int:
+    """LAPACK's storage of the banded system, with the fill-in band the narrow one."""
+    return (2 * min(loss, gain) + max(loss, gain) + 1) * u * 8
+
+
+def _unlimited_states(r_coef: float, b_max: int, tol: float) -> int:
+    return b_max + int(math.ceil(math.log(1.0 / tol) / r_coef)) + 1
+
+
+def _exp_bound(a, side: int):
+    """exp(a) moved outward (side +1 up, -1 down) past the rounding of a = -r b (relative
+    eps |a|) and of exp itself."""
+    with np.errstate(invalid="ignore"):
+        slack = 4 * np.finfo(float).eps * (2 + np.abs(a))
+        return np.nan_to_num(np.exp(a) * (1 + side * slack), nan=0.0)
+
+
+def _lundberg_curve(loss: int, b_max: int, r_lo: float, r_hi: float) -> RuinCurve:
+    """The Cramer-Lundberg bracket exp(-R (b + L - 1)) <= psi(b) <= exp(-R b): exp(-R S) is a
+    martingale and the bankroll at ruin S_T lies in [1 - L, 0]."""
+    bank = np.arange(1, b_max + 1, dtype=np.int64)
+    high = np.minimum(1.0, _exp_bound(-r_lo * bank.astype(np.float64), 1))
+    low = _exp_bound(-r_hi * (bank + loss - 1).astype(np.float64), -1)
+    r_mid = (r_lo + r_hi) / 2 if math.isfinite(r_hi) else r_lo
+    return RuinCurve(bank, low, high, None, b_max, r_mid, "lundberg")
 
 
 def _unlimited(xs, ps, b_max: int, tol: float) -> RuinCurve:
@@ -193,17 +251,17 @@ def _unlimited(xs, ps, b_max: int, tol: float) -> RuinCurve:
     if mu <= 0:
         one = np.ones(b_max)
         return RuinCurve(bank, one, one.copy(), None, b_max)
-    r_coef = _lundberg_xs(xs, ps)
+    r_lo, r_hi = _lundberg_bounds(xs, ps)
+    r_coef = (r_lo + r_hi) / 2
     loss = -int(xs.min())
     gain = max(0, int(xs.max()))
-    u = b_max + int(math.ceil(math.log(1.0 / tol) / r_coef)) + 1
+    u = _unlimited_states(r_coef, b_max, tol)
+    if _band_bytes(loss, gain, u) > _MAX_BAND_BYTES:
+        return _lundberg_curve(loss, b_max, r_lo, r_hi)
     lo_bw, up_bw = loss, gain
     reverse = loss > gain  # keep LAPACK's fill-in band (2 * lower) the narrow one
     if reverse:
         lo_bw, up_bw = gain, loss
-    if (2 * lo_bw + up_bw + 1) * u * 8 > _MAX_BAND_BYTES:
-        raise ValueError(f"unlimited-horizon ruin needs a {u}-state system with bands "
-                         f"{lo_bw}+{up_bw}; too large (raise tol or coarsen the distribution)")
     ab = np.zeros((lo_bw + up_bw + 1, u))
     cols = np.arange(u)
     for x, p in zip(xs.tolist(), ps.tolist(), strict=True):
@@ -227,7 +285,7 @@ def _unlimited(xs, ps, b_max: int, tol: float) -> RuinCurve:
                          _dense(xs, ps, loss, gain))
     num = float(np.abs(resid).max()) * (u + gain + loss) / mu
     low = np.clip(psi[:b_max] - num, 0.0, 1.0)
-    high = np.clip(psi[:b_max] + (1 - psi[:b_max]) * math.exp(-r_coef * (u + 1)) + num, 0.0, 1.0)
+    high = np.clip(psi[:b_max] + (1 - psi[:b_max]) * math.exp(-r_lo * (u + 1)) + num, 0.0, 1.0)
     return RuinCurve(bank, low, high, None, u, r_coef)
 
 
@@ -287,7 +345,8 @@ class BankrollForRisk:
 
     bankroll: guaranteed (its upper bracket <= target); ruin_low, ruin_high: its bracket.
     bankroll_optimistic: smallest with lower bracket <= target (equal unless the bracket is
-    wider than the gap to the target).
+    wider than the gap to the target); the exact answer lies in [bankroll_optimistic, bankroll].
+    method: "exact" or "lundberg" (from the Cramer-Lundberg bounds, see :class:`RuinCurve`).
     """
 
     target: float
@@ -296,6 +355,7 @@ class BankrollForRisk:
     bankroll_optimistic: int
     ruin_low: float
     ruin_high: float
+    method: str = "exact"
 
 
 def bankroll_for_risk(dist, target: float, rounds: int | None = None, *,
@@ -313,8 +373,16 @@ def bankroll_for_risk(dist, target: float, rounds: int | None = None, *,
         if loss and mu <= 0:
             raise ValueError("no finite bankroll: with E[net] <= 0 ruin is certain over an "
                              "unlimited horizon; give rounds=N")
-        b_max = 1 if not loss else int(math.ceil(math.log(1 / target) /
-                                                _lundberg_xs(xs, ps))) + loss + 1
+        if not loss:
+            b_max = 1
+        else:
+            r_lo, r_hi = _lundberg_bounds(xs, ps)
+            if r_lo <= 0:
+                raise ValueError("no finite bankroll: the Lundberg coefficient is not resolved")
+            b_max = int(math.ceil(math.log(1 / target) / r_lo)) + loss + 1
+            u = _unlimited_states((r_lo + r_hi) / 2, b_max, tol)
+            if _band_bytes(loss, max(0, int(xs.max())), u) > _MAX_BAND_BYTES:
+                return _lundberg_bankroll(target, loss, r_lo, r_hi)
     else:
         n = _check_int(rounds, "rounds", 0)
         sd = math.sqrt(float(np.dot(ps, (xs - mu) ** 2)))
@@ -327,8 +395,29 @@ def bankroll_for_risk(dist, target: float, rounds: int | None = None, *,
             b = int(ok[0]) + 1
             b_opt = int(np.flatnonzero(curve.low <= target)[0]) + 1
             lo, hi = curve.at(b)
-            return BankrollForRisk(target, rounds, b, b_opt, lo, hi)
+            return BankrollForRisk(target, rounds, b, b_opt, lo, hi, curve.method)
         b_max *= 2
+
+
+def _lundberg_bankroll(target: float, loss: int, r_lo: float, r_hi: float) -> BankrollForRisk:
+    """Closed form on the Lundberg bracket (no array: with a tiny R the bankroll can be huge)."""
+    def high(b: int) -> float:
+        return min(1.0, float(_exp_bound(-r_lo * b, 1)))
+
+    def low(b: int) -> float:
+        return float(_exp_bound(-r_hi * (b + loss - 1), -1))
+
+    b = max(1, int(math.ceil(math.log(1 / target) / r_lo)) - 1)
+    while high(b) > target:
+        b += 1
+    while b > 1 and high(b - 1) <= target:
+        b -= 1
+    b_opt = max(1, int(math.log(1 / target) / r_hi) - loss) if math.isfinite(r_hi) else 1
+    while b_opt < b and low(b_opt) > target:
+        b_opt += 1
+    while b_opt > 1 and low(b_opt - 1) <= target:
+        b_opt -= 1
+    return BankrollForRisk(target, None, b, b_opt, low(b), high(b), "lundberg")
 
 
 def wilson_interval(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
