@@ -44,6 +44,8 @@ __all__ = [
     "THREE_CARD_CATEGORY_NAMES",
     "THREE_OF_A_KIND",
     "TWO_PAIR",
+    "rank_from_masks",
+    "suit_masks",
     "best_five",
     "describe",
     "evaluate",
@@ -95,7 +97,7 @@ def _straight_top(m: jax.Array) -> jax.Array:
 _KEEP = sum(k << (3 * cat) for cat, k in enumerate((5, 3, 1, 2, 5, 5, 1, 1, 5)))
 
 
-def _rank_from_masks(m0, m1, m2, m3, n_cards: int) -> jax.Array:
+def rank_from_masks(m0, m1, m2, m3, n_cards: int) -> jax.Array:
     """Rank from four uint32 suit masks of a hand of n_cards (5..7) distinct cards."""
     zero, one = _u(0), _u(1)
     anyr = m0 | m1 | m2 | m3
@@ -144,7 +146,7 @@ def _rank_from_masks(m0, m1, m2, m3, n_cards: int) -> jax.Array:
     return w
 
 
-def _suit_masks(cards: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+def suit_masks(cards: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
     """Four (...,) uint32 13-bit rank masks, one per suit, of (..., K) card codes."""
     c = cards.astype(jnp.int32)
     # Two suits share a word (bits 0-12 and 16-28): half the selects and ORs. Per-card
@@ -161,7 +163,7 @@ def _suit_masks(cards: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.
 
 @jax.jit
 def _evaluate_jit(cards: jax.Array) -> jax.Array:
-    return _rank_from_masks(*_suit_masks(cards), cards.shape[-1])
+    return rank_from_masks(*suit_masks(cards), cards.shape[-1])
 
 
 def _as_hands(cards, name: str = "cards"):
@@ -196,10 +198,10 @@ def evaluate(cards) -> jax.Array:
 def _board_pairs_jit(boards, first, second):
     # The board's suit masks are built once per board, not once per hand: each of the
     # P hands only ORs in its two cards (the board's partial state).
-    bm = _suit_masks(boards)
-    hm = _suit_masks(jnp.stack([first, second], axis=-1))
+    bm = suit_masks(boards)
+    hm = suit_masks(jnp.stack([first, second], axis=-1))
     masks = (m[:, None] | h for m, h in zip(bm, hm, strict=True))
-    return _rank_from_masks(*masks, boards.shape[-1] + 2)
+    return rank_from_masks(*masks, boards.shape[-1] + 2)
 
 
 def evaluate_board_pairs(boards, first, second) -> np.ndarray:
@@ -299,7 +301,7 @@ def _best_five_jit(cards: jax.Array) -> jax.Array:
     # Copies of the same rank with a higher code come first (deterministic choice).
     same_rank_higher = (r[..., :, None] == r[..., None, :]) & (c[..., None, :] > c[..., :, None])
     occ = jnp.sum(same_rank_higher, axis=-1)
-    masks = _suit_masks(c)
+    masks = suit_masks(c)
     counts = jnp.stack([_popcnt(m) for m in masks], axis=-1)
     flush_suit = jnp.argmax(counts, axis=-1)[..., None]
     chosen = jnp.where(flushy, s == flush_suit, occ < want) & (want > 0)
@@ -390,7 +392,7 @@ def _rank_three_from_masks(m0, m1, m2, m3) -> jax.Array:
     """Three-card rank from the four uint32 suit masks of three distinct cards."""
     zero = _u(0)
     anyr = m0 | m1 | m2 | m3
-    # Per-rank card count = ones + 2 * twos (as in _rank_from_masks; a count is at most 3).
+    # Per-rank card count = ones + 2 * twos (as in rank_from_masks; a count is at most 3).
     a, c = m0 ^ m1, m2 ^ m3
     ones, twos = a ^ c, (m0 & m1) ^ (m2 & m3) ^ (a & c)
     trips, pairs = ones & twos, twos & ~ones
@@ -413,7 +415,7 @@ def _rank_three_from_masks(m0, m1, m2, m3) -> jax.Array:
 
 @jax.jit
 def _evaluate_three_jit(cards: jax.Array) -> jax.Array:
-    return _rank_three_from_masks(*_suit_masks(cards))
+    return _rank_three_from_masks(*suit_masks(cards))
 
 
 def _as_three(cards, name: str = "cards"):

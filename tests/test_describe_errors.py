@@ -417,6 +417,29 @@ CASES = [
     c("game-name-taken", TCP, [('name = "three_card_poker"\ntitle', 'name = "casino_holdem"\n'
                                                                     'title')],
       "game.name", "'casino_holdem'", "another name"),
+    # --- how a game settles: ties, unlisted hands, event names, options --------------------------
+    c("unqualified-tie-without-qualifier", UTH,
+      [after('dealer = "dealer"        # no qualifier: the dealer always opens',
+             'unqualified_tie = "tie"')],
+      "game.showdown.unqualified_tie", "no qualifier", cli=True),
+    c("unqualified-tie-bad", TCP, [after('qualifier = "Q"          # Q-high or better',
+                                         'unqualified_tie = "push"')],
+      "game.showdown.unqualified_tie", "'push'", "'no_qualify', 'tie'"),
+    c("paytable-bad-unlisted", TCP, [after("[game.paytables.pair_plus]", 'unlisted = "all"')],
+      "game.paytables.pair_plus.unlisted", "'all'", "'other', 'named'"),
+    c("events-rename-to-a-line", MS, [("[game.lines]", '[game.events]\nother = "pair_6_to_10"'
+                                                      '\n\n[game.lines]')],
+      "game.events.other", "'pair_6_to_10'", "line"),
+    c("events-rename-to-a-word", TCP, [("[game.showdown]", '[game.events]\nlose = "no_qualify"'
+                                                         '\n\n[game.showdown]')],
+      "game.events.lose", "'no_qualify'", "no other event"),
+    c("hand-option-without-showdown", MS, [(
+        "[game.lines]", '[game.options.q]\ndescription = "q"\ntype = "hand"\n'
+                        'default = { hand = "pair", rank = "2" }\nsets = ["showdown.qualifier"]'
+                        '\n\n[game.lines]')],
+      "game.options.q.sets", "[game.showdown]"),
+    c("config-rules-without-options", TCP, [("[stakes]", "[rules]\nx = 1\n\n[stakes]")],
+      "rules", "unknown key", "stakes"),
     # --- the config's numbers for the described game ---------------------------------------------
     c("config-paytable-missing-line", TCP, [("flush = 4\npair = 1\n", "flush = 4\n")],
       "paytables.pair_plus.pair", "missing", "straight_flush"),

@@ -14,7 +14,7 @@ import jsonschema  # the dev extra installs it
 import pytest
 
 from gpusim.config import ConfigError, parse_config  # noqa: E402
-from gpusim.games.described import sections  # noqa: E402
+from gpusim.games.described import bets  # noqa: E402
 from gpusim.games.described.description import (  # noqa: E402
     CONDITIONS,
     RANKINGS,
@@ -155,7 +155,7 @@ def test_conditions_are_the_loaders(schema):
 
 def test_showdown_outcomes_are_the_loaders(schema):
     showdown = _defs(schema)["bet"]["showdown"]["properties"]
-    assert tuple(showdown) == sections._OUTCOMES
+    assert tuple(showdown) == bets._OUTCOMES
 
 
 def test_bet_and_paytable_enums(schema):
@@ -171,9 +171,10 @@ def test_bet_and_paytable_enums(schema):
 def test_game_keys_are_the_loaders(schema):
     game = schema["properties"]["game"]["properties"]
     assert set(game) == {"name", "title", "cards", "hands", "lines", "showdown", "decisions",
-                         "bets", "paytables", "strategies"}
+                         "bets", "paytables", "events", "options", "strategies"}
     top = schema["properties"]
-    assert set(top) == {"name", "description", "default_strategy", "stakes", "paytables", "game"}
+    assert set(top) == {"name", "description", "default_strategy", "stakes", "paytables", "rules",
+                        "game"}
 
 
 PAYS = ["1:1", "3:2", "40:1", "0:1", "10:01", "push", "lose", "paytable", "2", "1:0", "1.5:1",
@@ -227,3 +228,27 @@ def test_hand_pattern_accepts_what_the_loader_reads(schema, text):
         loader_ok = False
     qualifier = _defs(schema)["game"]["showdown"]["properties"]["qualifier"]
     assert jsonschema.Draft202012Validator(qualifier).is_valid(text) == loader_ok
+
+
+@pytest.mark.parametrize("name", ["ultimate_holdem_described",
+                                  "ultimate_holdem_must_beat_described"])
+def test_described_uth_configs_validate(validator, name):
+    doc = tomllib.loads((ROOT / "tests" / "data" / f"{name}.toml").read_text(encoding="utf-8"))
+    if isinstance(doc["game"], str):  # a config that names its game: checked with its table
+        doc["game"] = tomllib.loads((ROOT / "tests" / "data" / "ultimate_holdem_described.toml")
+                                    .read_text(encoding="utf-8"))["game"]
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+              for e in validator.iter_errors(doc)]
+    assert not errors, errors
+
+
+def test_events_options_and_unlisted_are_the_loaders(schema):
+    from gpusim.games.described.description import EVENT_WORDS
+    from gpusim.games.described.options import _KINDS
+
+    game = schema["properties"]["game"]["properties"]
+    assert tuple(game["events"]["properties"]) == EVENT_WORDS
+    assert tuple(game["options"]["additionalProperties"]["properties"]["type"]["enum"]) == _KINDS
+    paytable = game["paytables"]["additionalProperties"]["properties"]
+    assert paytable["unlisted"]["enum"] == ["other", "named"]
+    assert game["showdown"]["properties"]["unqualified_tie"]["enum"] == ["no_qualify", "tie"]

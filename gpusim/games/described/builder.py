@@ -19,9 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.cards import CATEGORY_KEYS
+from gpusim.cards import CATEGORY_KEYS, RANKS
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import event_returns, layout, shape_of, tree
+from gpusim.games.described.options import config_values, value_dict
+from gpusim.games.described.sections import with_options
 from gpusim.games.spec import ConfigKey, GameSpec, JointCode, StrategyEntry
 from gpusim.rules import (
     INT32_MAX,
@@ -67,6 +69,8 @@ class DescribedRules(HashedRules):
         out: dict[str, Any] = {**common_dict(self), "paytables": {
             n: {k: ratio_pay_text(v) for k, v in t.items()} for n, t in self.pays().items()}}
         out["game"] = json.loads(self.game_def.raw)  # the manifest carries the whole game
+        if self.game_def.options:  # the options' values: they change the settlement
+            out["rules"] = value_dict(self.game_def)
         return out
 
     def structure(self) -> DescribedRules:
@@ -80,8 +84,13 @@ class DescribedRules(HashedRules):
 
 def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -> DescribedRules:
     """A config of the described game ``d``: ``game`` (its ``[game]`` table, or its name),
-    the common keys, ``[stakes]`` and ``[paytables]``."""
-    r.keys(doc, "", ("game", "name", "description", "default_strategy", "stakes", "paytables"))
+    the common keys, ``[stakes]``, ``[paytables]`` and, when the game declares options,
+    ``[rules]`` (the game then is ``d`` with the config's option values)."""
+    r.keys(doc, "", ("game", "name", "description", "default_strategy", "stakes", "paytables",
+                     *(("rules",) if d.options else ())))
+    spec = spec_of(d)  # the defaults' spec: options leave the stake multiples as they are
+    if d.options:
+        d = with_options(d, config_values(r, doc, d))
     common = common_fields(r, doc, default_name)
     side = tuple(b.name for b in d.bets if b.side)
     stakes = read_stakes(r, doc, d.base_bet, side)
@@ -91,7 +100,7 @@ def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -
     rules = DescribedRules(name=common["name"], game_def=d, stakes=stakes, paytables=tables,
                            default_strategy=common["default_strategy"],
                            description=common["description"], source=r.source)
-    multiples = spec_of(d).stake_multiples
+    multiples = spec.stake_multiples
     lay = layout(d)
     for bet, returns in event_returns(d, rules.pays()).items():
         own = bet in stakes.as_dict()
@@ -153,6 +162,7 @@ def spec_of(d: Description) -> GameSpec:
     face_up = d.columns.get("dealer", ())[: d.dealer_up]
     solver, tables = ("gpusim.games.described.exact_report:SOLVER",
                       "gpusim.games.described.tables:DescribedTables")
+    extra: dict[str, Any] = {}  # what a shape's own engine adds to the spec
     try:
         shape_of(d)
         solved = True
@@ -162,6 +172,8 @@ def spec_of(d: Description) -> GameSpec:
             solver, tables = ("gpusim.games.holdem.play_once_described:SOLVER",
                               "gpusim.games.holdem.play_once_described:DescribedPlayOnceTables")
             designs, design_refusals = play_once_shape.design_entries(d), {}
+            extra = {"forfeited_by_fold": play_once_shape.forfeited_by_fold,
+                     "side_bet_exact": play_once_shape.side_bet_exact}
             solved = True
         except ValueError:  # a description no exact solver counts: simulated only
             solved = False
@@ -200,10 +212,9 @@ def spec_of(d: Description) -> GameSpec:
         face_up=face_up,
         rule_strategy=lambda name: _rule_strategy(d, name),
         game_def=d,
-        forfeited_by_fold=lambda rules: tuple(b for b in _offered(rules) if rules.game_def.bet(
-            b).side and rules.game_def.bet(b).fold == "lose"),
         designs=designs,
         design_refusals=design_refusals,
+        **extra,
         config_keys=_config_keys(d),
         paytable_tables={b.name: str(b.paytable or b.bonus) for b in d.bets
                          if (b.paytable or b.bonus) != b.name and (b.paytable or b.bonus)},
@@ -220,6 +231,17 @@ def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
     out += [ConfigKey(f"stakes.{b.name}", f"a whole number, 0 to {INT32_MAX}",
                       "a side bet, in money units", "optional; 0 or absent: not offered")
             for b in d.bets if b.side]
+    for o in d.options:
+        if o.kind == "hand":
+            ranking = d.hand(d.showdown[1]).ranking if d.showdown else "poker"
+            out += [ConfigKey(f"rules.{o.name}.hand", RANKINGS[ranking], o.description,
+                              f"optional; default {o.default[0]!r}"),
+                    ConfigKey(f"rules.{o.name}.rank", tuple(RANKS), "the lowest rank that "
+                              "names that hand", f"optional; default {o.default[1]!r}")]
+        else:
+            out.append(ConfigKey(f"rules.{o.name}", tuple(_option_text(v) for v in o.values),
+                                 o.description,
+                                 f"optional; default {_option_text(o.default)}"))
     out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}, or "
                       "a string \"A:B\"",
                       f"pays on the {p.hand} hand (0 pushes; a hand on no line: {p.otherwise}); "
@@ -227,6 +249,11 @@ def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
                       lines=p.lines, pays=("X:1", "A:B"))
             for p in d.paytables]
     return tuple(out)
+
+
+def _option_text(value: Any) -> str:
+    """An option value as TOML writes it."""
+    return ("true" if value else "false") if isinstance(value, bool) else repr(value)
 
 
 def _rule_strategy(d: Description, name: str):

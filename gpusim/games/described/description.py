@@ -15,7 +15,9 @@ The vocabulary is closed: every key below, nothing else. Every mistake is one
   rank, a straight's top card): ``category`` and ``ranks`` (``"J-A"``). The lines that split
   one category must cover its ranks once each, with no gap and no overlap.
 - ``showdown``: the ``player`` and ``dealer`` hands compared (the player's holds no dealer
-  card, the dealer's no player card), and the dealer's ``qualifier``.
+  card, the dealer's no player card), the dealer's ``qualifier``, and ``unqualified_tie``:
+  whether a tie against a dealer who does not qualify settles as ``no_qualify`` (default) or
+  as ``tie``.
 - ``decisions``: the points, in order: ``name``, ``street`` (revealed streets when it is
   decided), ``actions`` (``name``; ``fold = true``; ``bet`` and ``times`` to place a bet at a
   multiple of the base bet; ``pull`` to take back a bet placed before the deal, at one point
@@ -23,12 +25,20 @@ The vocabulary is closed: every key below, nothing else. Every mistake is one
   of a point places, pulls or folds, unless its actions lead to different places (next).
 - ``bets.<name>``: ``placed`` (``"deal"`` or ``"action"``), ``side`` (a side bet), ``fold``
   (``"lose"`` or ``"settle"``), and how it settles: against the dealer (``showdown``: a pay for
-  ``no_qualify``, ``win``, ``tie`` and ``lose``) or on a ``paytable`` of one ``hand``
-  (``requires``: ``"stay"`` or ``"beat_dealer"``), with an optional ``bonus`` paytable paid on
-  top (``bonus_requires``). A pay is ``"X:1"``, ``"push"``, ``"lose"`` or ``"paytable"``.
-- ``paytables.<name>``: ``lines`` (categories of the hand's ranking, or ``lines`` above) and
-  ``otherwise`` (what a hand on none of them gets: ``"lose"`` or ``"push"``). The config's
+  ``win``, ``tie`` and ``lose``, and for ``no_qualify`` unless the bet is compared whatever the
+  dealer holds) or on a ``paytable`` of one ``hand`` (``requires``: ``"stay"`` or
+  ``"beat_dealer"``: ``beat:<line>`` or ``no_beat:<line>``, a folded hand never beats), with an
+  optional ``bonus`` paytable paid on top (``bonus_requires``). A pay is ``"X:1"``,
+  ``"push"``, ``"lose"`` or ``"paytable"``.
+- ``paytables.<name>``: ``lines`` (categories of the hand's ranking, or ``lines`` above),
+  ``otherwise`` (what a hand on none of them gets: ``"lose"`` or ``"push"``) and ``unlisted``
+  (its event: ``"other"``, or ``"named"``: its category or rank line). The config's
   ``[paytables.<name>]`` gives each line's pay.
+- ``events``: the outcome words (:data:`EVENT_WORDS`) renamed, ``lose = "loss"``.
+- ``options.<name>``: a config option, ``[rules] <name>`` in a config of the game: its
+  ``description``, its ``values`` (or ``type = "hand"``: ``[rules.<name>]`` ``hand`` and
+  ``rank``), ``default``, and what it ``sets`` in the description
+  (:mod:`gpusim.games.described.options`).
 - ``strategies.<name>``: ``description`` and, per decision point, a list of rules, the first
   that holds decides: conditions (:data:`CONDITIONS`) and ``action``; the last rule has no
   condition.
@@ -46,6 +56,7 @@ from gpusim.rules import ConfigReader
 
 __all__ = [
     "CONDITIONS",
+    "EVENT_WORDS",
     "RANKINGS",
     "SHOWDOWN",
     "ActionDef",
@@ -53,6 +64,7 @@ __all__ = [
     "Description",
     "HandDef",
     "LineDef",
+    "OptionDef",
     "PaytableDef",
     "PointDef",
     "RuleDef",
@@ -64,17 +76,29 @@ THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_k
 RANKINGS = {"poker": CATEGORY_KEYS, "three_card": THREE_CARD_CATEGORIES}
 """Each ranking's categories, low to high (poker's royal flush is a category of its own)."""
 RANKING_SIZES = {"poker": (5, 6, 7), "three_card": (3,)}
-CONDITIONS = ("at_least", "up_card_at_least", "suited", "hidden_pair", "up_card_paired")
+CONDITIONS = ("at_least", "up_card_at_least", "suited", "hidden_pair", "up_card_paired",
+              "hand_in", "category_in", "own_card_paired", "beats_board", "suited_with_own",
+              "dealer_outs_below")
 """What a rule strategy's rule may ask of the cards its point sees: the player's seen cards
 rank ``at_least`` a hand (``"Q-6-4"``, ``"pair of 10s"``, ``"pair"``: with fewer than five
 poker cards, only pairs, two pair, trips and quads count); the dealer's up card ranks
 ``up_card_at_least`` R; ``suited``: at least N seen player cards share a suit;
 ``hidden_pair``: the player's own cards hold a pair; ``up_card_paired``: the up card's rank is
-among the player's cards."""
+among the player's cards; ``hand_in``: the two own cards are in a starting-hand range
+(``"33+, A2s+, K5o+, JTo"``); ``category_in``: the seen cards' category is one of a list;
+``own_card_paired``: an own card pairs (a pocket pair, or paired by the board);
+``beats_board``: the seen cards rank above the board's own five; ``suited_with_own``: N seen
+cards of one suit, an own card of it ranking at least R; ``dealer_outs_below``: fewer than N
+unseen cards make, with the board, a hand above the player's
+(:mod:`gpusim.games.described.conditions` reads and evaluates them)."""
 SHOWDOWN = "showdown"
 """``next = "showdown"``: the action ends the decisions (no later point is reached; the round
 goes on to the showdown, or straight to its settlement in a game without a dealer). A word no
 point may take as its name."""
+EVENT_WORDS = ("fold", "win", "tie", "lose", "no_qualify", "beat", "no_beat", "other")
+"""The words of event names a description may rename (``[game.events]``): a fold; a showdown's
+outcomes (``win:<line>`` for a win paid on a paytable); a ``beat_dealer`` bet's ``beat:<line>``
+and ``no_beat:<line>``; ``other``, a hand on none of a paytable's lines."""
 PAY = re.compile(r"^(\d+)(?::(\d+))?$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -118,6 +142,7 @@ class PaytableDef:
     hand: str
     lines: tuple[str, ...]
     otherwise: str
+    unlisted: str = "other"  # a hand on no line is the event "other", or "named" by its class
 
 
 @dataclass(frozen=True)
@@ -135,6 +160,20 @@ class BetDef:
     requires: str | None
     bonus: str | None
     bonus_requires: str | None
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    """A config option, ``[rules] <name>``. ``kind``: ``"choice"`` (one of ``values``) or
+    ``"hand"`` (a (category, rank index) pair); ``sets``: ((key path in ``[game]``, ((value,
+    what is written), ...)), ...); a hand option writes its hand at each path (no pairs)."""
+
+    name: str
+    description: str
+    kind: str
+    values: tuple[Any, ...]
+    default: Any
+    sets: tuple[tuple[str, tuple[tuple[Any, Any], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -161,6 +200,14 @@ class Description:
     paytables: tuple[PaytableDef, ...]
     strategies: tuple[tuple[str, str, tuple[tuple[str, tuple[RuleDef, ...]], ...]], ...]
     raw: str = ""  # the canonical JSON of the [game] table (the manifest carries it)
+    unqualified_tie: str = "no_qualify"  # a tie with a dealer who does not qualify settles so
+    events: tuple[tuple[str, str], ...] = ()  # (outcome word, its name in events)
+    options: tuple[OptionDef, ...] = ()
+    chosen: tuple[tuple[str, Any], ...] = ()  # (option, value) applied to raw to make this game
+
+    def word(self, word: str) -> str:
+        """An outcome word (:data:`EVENT_WORDS`) as this game's events name it."""
+        return dict(self.events).get(word, word)
 
     @property
     def n_cards(self) -> int:
@@ -254,3 +301,15 @@ def _str_list(r: ConfigReader, table: dict, where: str, key: str) -> list:
         raise r.fail(f"{where}.{key}", f"value {value!r} is not allowed; expected a non-empty "
                                        "array of strings")
     return value
+
+
+def _named_tables(r: ConfigReader, table: dict, section: str, keys: tuple[str, ...]):
+    """(name, table, key path) of each ``[game.<section>.<name>]``: the name a valid one, the
+    value a table holding only ``keys``."""
+    for name, value in table.items():
+        w = f"game.{section}.{name}"
+        _name(r, name, w)
+        if not isinstance(value, dict):
+            raise r.fail(w, f"value is not allowed; expected a table with {', '.join(keys)}")
+        r.keys(value, w, keys)
+        yield name, value, w

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 
 from gpusim.evaluator import evaluate, evaluate_three
 from gpusim.games.base import Settlement
+from gpusim.games.described.conditions import evaluate_condition, made_rank
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
 from gpusim.strategy import PointRules
@@ -138,28 +139,6 @@ def encode(settlement: Settlement, offered: tuple[str, ...]) -> jax.Array:
 # --- rule strategies ----------------------------------------------------------------------------
 
 
-def _made(cards: jax.Array) -> jax.Array:
-    """A packed rank of fewer than five poker cards: pairs, two pair, trips and quads only
-    (high card keeps the ranks as kickers), comparable with :func:`threshold`'s.
-
-    From the equal-rank pairs among the k cards (k(k-1)/2 compares, no table): 1 is a pair, 2
-    two pair, 3 trips, 6 quads; the named rank is the highest rank of an equal pair."""
-    r = cards >> 2
-    k = cards.shape[1]
-    n_eq = jnp.zeros(cards.shape[:1], jnp.int32)
-    named = jnp.full(cards.shape[:1], -1, jnp.int32)
-    kick = jnp.zeros(cards.shape[:1], jnp.int32)
-    for i in range(k):
-        kick = kick | jnp.left_shift(1, r[:, i])
-        for j in range(i + 1, k):
-            eq = r[:, i] == r[:, j]
-            n_eq = n_eq + eq
-            named = jnp.maximum(named, jnp.where(eq, r[:, i], -1))
-    cat = jnp.select([n_eq >= 6, n_eq == 3, n_eq == 2, n_eq == 1], [7, 3, 2, 1], 0)
-    made = (cat << 27) | (jnp.left_shift(1, jnp.maximum(named, 0)) << 13)
-    return jnp.where(cat == 0, kick, made).astype(_U)
-
-
 def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
     n_own = d.player
     own = seen[:, :n_own]
@@ -172,7 +151,7 @@ def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
         elif hand.shape[1] >= 5:
             rank = evaluate(hand)
         else:
-            rank = _made(hand)
+            rank = made_rank(hand)
         return rank >= _U(threshold(tuple(spec), ranking))
     if cond == "up_card_at_least":
         return (up[:, 0] >> 2) >= value
@@ -185,7 +164,7 @@ def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
         return jnp.any(jnp.stack(pairs, axis=1), axis=1)
     if cond == "up_card_paired":
         return jnp.any((own >> 2) == (up[:, :1] >> 2), axis=1)
-    raise AssertionError(cond)
+    return evaluate_condition(seen, d, cond, value)
 
 
 @cache

@@ -153,24 +153,27 @@ def layout(d: Description) -> Layout:
         multiple = placed[path] if in_tree else np.ones(n_codes, np.int64)
         for c in range(n_codes):
             if multiple[c] == 0:  # not on the table: named as run_figures.not_placed_events does
-                name, ret = _not_placed(points, paths[path[c]][0], b.name, bool(folded[c]))
+                name, ret = _not_placed(d, points, paths[path[c]][0], b.name, bool(folded[c]))
             else:
                 name, ret = _event(d, b, bool(folded[c]), int(sd[c]),
                                    {h: int(cls[h][c]) for h in class_hands}, class_names)
             if name not in names:
                 names.append(name)
                 rets.append(ret)
+            # one name is one return: the names a description may choose are checked when it
+            # is read, so two outcomes never meet under one name with different pays
+            assert rets[names.index(name)] == ret, (b.name, name)
             ev[c] = names.index(name)
         lay.events[b.name], lay.returns[b.name] = tuple(names), tuple(rets)
         lay.event_of[b.name], lay.multiple_of[b.name] = ev, multiple
     return lay
 
 
-def _not_placed(points, took: dict, bet: str, folded: bool):
+def _not_placed(d: Description, points, took: dict, bet: str, folded: bool):
     """The event of a bet a round did not place: ``fold``, or the action taken instead at the
     point that offers it (a ``pull``, a ``check``)."""
     if folded:
-        return "fold", (Fraction(0), None)
+        return d.word("fold"), (Fraction(0), None)
     for p in points:
         if took[p.name] >= 0 and any(bet in a.stakes for a in p.actions):
             return p.actions[took[p.name]].name, (Fraction(0), None)
@@ -185,28 +188,39 @@ def _in_line(d: Description, name: str, rank: int) -> bool:
 def _event(d: Description, b, folded: bool, sd: int, cls: dict, class_names: dict):
     """(event name, (base, bonus)) of bet ``b`` at one code. ``base``: a Fraction returned
     per unit, or (paytable, line index or -1, otherwise) read from the config; ``bonus``:
-    (paytable, line index) or None."""
+    (paytable, line index) or None. Outcome words are named as the game renames them
+    (``d.word``)."""
     if folded and not (b.side and b.fold == "settle"):
-        return "fold", (Fraction(0), None)
+        return d.word("fold"), (Fraction(0), None)
     outcome, pay = b.pays[0]
+    result = SHOWDOWN[sd].removeprefix("nq_")
     base: Any
     if outcome != "settle":
         assert d.showdown is not None  # a showdown bet needs one (checked when read)
+        pays = dict(b.pays)
         qualified = sd >= 3 or d.showdown[2] is None
-        result = SHOWDOWN[sd].removeprefix("nq_")
-        outcome = result if qualified else "no_qualify"
-        pay = dict(b.pays)[outcome]
-    if b.requires == "beat_dealer" and SHOWDOWN[sd].removeprefix("nq_") != "win":
-        name, base = "no_beat", Fraction(0)
-    elif pay == "paytable":
+        # a bet without a no_qualify pay is compared whatever the dealer holds; a tie may
+        # outrank the qualifier (unqualified_tie)
+        compared = qualified or "no_qualify" not in pays or (
+            result == "tie" and d.unqualified_tie == "tie")
+        outcome = result if compared else "no_qualify"
+        pay = pays[outcome]
+    # a folded hand is not shown down: it never beats the dealer
+    beats = None if b.requires != "beat_dealer" else (not folded and result == "win")
+    if pay == "paytable":
         pt = d.paytable(str(b.paytable))
         hand = pt.hand
         k = _line_of_class(d, pt.name, class_names[hand])[cls[hand]]
-        line = pt.lines[k] if k >= 0 else "other"
-        name = line if outcome == "settle" else f"{outcome}:{line}"
+        line = pt.lines[k] if k >= 0 else (
+            class_names[hand][cls[hand]][0] if pt.unlisted == "named" else d.word("other"))
         base = (pt.name, k, Fraction(1) if pt.otherwise == "push" else Fraction(0))
+        if beats is not None:
+            name = f"{d.word('beat' if beats else 'no_beat')}:{line}"
+            base = base if beats else Fraction(0)
+        else:
+            name = line if outcome == "settle" else f"{d.word(outcome)}:{line}"
     else:
-        name, base = outcome, pay
+        name, base = d.word(outcome), pay
     bonus = None
     if b.bonus and not (b.bonus_requires == "stay" and folded):
         pt = d.paytable(b.bonus)

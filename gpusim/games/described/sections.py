@@ -8,49 +8,36 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import Any
+from functools import cache
 
 from gpusim.cards import RANKS
+from gpusim.games.described.bets import bets, events, paytables, showdown
+from gpusim.games.described.conditions import parse_condition, parse_rank
 from gpusim.games.described.description import (
     CONDITIONS,
     RANKING_SIZES,
     RANKINGS,
     SHOWDOWN,
     ActionDef,
-    BetDef,
     Description,
     HandDef,
     LineDef,
-    PaytableDef,
     PointDef,
     RuleDef,
     _int,
     _name,
-    _pay,
+    _named_tables,
     _show,
     _str_list,
-    parse_hand_spec,
 )
+from gpusim.games.described.options import apply, check, read_options
 from gpusim.rules import ConfigReader
 
-__all__ = ["complete", "parse_description"]
+__all__ = ["complete", "parse_description", "with_options"]
 
-_OUTCOMES = ("no_qualify", "win", "tie", "lose")
 _STRATEGY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _RESERVED = {"description": "a strategy's description",
              SHOWDOWN: f"next = {SHOWDOWN!r} ends the decisions"}
-
-
-def _named_tables(r: ConfigReader, table: dict, section: str, keys: tuple[str, ...]):
-    """(name, table, key path) of each ``[game.<section>.<name>]``: the name a valid one, the
-    value a table holding only ``keys``."""
-    for name, value in table.items():
-        w = f"game.{section}.{name}"
-        _name(r, name, w)
-        if not isinstance(value, dict):
-            raise r.fail(w, f"value is not allowed; expected a table with {', '.join(keys)}")
-        r.keys(value, w, keys)
-        yield name, value, w
 
 
 def _hands(r: ConfigReader, game: dict, d: Description) -> tuple[HandDef, ...]:
@@ -90,13 +77,6 @@ def _hands(r: ConfigReader, game: dict, d: Description) -> tuple[HandDef, ...]:
     return tuple(out)
 
 
-def _rank(r: ConfigReader, text: str, where: str) -> int:
-    t = text.strip().upper().replace("10", "T")
-    if len(t) != 1 or t not in RANKS:
-        raise r.fail(where, f"rank {text!r} is not allowed; allowed: {', '.join(RANKS)}")
-    return RANKS.index(t)
-
-
 def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
     table = r.table(game, "game", "lines", required=False) or {}
     rankings = {h.ranking for h in d.hands}
@@ -106,7 +86,8 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
         cat = r.string(spec, w, "category", allowed=tuple(sorted(cats)))
         lo_hi = r.string(spec, w, "ranks")
         lo_t, sep, hi_t = lo_hi.partition("-")
-        lo, hi = _rank(r, lo_t, f"{w}.ranks"), _rank(r, hi_t if sep else lo_t, f"{w}.ranks")
+        lo = parse_rank(r, lo_t, f"{w}.ranks")
+        hi = parse_rank(r, hi_t if sep else lo_t, f"{w}.ranks")
         if lo > hi:
             raise r.fail(f"{w}.ranks", f"value {lo_hi!r} is not allowed; write low-high, "
                                        "e.g. '6-10'")
@@ -141,38 +122,6 @@ straight's a 3 (A-2-3), a three-card high card's a 5 (5-3-2)."""
 
 def _lowest_rank(category: str, rankings: set[str]) -> int:
     return min(_LOWEST[k].get(category, 0) for k in rankings if category in RANKINGS[k])
-
-
-def _showdown(r: ConfigReader, game: dict, d: Description):
-    table = r.table(game, "game", "showdown", required=False)
-    if table is None:
-        return None
-    w = "game.showdown"
-    if not d.dealer:
-        raise r.fail(w, "a showdown is not allowed: the game deals no dealer cards "
-                        "(game.cards.dealer)")
-    r.keys(table, w, ("player", "dealer", "qualifier"))
-    names = tuple(h.name for h in d.hands)
-    p = r.string(table, w, "player", allowed=names)
-    q = r.string(table, w, "dealer", allowed=names)
-    if q == p:
-        raise r.fail(f"{w}.dealer", f"value {q!r} is not allowed: the dealer's hand must differ "
-                                    f"from the player's; allowed: "
-                                    f"{', '.join(repr(n) for n in names if n != p) or 'none'}")
-    cols = d.columns
-    for key, hand, seat in (("dealer", q, "player"), ("player", p, "dealer")):
-        if set(d.hand(hand).columns) & set(cols.get(seat, ())):
-            raise r.fail(f"{w}.{key}", f"value {hand!r} is not allowed: that hand holds the "
-                                       f"{seat}'s cards; the {key}'s hand holds the {key}'s "
-                                       "cards and the board only")
-    if d.hand(p).ranking != d.hand(q).ranking:
-        raise r.fail(w, f"hands {p!r} and {q!r} rank differently; a showdown compares hands "
-                        "of one ranking")
-    qual = None
-    if "qualifier" in table:
-        text = r.string(table, w, "qualifier")
-        qual = parse_hand_spec(text, d.hand(q).ranking, f"{w}.qualifier", r)
-    return (p, q, qual)
 
 
 def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]:
@@ -252,124 +201,6 @@ def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]
     return tuple(out)
 
 
-def _paytables(r: ConfigReader, game: dict, d: Description) -> tuple[PaytableDef, ...]:
-    table = r.table(game, "game", "paytables", required=False) or {}
-    out = []
-    for name, p, w in _named_tables(r, table, "paytables", ("hand", "lines", "otherwise")):
-        hand = r.string(p, w, "hand", allowed=tuple(h.name for h in d.hands))
-        ranking = d.hand(hand).ranking
-        allowed = (*RANKINGS[ranking], *(ln.name for ln in d.lines
-                                        if ln.category in RANKINGS[ranking]))
-        lines = _str_list(r, p, w, "lines")
-        for line in lines:
-            if line not in allowed:
-                raise r.fail(f"{w}.lines", f"line {line!r} is not allowed for a {ranking} hand; "
-                                           f"allowed: {', '.join(allowed)}")
-        twice = [x for k, x in enumerate(lines) if x in lines[:k]]
-        if twice:
-            raise r.fail(f"{w}.lines", f"line {twice[0]!r} is listed twice; lines must all "
-                                       "differ")
-        split = {ln.category for ln in d.lines if ln.name in lines}
-        both = [c for c in split if c in lines]
-        if both:
-            raise r.fail(f"{w}.lines", f"{both[0]!r} is listed whole and split by rank; list "
-                                       "one or the other")
-        otherwise = r.string(p, w, "otherwise", allowed=("lose", "push"), default="lose")
-        out.append(PaytableDef(name, hand, tuple(lines), otherwise))
-    return tuple(out)
-
-
-def _bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
-    table = r.table(game, "game", "bets", required=True) or {}
-    tables = {p.name for p in d.paytables}
-    out = []
-    for name, b, w in _named_tables(r, table, "bets", (
-            "placed", "side", "fold", "showdown", "paytable", "requires", "bonus",
-            "bonus_requires")):
-        placed = r.string(b, w, "placed", allowed=("deal", "action"))
-        side = bool(r.boolean(b, w, "side")) if "side" in b else False
-        fold = r.string(b, w, "fold", allowed=("lose", "settle"), default="lose")
-        paytable = r.string(b, w, "paytable", allowed=tuple(sorted(tables))) \
-            if "paytable" in b else None
-        requires = r.string(b, w, "requires", allowed=("stay", "beat_dealer")) \
-            if "requires" in b else None
-        if "showdown" in b:
-            if d.showdown is None:
-                raise r.fail(f"{w}.showdown", "not allowed: the game has no [game.showdown]")
-            sd = r.table(b, w, "showdown", required=True) or {}
-            r.keys(sd, f"{w}.showdown", _OUTCOMES)
-            pays = []
-            for o in _OUTCOMES:
-                if o == "no_qualify" and d.showdown[2] is None:
-                    if o in sd:
-                        raise r.fail(f"{w}.showdown.no_qualify", "not allowed: the dealer has "
-                                                                 "no qualifier")
-                    continue
-                if o not in sd:
-                    raise r.fail(f"{w}.showdown.{o}", "missing; allowed: 'X:1', 'push', "
-                                                      "'lose', 'paytable'")
-                pays.append((o, _pay(r, sd[o], f"{w}.showdown.{o}", ("paytable",))))
-            if any(p == "paytable" for _, p in pays) and paytable is None:
-                raise r.fail(f"{w}.paytable", "missing: a showdown pay says 'paytable'")
-            if requires is not None:
-                raise r.fail(f"{w}.requires", "not allowed on a showdown bet")
-        else:
-            if paytable is None:
-                raise r.fail(w, "says neither how it settles against the dealer (showdown) nor "
-                                "its paytable (paytable)")
-            pays = [("settle", "paytable")]
-            if requires == "beat_dealer" and d.showdown is None:
-                raise r.fail(f"{w}.requires", "'beat_dealer' is not allowed: the game has no "
-                                              "[game.showdown]")
-        bonus = r.string(b, w, "bonus", allowed=tuple(sorted(tables))) if "bonus" in b else None
-        bonus_requires = r.string(b, w, "bonus_requires", allowed=("stay",)) \
-            if "bonus_requires" in b else None
-        if bonus_requires and not bonus:
-            raise r.fail(f"{w}.bonus_requires", "not allowed without 'bonus'")
-        if side and placed != "deal":
-            raise r.fail(f"{w}.placed", "a side bet is placed before the deal: 'deal'")
-        out.append(BetDef(name, placed, side, fold, tuple(pays), paytable, requires, bonus,
-                          bonus_requires))
-    if not any(b.placed == "deal" and not b.side for b in out):
-        raise r.fail("game.bets", "no main bet is placed before the deal; one is the base bet "
-                                  "(placed = 'deal')")
-    names = [b.name for b in out]
-    pullable = [b.name for b in out if b.placed == "deal" and not b.side
-                and b.name != _base(out)]
-    placed_by = {a.bet for p in d.points for a in p.actions if a.bet}
-    pulled_at: dict[str, str] = {}
-    for i, p in enumerate(d.points):
-        for j, a in enumerate(p.actions):
-            if a.pull is not None and pulled_at.setdefault(a.pull, p.name) != p.name:
-                raise r.fail(f"game.decisions[{i}].actions[{j}].pull",
-                             f"value {a.pull!r} is not allowed: point {pulled_at[a.pull]!r} "
-                             "already pulls it; a bet is pulled back at one point only")
-            if a.bet is not None and a.bet not in names:
-                raise r.fail(f"game.decisions[{i}].actions[{j}].bet",
-                             f"value {a.bet!r} is not allowed; allowed: {', '.join(names)}")
-            if a.pull is not None and a.pull not in pullable:
-                why = ("the base bet always stays" if a.pull == _base(out) else
-                       "not a bet of the game" if a.pull not in names else
-                       "only a main bet placed before the deal may be pulled back")
-                raise r.fail(f"game.decisions[{i}].actions[{j}].pull",
-                             f"value {a.pull!r} is not allowed ({why}); allowed: "
-                             f"{', '.join(repr(n) for n in pullable) or 'none'} (main bets "
-                             "placed before the deal, other than the base bet)")
-    for b in out:
-        if b.placed == "action" and b.name not in placed_by:
-            raise r.fail(f"game.bets.{b.name}", f"a bet nobody places: no action has bet = "
-                                                f"{b.name!r}; place it by an action or make "
-                                                "it placed = 'deal'")
-        if b.placed == "deal" and b.name in placed_by:
-            raise r.fail(f"game.bets.{b.name}.placed", "'deal' is not allowed: an action places "
-                                                       "it; use 'action'")
-    return tuple(out)
-
-
-def _base(bets) -> str:
-    return next(b.name for b in bets if b.placed == "deal" and not b.side)
-
-
 def _strategies(r: ConfigReader, game: dict, d: Description):
     table = r.table(game, "game", "strategies", required=False) or {}
     points = {p.name: p for p in d.points}
@@ -396,7 +227,7 @@ def _strategies(r: ConfigReader, game: dict, d: Description):
                 wr = f"{wp}[{k}]"
                 r.keys(rule, wr, ("action", *CONDITIONS))
                 action = r.string(rule, wr, "action", allowed=tuple(a.name for a in point.actions))
-                conds = tuple((c, _condition(r, d, point, c, rule[c], f"{wr}.{c}"))
+                conds = tuple((c, parse_condition(r, d, point, c, rule[c], f"{wr}.{c}"))
                               for c in CONDITIONS if c in rule)
                 if k == len(rules) - 1 and conds:
                     raise r.fail(wr, "the last rule must have no condition (what is done "
@@ -407,38 +238,6 @@ def _strategies(r: ConfigReader, game: dict, d: Description):
             per_point.append((pname, tuple(parsed)))
         out.append((name, desc, tuple(per_point)))
     return tuple(out)
-
-
-def _condition(r: ConfigReader, d: Description, point: PointDef, cond: str, value: Any, w: str):
-    n_seen = d.player + sum(d.streets[: point.street])
-    if cond == "at_least":
-        if not isinstance(value, str):
-            raise r.fail(w, f"value {value!r} is not allowed; expected a hand such as 'pair'")
-        player_rankings = {h.ranking for h in d.hands if h.columns[: d.player]
-                           == tuple(range(d.player))}
-        ranking = "three_card" if n_seen == 3 and "three_card" in player_rankings else "poker"
-        spec = parse_hand_spec(value, ranking, w, r)
-        if n_seen < 5 and ranking == "poker" and RANKINGS["poker"][spec[0]] not in (
-                "high_card", "pair", "two_pair", "three_of_a_kind", "four_of_a_kind"):
-            raise r.fail(w, f"value {value!r} is not allowed with {n_seen} cards seen; allowed: "
-                            "high cards, pairs, two pair, trips and quads")
-        return (ranking, *spec)
-    if cond == "up_card_at_least":
-        if d.dealer_up < 1:
-            raise r.fail(w, "not allowed: the dealer has no face-up card (game.cards.dealer_up)")
-        return _rank(r, str(value), w)
-    if cond == "suited":
-        if type(value) is not int or not 2 <= value <= n_seen:
-            raise r.fail(w, f"value {_show(value)} is not allowed; expected 2..{n_seen} "
-                            "(cards seen)")
-        return value
-    if cond in ("hidden_pair", "up_card_paired"):
-        if value is not True:
-            raise r.fail(w, f"value {_show(value)} is not allowed; allowed: true")
-        if cond == "up_card_paired" and d.dealer_up < 1:
-            raise r.fail(w, "not allowed: the dealer has no face-up card (game.cards.dealer_up)")
-        return True
-    raise AssertionError(cond)
 
 
 def _check_used(r: ConfigReader, d: Description) -> None:
@@ -456,12 +255,13 @@ def _check_used(r: ConfigReader, d: Description) -> None:
 def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     d = replace(d, hands=_hands(r, game, d))
     d = replace(d, lines=_lines(r, game, d))
-    d = replace(d, showdown=_showdown(r, game, d))
+    d = showdown(r, game, d)
     d = replace(d, points=_points(r, game, d))
     if not d.points:
         raise r.fail("game.decisions", "missing; describe at least one decision point")
-    d = replace(d, paytables=_paytables(r, game, d))
-    d = replace(d, bets=_bets(r, game, d))
+    d = replace(d, paytables=paytables(r, game, d))
+    d = replace(d, bets=bets(r, game, d))
+    d = events(r, game, d)
     _check_used(r, d)
     d = replace(d, strategies=_strategies(r, game, d))
     if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
@@ -473,10 +273,32 @@ def complete(r: ConfigReader, game: dict, d: Description) -> Description:
 
 
 def parse_description(r: ConfigReader, game: dict) -> Description:
-    """The ``[game]`` table (parsed TOML) as a :class:`Description`; ConfigError otherwise."""
+    """The ``[game]`` table (parsed TOML) as a :class:`Description`, its options
+    (``[game.options]``) at their defaults; ConfigError otherwise."""
+    r.keys(game, "game", ("name", "title", "cards", "hands", "lines", "showdown", "decisions",
+                          "bets", "paytables", "events", "options", "strategies"))
+    options = read_options(r, game)
+    chosen = tuple((o.name, o.default) for o in options)
+    d = replace(_read(r, apply(game, options, dict(chosen))), options=options, chosen=chosen,
+                raw=json.dumps(game, separators=(",", ":")))
+    check(r, game, d, _read)
+    return d
+
+
+@cache
+def with_options(d: Description, chosen: tuple) -> Description:
+    """The game ``d`` with its options at ``chosen`` ((option, value), ... as
+    :func:`gpusim.games.described.options.config_values` reads them)."""
+    if chosen == d.chosen:
+        return d
+    game = json.loads(d.raw)
+    applied = _read(ConfigReader(f"game {d.name}"), apply(game, d.options, dict(chosen)))
+    return replace(applied, options=d.options, chosen=chosen, raw=d.raw)
+
+
+def _read(r: ConfigReader, game: dict) -> Description:
+    """A ``[game]`` table with its options written (no ``options`` key) as a Description."""
     w = "game"
-    r.keys(game, w, ("name", "title", "cards", "hands", "lines", "showdown", "decisions", "bets",
-                     "paytables", "strategies"))
     name = _name(r, game.get("name"), f"{w}.name")
     title = r.string(game, w, "title", default=name)
     cards = r.table(game, w, "cards", required=True) or {}

@@ -19,20 +19,24 @@ from gpusim.cards import CATEGORY_KEYS
 from gpusim.exact.fives import HOLE_CLASS
 from gpusim.exact.solver import ExactSolver
 from gpusim.games.holdem.play_once import (
-    DEALT,
-    LQ,
-    TIES,
     TOTAL_DEALS,
-    WINS,
-    WN,
     Solution,
     cache_name,
     solve,
 )
 from gpusim.games.holdem.play_once_counts import N_PAY, RiverPrices
+from gpusim.games.holdem.play_once_report import joint_counts
 from gpusim.games.holdem.play_once_shape import play_tree_of, refusal, roles
 
 __all__ = ["SOLVER", "DescribedPlayOnceTables", "solved"]
+
+def _qualifier(d) -> int:
+    """The lowest qualifying dealer rank, 0 where the dealer always opens."""
+    from gpusim.games.described.engine import threshold
+
+    qual = d.showdown[2]
+    return 0 if qual is None else int(threshold(qual, "poker"))
+
 
 def _prices(rules) -> RiverPrices:
     d = rules.game_def
@@ -57,38 +61,8 @@ def _prices(rules) -> RiverPrices:
 def solution(rules, *, progress: bool = True, backend: str = "cpu") -> Solution:
     """The config's optimal solution (cached per prices and tree)."""
     d = rules.game_def
-    return solve(0, _prices(rules), play_tree_of(d),
+    return solve(_qualifier(d), _prices(rules), play_tree_of(d),
                  progress=f"{d.title}: flop classes" if progress else None, backend=backend)
-
-
-def _joint(sol: Solution, d) -> np.ndarray:
-    """(n_codes,) int64 deals per joint code of the description's layout (path, showdown,
-    class of the player's hand), from the solution's path and fold totals."""
-    from gpusim.games.described.layout import layout
-
-    lay = layout(d)
-    n_sd = lay.n_showdown
-    by_class = bool(lay.class_hands)
-    n_cls = len(lay.class_names[lay.class_hands[0]]) if by_class else 1
-    if by_class and (lay.class_hands != (d.showdown[0],) or n_cls != N_PAY):
-        raise refusal(d, "game.paytables", "expected every paytable to read the player's hand "
-                                           "by category")
-    index = {tuple(took[p.name] for p in d.points): i for i, (took, _) in enumerate(lay.paths)}
-    joint = np.zeros(lay.n_codes, np.int64)
-    rows = [(took, row) for (_, took), row in zip(sol.tree.paths(), sol.paths, strict=True)]
-    rows.append((sol.tree.fold_path(), sol.fold))
-    for took, row in rows:
-        path = index[tuple(took[p.name] for p in d.points)]
-        wins, wn, t, lq = row[WINS], row[WN], row[TIES], row[LQ]
-        ln = row[DEALT] - wins - t - lq
-        # the dealer always qualifies: (nq_win, nq_tie, nq_lose, win, tie, lose)
-        per_sd = np.stack([wn, np.zeros_like(t), ln, wins - wn, t, lq])
-        if not by_class:
-            per_sd = per_sd.sum(axis=1, keepdims=True)
-        joint[(path * n_sd) * n_cls: (path * n_sd + 6) * n_cls] += per_sd.ravel()
-    if int(joint.sum()) != TOTAL_DEALS:
-        raise AssertionError(f"joint counts sum to {int(joint.sum())}, not {TOTAL_DEALS}")
-    return joint
 
 
 def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: str = "cpu"):
@@ -112,7 +86,7 @@ def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: 
         return values // combos[:, None]
 
     n_pre = sol.tree.n_preflop
-    return Solved(rules=rules, strategy=strategy, joint=_joint(sol, d), deals=TOTAL_DEALS,
+    return Solved(rules=rules, strategy=strategy, joint=joint_counts(sol, d), deals=TOTAL_DEALS,
                   scale=_prices(rules).den, root_cards=subsets(2)[first].astype(np.int32),
                   root_weight=combos, root_deals=np.full(169, per_hole, np.int64),
                   root_ev=per(sol.values), root_ev_main=per(sol.values_main),
@@ -124,10 +98,16 @@ def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: 
 
 def report(rules, strategy, *, progress: bool = True, backend: str = "cpu") -> dict:
     """The exact report (docs/exact.md) of the ``optimal`` strategy."""
-    from gpusim.games.described.exact_report import analyse
+    from gpusim.games.holdem.play_once_report import analyse
+    from gpusim.strategy import StrategyError
 
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", str(strategy))
-    return analyse(solved(rules, name, progress=progress, backend=backend))
+    if name != "optimal":
+        raise StrategyError(f"strategy {name!r}: the exact report of {rules.game_def.title} is "
+                            f"available for 'optimal' only; simulate {name!r} instead")
+    prices = _prices(rules)
+    return analyse(solution(rules, progress=progress, backend=backend), rules, name,
+                   prices.den, prices.trips)
 
 
 def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
@@ -139,7 +119,7 @@ def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.nd
 
 
 def counts_file(rules) -> str:
-    return cache_name(0, _prices(rules), play_tree_of(rules.game_def))
+    return cache_name(_qualifier(rules.game_def), _prices(rules), play_tree_of(rules.game_def))
 
 
 SOLVER = ExactSolver(

@@ -60,7 +60,7 @@ _N = 10  # pay classes
 def trips_hits(rules, bet: str) -> tuple[dict[str, int], int]:
     """({line: seven-card hands it pays}, C(52, 7)): the Trips settled on the player's final
     hand whatever the decisions, every seven-card hand dealt equally often."""
-    from gpusim.games.ultimate_holdem.side_exact import seven_card_counts
+    from gpusim.exact.seven_cards import seven_card_counts
 
     counts = seven_card_counts()
     spec = _spec(rules)

@@ -13,7 +13,8 @@ What the shape counts (anything else is refused, naming the key):
   tie); a main bet placed at the deal (the Blind: a paytable of the player's hand on a win, a
   push below it and on a tie); side bets on a paytable of the player's hand, settled whatever
   the player does, or lost unless he beats the dealer (a fold loses them);
-- no dealer qualifier: the dealer always opens.
+- the dealer's qualifier, if any, at the bottom of a hand category (such as a pair): the Ante
+  pushes when he does not qualify; the Play and the Blind are compared whatever he holds.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from fractions import Fraction
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.games.spec import DesignEntry
 
-__all__ = ["PlayTree", "design_entries", "play_tree_of", "refusal", "roles"]
+__all__ = ["PlayTree", "design_entries", "forfeited_by_fold", "play_tree_of", "refusal", "roles",
+           "side_bet_exact"]
 
 @dataclass(frozen=True)
 class PlayTree:
@@ -85,8 +87,6 @@ def roles(d) -> tuple[str, str, str, tuple[str, ...]]:
             d.hand(player).ranking != "poker":
         raise refusal(d, "game.showdown", "expected the player's and the dealer's two cards "
                                           "each with the whole board, ranked as poker")
-    if qualifier is not None:
-        raise refusal(d, "game.showdown.qualifier", "a dealer qualifier is not counted yet")
     plays = {a.bet for p in d.points for a in p.actions if a.bet}
     if len(plays) != 1:
         raise refusal(d, "game.decisions", "expected every Play to place one and the same bet")
@@ -97,11 +97,17 @@ def roles(d) -> tuple[str, str, str, tuple[str, ...]]:
     if len(blind) != 1:
         raise refusal(d, "game.bets", "expected one main bet placed at the deal besides the "
                                       f"Ante and the Play (the Blind), got {len(blind)}")
-    for name in (ante, play):
-        pays = dict(d.bet(name).pays)
-        if pays != {"win": _WIN, "tie": _PUSH, "lose": _LOSE}:
-            raise refusal(d, f"game.bets.{name}.showdown", "expected win = '1:1', tie = "
-                                                           "'push', lose = 'lose'")
+    even = {"win": _WIN, "tie": _PUSH, "lose": _LOSE}
+    # with a qualifier the Ante pushes when the dealer does not qualify; the Play is compared
+    # whatever the dealer holds
+    for name, want, what in (
+            (ante, {**even, "no_qualify": _PUSH} if qualifier is not None else even,
+             "win = '1:1', tie = 'push', lose = 'lose'" + (", no_qualify = 'push'"
+                                                          if qualifier is not None else "")),
+            (play, even, "win = '1:1', tie = 'push', lose = 'lose' (and no no_qualify: "
+                         "compared whatever the dealer holds)")):
+        if dict(d.bet(name).pays) != want:
+            raise refusal(d, f"game.bets.{name}.showdown", f"expected {what}")
     for b in others:
         hand = d.paytable(str(b.paytable)).hand if b.paytable else None
         if b.bonus or hand != player:
@@ -114,8 +120,9 @@ def roles(d) -> tuple[str, str, str, tuple[str, ...]]:
                    "paytable's otherwise = 'push'"
         else:
             must = b.requires == "beat_dealer"
-            ok = b.requires in (None, "beat_dealer") and b.fold == ("lose" if must else "settle")
-            what = "expected fold = 'settle', or requires = 'beat_dealer' with fold = 'lose'"
+            # a must-beat bet is lost on a fold either way: a folded hand never beats the dealer
+            ok = b.requires in (None, "beat_dealer") and (must or b.fold == "settle")
+            what = "expected fold = 'settle', or requires = 'beat_dealer'"
         if not ok:
             raise refusal(d, f"game.bets.{b.name}", what)
         lines = d.paytable(str(b.paytable)).lines
@@ -170,3 +177,43 @@ def design_entries(d) -> dict[str, DesignEntry]:
                              forfeit_build=f"{_DESIGN}:trips_forfeit_model",
                              forfeit_strategies={"optimal": True})
     return out
+
+
+def side_bet_exact(rules) -> dict:
+    """{side bet: {event: probability}} of the offered side bets settled on the player's final
+    hand whatever he does (no dealer to beat, a fold settles them): every seven-card hand is
+    dealt equally often, so each event's probability is its categories' share of the
+    C(52, 7) hands (:func:`gpusim.exact.seven_cards.seven_card_counts`)."""
+    from math import comb
+
+    from gpusim.exact.seven_cards import seven_card_counts
+    from gpusim.games.described.layout import layout
+
+    d = rules.game_def
+    _, _, _, sides = roles(d)
+    stakes = rules.stakes.as_dict()
+    lay = layout(d)
+    counts = seven_card_counts()
+    out: dict = {}
+    for s in sides:
+        b = d.bet(s)
+        if stakes.get(s, 0) <= 0 or b.requires or b.fold != "settle" or not lay.class_hands:
+            continue
+        # a class's event is the same on every path and showdown: read it at the first code
+        ev = lay.event_of[s]
+        probs: dict[str, Fraction] = {}
+        for c, (_, category) in enumerate(lay.class_names[lay.class_hands[0]]):
+            name = lay.events[s][ev[c]]
+            probs[name] = probs.get(name, Fraction(0)) + Fraction(counts[category],
+                                                                  comb(52, 7))
+        out[s] = probs
+    return out
+
+
+def forfeited_by_fold(rules) -> tuple[str, ...]:
+    """The offered side bets a fold forfeits: lost on a fold, or lost unless the player beats
+    the dealer (a folded hand never does)."""
+    d = rules.game_def
+    stakes = rules.stakes.as_dict()
+    return tuple(b.name for b in d.bets if b.side and stakes.get(b.name, 0) > 0
+                 and (b.fold == "lose" or b.requires == "beat_dealer"))
