@@ -269,8 +269,13 @@ def _settle_function(rules, strategy, batch: int):
 
     # only the structure is traced in; the pays and stakes are the argument ``pay``
     structure = rules.structure()
-    n_cards = spec_for(rules).cards_per_round
-    reads = spec_for(rules).joint.reads
+    spec = spec_for(rules)
+    n_cards = spec.cards_per_round
+    reads = spec.joint.reads
+    # a settlement that computes its joint code itself (a described game) is reduced from the
+    # code alone, unless a Jackpot royal must be told apart: its events and stakes are then
+    # left for XLA to drop (each is a gather a round: a third of a described game's rate)
+    code_only = "joint" in reads and spec.meter_rules(rules) is None
 
     def run(key0, key1, first_lo, first_hi, pay):
         # the same round indices as gpusim.dealing.deal: 64-bit index = hi * 2**32 + lo
@@ -283,6 +288,8 @@ def _settle_function(rules, strategy, batch: int):
         cards = jax.lax.optimization_barrier(cards.T).T
         s = settle(cards, strategy.decide(cards), structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
+        if code_only:
+            return {"events": {}, "stakes": {}, "joint": s.joint}
         return {"events": s.events, "stakes": s.stakes, **{f: getattr(s, f) for f in reads}}
 
     return run
