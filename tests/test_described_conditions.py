@@ -177,7 +177,7 @@ def test_hand_picked_rounds(decided):
 def test_dealer_outs_are_the_packages_on_flush_boards():
     """The 26-evaluation count against the package's 52 evaluations on boards of one or two
     suits (the flush suit's cards count apart), and against a brute count by the evaluator."""
-    from gpusim.games.described.conditions import dealer_outs
+    from gpusim.games.described.condition_eval import dealer_outs
 
     rng = np.random.default_rng(5)
     cards = np.concatenate([_deal(rng, 5_000, range(2, 52, 4)),

@@ -156,7 +156,8 @@ class BatchProgram:
         self.payout = payout
 
     def __call__(self, key0, key1, first_lo, first_hi, n_valid):
-        return self._reduce(self._settle(key0, key1, first_lo, first_hi, self.payout), n_valid)
+        return self._reduce(_for_reduce(self._settle(key0, key1, first_lo, first_hi,
+                                                     self.payout)), n_valid)
 
     @classmethod
     def build(cls, rules, strategy, reducer, batch: int, *, cache_dir: Path | None = None,
@@ -193,7 +194,8 @@ class BatchProgram:
             except untraceable_errors():
                 return None
             n_valid = jax.ShapeDtypeStruct((), np.int32)
-            compiled = [lowered.compile(), reduce_jit.lower(lowered.out_info, n_valid).compile()]
+            compiled = [lowered.compile(),
+                        reduce_jit.lower(_for_reduce(lowered.out_info), n_valid).compile()]
         if paths is None:
             return _keep(cls(*compiled, "jit", pay), held)
         # save only copies that are proven to load and run
@@ -204,6 +206,13 @@ class BatchProgram:
         for path, blob in zip(paths, blobs, strict=True):
             _write(path, blob)
         return _keep(cls(*compiled, "compiled", pay), held)
+
+
+def _for_reduce(part: dict) -> dict:
+    """The settle program's output without the decisions it writes out only to shape XLA's
+    fusions (:func:`_settle_function`): the reduction never takes them, so its executable (and
+    a copy loaded from disk) has the same inputs however it was built."""
+    return {k: v for k, v in part.items() if k != "decisions"}
 
 
 def _keep(program: BatchProgram, held: tuple | None) -> BatchProgram:
@@ -245,7 +254,8 @@ def _runs(settle_fn, reduce_fn, pay) -> bool:
 
     zero = np.uint32(0)
     try:
-        jax.block_until_ready(reduce_fn(settle_fn(zero, zero, zero, zero, pay), np.int32(0)))
+        jax.block_until_ready(reduce_fn(_for_reduce(settle_fn(zero, zero, zero, zero, pay)),
+                                        np.int32(0)))
     except Exception:  # noqa: BLE001 -- a copy that does not run is only a cache miss
         return False
     return True
@@ -286,10 +296,20 @@ def _settle_function(rules, strategy, batch: int):
         # dealt round row-major for its many readers, and every per-card read is then strided
         # (measured: Hold'em Bonus's rule strategies 4-15 % slower)
         cards = jax.lax.optimization_barrier(cards.T).T
-        s = settle(cards, strategy.decide(cards), structure, payout=pay)
+        decisions = strategy.decide(cards)
+        s = settle(cards, decisions, structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
         if code_only:
-            return {"events": {}, "stakes": {}, "joint": s.joint}
+            # the decisions are returned (and dropped) so that XLA writes them out: read by the
+            # joint code alone, their table lookups were fused into its loop, and a gather in a
+            # CPU loop fusion keeps the whole loop, the hand evaluators too, from being
+            # vectorized (Ultimate Texas Hold'em's described ``optimal``: 0.86x the
+            # hand-written game's rate before, benchmarks/described_vs_package.py)
+            out = {"events": {}, "stakes": {}, "joint": s.joint}
+            if isinstance(getattr(strategy, "tables", None), dict):  # table lookups only: a
+                # rule strategy's constant answers would become the executable's inputs
+                out["decisions"] = decisions
+            return out
         return {"events": s.events, "stakes": s.stakes, **{f: getattr(s, f) for f in reads}}
 
     return run

@@ -68,6 +68,7 @@ __all__ = [
     "PaytableDef",
     "PointDef",
     "RuleDef",
+    "lowest_rank",
     "parse_hand_spec",
 ]
 
@@ -313,3 +314,18 @@ def _named_tables(r: ConfigReader, table: dict, section: str, keys: tuple[str, .
             raise r.fail(w, f"value is not allowed; expected a table with {', '.join(keys)}")
         r.keys(value, w, keys)
         yield name, value, w
+
+
+_LOWEST = {
+    "poker": {"two_pair": 1, "straight": 3, "straight_flush": 3, "high_card": 5, "flush": 5,
+              "royal_flush": 12},
+    "three_card": {"straight": 1, "straight_flush": 1, "high_card": 3, "flush": 3},
+}
+"""The lowest rank that can name a hand of a category, by ranking (default a deuce): a poker
+straight's top card is a 5 at least, a high card's or a flush's a 7 (7-5-4-3-2); a three-card
+straight's a 3 (A-2-3), a three-card high card's a 5 (5-3-2)."""
+
+
+def lowest_rank(category: str, rankings: set[str]) -> int:
+    """The lowest rank that names a hand of ``category`` in any of ``rankings``."""
+    return min(_LOWEST[k].get(category, 0) for k in rankings if category in RANKINGS[k])

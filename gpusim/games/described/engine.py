@@ -17,7 +17,7 @@ import numpy as np
 
 from gpusim.evaluator import evaluate, evaluate_three
 from gpusim.games.base import Settlement
-from gpusim.games.described.conditions import evaluate_condition, made_rank
+from gpusim.games.described.condition_eval import evaluate_condition, made_rank
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
 from gpusim.strategy import PointRules
@@ -64,6 +64,25 @@ def threshold(spec: tuple[int, int, int], ranking: str) -> int:
     return cat << 27
 
 
+# A gather in an XLA CPU loop fusion keeps LLVM from vectorizing the whole loop, the hand
+# evaluator fused with it included: Ultimate Texas Hold'em's joint code, one scalar loop, ran at
+# 0.86x the hand-written game's rate, vectorized at par or better (benchmarks/
+# described_vs_package.py). A small table is therefore read by compares and selects.
+_SELECT_MAX = 64
+
+
+def _lookup(table, index: jax.Array) -> jax.Array:
+    """``table[index]`` (int32), every index in range by construction."""
+    values = np.asarray(table, np.int64)
+    if len(values) > _SELECT_MAX:
+        return jnp.asarray(values, jnp.int32).at[index].get(mode="promise_in_bounds")
+    out = jnp.full(index.shape, int(values[0]), jnp.int32)
+    for k, v in enumerate(values.tolist()):
+        if k and v != values[0]:
+            out = jnp.where(index == k, jnp.int32(v), out)
+    return out
+
+
 def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
     """(N,) int32 joint code of each round (see :mod:`gpusim.games.described.layout`)."""
     lay = layout(d)
@@ -75,7 +94,7 @@ def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
     for p, k in zip(points, lay.radices, strict=True):
         raw = raw + (t[p.name] + 1) * mult
         mult *= k
-    code = jnp.asarray(lay.raw_to_path, jnp.int32).at[raw].get(mode="promise_in_bounds")
+    code = _lookup(lay.raw_to_path, raw)
     sd = jnp.zeros_like(code)
     if d.showdown is not None:
         player, dealer, qual = d.showdown
@@ -94,7 +113,7 @@ def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
         if (table == np.arange(len(table)) // 13).all():  # no rank line: the class is the category
             cls = cat
         else:
-            cls = jnp.asarray(table).at[cat * 13 + _named(rank)].get(mode="promise_in_bounds")
+            cls = _lookup(table, cat * 13 + _named(rank))
         code = code * len(lay.class_names[h]) + cls
     return code.astype(jnp.int32)
 

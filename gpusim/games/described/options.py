@@ -25,6 +25,7 @@ from gpusim.games.described.description import (
     _name,
     _named_tables,
     _show,
+    lowest_rank,
 )
 from gpusim.rules import ConfigError, ConfigReader
 
@@ -137,9 +138,7 @@ def _hand(r: ConfigReader, value: Any, where: str, ranking: str | None) -> tuple
     hand = r.string(value, where, "hand", allowed=cats)
     rank = r.string(value, where, "rank", allowed=tuple(RANKS))
     if ranking and hand not in ("high_card", *_NAMED_BY_RANK):
-        from gpusim.games.described.sections import _lowest_rank
-
-        low = _lowest_rank(hand, {ranking})
+        low = lowest_rank(hand, {ranking})
         if RANKS.index(rank) > low:
             raise r.fail(f"{where}.rank", f"value {rank!r} is not allowed with hand {hand!r}; "
                                           f"allowed: {', '.join(RANKS[: low + 1])} (any "

@@ -29,6 +29,7 @@ from gpusim.games.described.description import (
     _named_tables,
     _show,
     _str_list,
+    lowest_rank,
 )
 from gpusim.games.described.options import apply, check, read_options
 from gpusim.rules import ConfigReader
@@ -100,7 +101,7 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
             if ln.category == cat:
                 for k in range(ln.lo, ln.hi + 1):
                     covered[k] += 1
-        lows = _lowest_rank(cat, rankings)
+        lows = lowest_rank(cat, rankings)
         bad = [RANKS[k] for k in range(lows, 13) if covered[k] != 1]
         if bad:
             kind = "overlap" if any(c > 1 for c in covered) else "leave a gap"
@@ -108,20 +109,6 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
                                        f"{', '.join(bad)}; they must cover {RANKS[lows]}-A once "
                                        "each")
     return tuple(out)
-
-
-_LOWEST = {
-    "poker": {"two_pair": 1, "straight": 3, "straight_flush": 3, "high_card": 5, "flush": 5,
-              "royal_flush": 12},
-    "three_card": {"straight": 1, "straight_flush": 1, "high_card": 3, "flush": 3},
-}
-"""The lowest rank that can name a hand of a category, by ranking (default a deuce): a poker
-straight's top card is a 5 at least, a high card's or a flush's a 7 (7-5-4-3-2); a three-card
-straight's a 3 (A-2-3), a three-card high card's a 5 (5-3-2)."""
-
-
-def _lowest_rank(category: str, rankings: set[str]) -> int:
-    return min(_LOWEST[k].get(category, 0) for k in rankings if category in RANKINGS[k])
 
 
 def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]:

@@ -1,0 +1,128 @@
+"""The JAX evaluation of the rule-strategy conditions beyond the first five
+(:mod:`.conditions` reads them; its docstring says what each means)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from gpusim.evaluator import (
+    ROYAL_FLUSH_RANK,
+    evaluate,
+    evaluate_three,
+    rank_from_masks,
+    suit_masks,
+)
+from gpusim.games.described.description import Description
+
+__all__ = ["dealer_outs", "evaluate_condition", "made_rank"]
+
+_U = jnp.uint32
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+
+
+def made_rank(cards: jax.Array) -> jax.Array:
+    """A packed rank of fewer than five poker cards: pairs, two pair, trips and quads only
+    (high card keeps the ranks as kickers), comparable with the engine's ``threshold``.
+
+    From the equal-rank pairs among the k cards (k(k-1)/2 compares, no table): 1 is a pair, 2
+    two pair, 3 trips, 6 quads; the named rank is the highest rank of an equal pair."""
+    r = cards >> 2
+    k = cards.shape[1]
+    n_eq = jnp.zeros(cards.shape[:1], jnp.int32)
+    named = jnp.full(cards.shape[:1], -1, jnp.int32)
+    kick = jnp.zeros(cards.shape[:1], jnp.int32)
+    for i in range(k):
+        kick = kick | jnp.left_shift(1, r[:, i])
+        for j in range(i + 1, k):
+            eq = r[:, i] == r[:, j]
+            n_eq = n_eq + eq
+            named = jnp.maximum(named, jnp.where(eq, r[:, i], -1))
+    cat = jnp.select([n_eq >= 6, n_eq == 3, n_eq == 2, n_eq == 1], [7, 3, 2, 1], 0)
+    made = (cat << 27) | (jnp.left_shift(1, jnp.maximum(named, 0)) << 13)
+    return jnp.where(cat == 0, kick, made).astype(_U)
+
+
+def _category(hand: jax.Array, ranking: str) -> jax.Array:
+    """(N,) int32 category index of the hand in its ranking (poker's royal flush its own)."""
+    if ranking == "three_card":
+        return (evaluate_three(hand) >> 27).astype(jnp.int32)
+    if hand.shape[1] < 5:
+        return (made_rank(hand) >> 27).astype(jnp.int32)
+    rank = evaluate(hand)
+    return jnp.where(rank == _U(ROYAL_FLUSH_RANK), 9, rank >> 27).astype(jnp.int32)
+
+
+# numpy, not a JAX array: this module may first load while a program is being traced, and a
+# JAX array made then would be a constant of that trace, not of the module
+_BITS = (1 << np.arange(13)).astype(np.uint32)
+_ALL = 0x1FFF
+
+
+def dealer_outs(hand: jax.Array, board: jax.Array, up: jax.Array) -> jax.Array:
+    """(N,) int32: the cards not seen (not in ``hand``, the player's own cards and the board,
+    nor ``up``) that make with ``board`` (4 to 6 cards) a hand ranking above ``hand``'s.
+
+    Not 52 evaluations a round but 26: the board plus a card ranks by the card's rank and by
+    whether it lands in the one suit that can reach five (the board holds four or more of it,
+    the *flush suit*). So each rank is evaluated once in a suit that cannot make a flush and
+    holds no board card of that rank (two suits are empty when a flush suit exists; else any
+    suit without that rank), and once in the flush suit; each result counts the unseen cards
+    it stands for."""
+    player = evaluate(hand)
+    b = suit_masks(board)
+    seen = suit_masks(jnp.concatenate([hand, up], axis=1))
+    flush = [jax.lax.population_count(m) >= 4 for m in b]
+    taken = _U(0)
+    plain, flushed = [], []
+    n_plain = n_flushed = jnp.zeros((), jnp.int32)
+    for m, f, s in zip(b, flush, seen, strict=True):
+        free = jnp.where(f, _U(0), ~m & _U(_ALL))  # ranks this suit can take, no flush made
+        plain.append(m[:, None] | ((free & ~taken)[:, None] & _BITS))
+        taken = taken | free
+        flushed.append(m[:, None] | (jnp.where(f, _U(_ALL), _U(0))[:, None] & _BITS))
+        unseen = ((~s[:, None] & _BITS) != 0).astype(jnp.int32)  # (N, 13) per rank
+        n_plain = n_plain + jnp.where(f[:, None], 0, unseen)
+        n_flushed = n_flushed + jnp.where(f[:, None], unseen, 0)
+    k = board.shape[1] + 1
+    beats = rank_from_masks(plain[0], plain[1], plain[2], plain[3], k) > player[:, None]
+    beats_f = rank_from_masks(flushed[0], flushed[1], flushed[2], flushed[3], k) > player[:, None]
+    return jnp.sum(beats * n_plain + beats_f * n_flushed, axis=1, dtype=jnp.int32)
+
+
+def evaluate_condition(seen: jax.Array, d: Description, cond: str, value: Any) -> jax.Array:
+    """(N,) bool: ``cond`` (one of the conditions beyond the first five, as
+    :func:`parse_condition` read it) on each round's seen cards (N, k): own, up, board."""
+    own = seen[:, : d.player]
+    up = seen[:, d.player: d.player + d.dealer_up]
+    board = seen[:, d.player + d.dealer_up:]
+    hand = jnp.concatenate([own, board], axis=1)
+    if cond == "hand_in":
+        table = np.zeros(169, bool)
+        table[list(value)] = True
+        r, s = own >> 2, own & 3
+        hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
+        return jnp.take(jnp.asarray(table), jnp.where(s[:, 0] == s[:, 1], lo * 13 + hi,
+                                                      hi * 13 + lo))
+    if cond == "category_in":
+        ranking, cats = value
+        mask = sum(1 << c for c in cats)
+        return (jnp.right_shift(mask, _category(hand, ranking)) & 1) == 1
+    if cond == "own_card_paired":
+        r = hand >> 2
+        return jnp.any(jnp.sum(r[:, None, :] == r[:, : d.player, None], axis=-1) >= 2, axis=-1)
+    if cond == "beats_board":
+        return evaluate(hand) > evaluate(board)
+    if cond == "suited_with_own":
+        n, lowest = value
+        suit = hand & 3
+        same = jnp.sum(suit[:, None, :] == suit[:, : d.player, None], axis=-1)  # per own card
+        return jnp.any((same >= n) & ((own >> 2) >= lowest), axis=-1)
+    if cond == "dealer_outs_below":
+        return dealer_outs(hand, board, up) < value
+    raise AssertionError(cond)
