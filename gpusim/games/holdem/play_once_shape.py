@@ -70,7 +70,7 @@ _WIN, _PUSH, _LOSE = Fraction(2), Fraction(1), Fraction(0)
 
 def refusal(d, key: str, what: str) -> ValueError:
     return ValueError(f"game {d.name!r}: {key}: {what}; the hold'em play-once solver counts "
-                      "Ultimate Texas Hold'em's shape (docs/describe-a-game.md)")
+                      "Ultimate Texas Hold'em's shape (docs/exact.md, hold'em-shaped descriptions)")
 
 
 def roles(d) -> tuple[str, str, str, tuple[str, ...]]:
