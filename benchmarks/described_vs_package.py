@@ -3,7 +3,7 @@ cache, and the steady-state simulation rate of each strategy.
 
 Usage::
 
-    python benchmarks/described_vs_package.py --pair ultimate_holdem=PATH.toml
+    python benchmarks/described_vs_package.py --pair casino_holdem=PATH.toml
                                               [--rounds 1048576] [--repeats 5] [--no-solve]
 
 ``PATH.toml`` describes the same game (its settlement is checked equal to the package's round

@@ -81,25 +81,30 @@ def _solve(game: str, workers: int) -> dict:
 
         from gpusim.games.holdem.play_once import decide
         from gpusim.games.holdem.play_once_counts import solve_counts
-        from gpusim.games.ultimate_holdem.exact import TREE, analyse, prices_of, qualifier_rank
+        from gpusim.games.holdem.play_once_described import (
+            analyse_solution,
+            prices_of,
+            qualifier_rank,
+        )
+        from gpusim.games.holdem.play_once_shape import play_tree_of
 
-        c = solve_counts(qualifier_rank(rules), prices_of(rules), workers=workers)
+        c = solve_counts(qualifier_rank(rules.game_def), prices_of(rules), workers=workers)
         t1 = time.perf_counter()
-        sol = decide(c, prices_of(rules), TREE)
-        rep = analyse(sol, rules, "optimal")
+        sol = decide(c, prices_of(rules), play_tree_of(rules.game_def))
+        rep = analyse_solution(sol, rules, "optimal")
         # what the solver's cache holds (gpusim.games.holdem.play_once.solve)
         arrays = {"preflop": sol.preflop, "flop": sol.flop, "river": np.packbits(sol.river),
                   "values": sol.values, "values_main": sol.values_main, "paths": sol.paths,
                   "fold": sol.fold}
     else:
-        from gpusim.games.holdem_bonus.exact import CACHE_LEVEL as level
-        from gpusim.games.holdem_bonus.exact import analyse
-        from gpusim.games.holdem_bonus.exact_counts import (
+        from gpusim.games.holdem.streets_counts import (
             preflop_ev,
             river_rule,
             solve_river,
             turn_pass,
         )
+        from gpusim.games.holdem_bonus.exact import CACHE_LEVEL as level
+        from gpusim.games.holdem_bonus.exact import analyse
 
         river = solve_river(4, workers=workers)
         t1 = time.perf_counter()

@@ -30,10 +30,10 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
     from gpusim.board_index import board_classes
     from gpusim.config import load_config
     from gpusim.games.casino_holdem import exact_cupy as ch_cupy
-    from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
+    from gpusim.games.holdem import streets_cupy as thb_cupy
 
     if game == "holdem_bonus":
-        from gpusim.games.holdem_bonus.exact_counts import solve_river
+        from gpusim.games.holdem.streets_counts import solve_river
 
         total = board_classes(4).n_classes
         ids = np.arange(min(n_classes or total, total))
@@ -101,8 +101,8 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
 def _full_thb(river) -> float:
     """Seconds of the CPU stages after the GPU river counts: turn stage, preflop, report."""
     from gpusim.config import load_config
+    from gpusim.games.holdem.streets_counts import preflop_ev, river_rule, turn_pass
     from gpusim.games.holdem_bonus.exact import analyse
-    from gpusim.games.holdem_bonus.exact_counts import preflop_ev, river_rule, turn_pass
 
     rules = load_config("holdem_bonus")
     t0 = time.perf_counter()

@@ -1,5 +1,5 @@
-// Ultimate Texas Hold'em per-round settlement: the CUDA twin of the joint code of
-// gpusim/games/ultimate_holdem/settlement.py.
+// Ultimate Texas Hold'em per-round settlement (the play-once hold'em shape's kernel,
+// gpusim/games/holdem/play_once_kernel.py).
 //
 // A round's joint outcome code is (path * 6 + outcome) * 10 + category (300 codes):
 //   path: 0 play 4x pre-flop, 1 play 3x pre-flop, 2 play 2x on the flop, 3 play 1x on the
@@ -7,9 +7,9 @@
 //   outcome: 0 fold, 1 player wins and the dealer qualifies, 2 player wins and the dealer does
 //     not qualify, 3 tie, 4 dealer wins and qualifies, 5 dealer wins and does not qualify;
 //   category: the player's seven-card hand, 0 high card .. 8 straight flush, 9 royal flush.
-// Every bet's event and stake follow from it (events.joint_decode): the Blind and Trips
-// paytables and the Trips "must beat the dealer" flag are the host's, so the kernel needs only
-// the dealer's qualifying rank.
+// Every bet's event and stake follow from it on the host (play_once_kernel.code_map sends each
+// code to the description's joint code): the paytables and the Trips "must beat the dealer"
+// flag are the host's, so the kernel needs only the dealer's qualifying rank.
 //
 // Plain C++, host-compiled by the test suite and compared round by round with gpusim.games.
 #ifndef GPUSIM_SETTLE_ULTIMATE_HOLDEM_CUH

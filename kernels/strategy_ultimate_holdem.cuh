@@ -1,10 +1,11 @@
 // Ultimate Texas Hold'em decisions (pre-flop 4x / 3x / check, flop 2x / check, river 1x /
-// fold): the CUDA twin of gpusim/games/ultimate_holdem/strategies.py (always-check, basic) and
-// of the optimal table lookup (gpusim/games/ultimate_holdem/tables.py). Plain C++, host-compiled
-// and checked decision by decision against the Python strategies by the test suite.
+// fold): the CUDA twin of the rule lists of gpusim/games/holdem/play_once_kernel.py
+// (always-check, basic; as rules in configs/ultimate_holdem.toml) and of the optimal table
+// lookup (gpusim/games/holdem/play_once_tables.py). Plain C++, host-compiled and checked
+// decision by decision against the described strategies by the test suite.
 //
-// A round's decisions reduce to its *path* (the joint code's leading digit,
-// gpusim/games/ultimate_holdem/events.py): 0 play 4x pre-flop, 1 play 3x pre-flop, 2 play 2x on
+// A round's decisions reduce to its *path* (the kernel code's leading digit,
+// settle_ultimate_holdem.cuh): 0 play 4x pre-flop, 1 play 3x pre-flop, 2 play 2x on
 // the flop, 3 play 1x on the river, 4 fold on the river.
 #ifndef GPUSIM_STRATEGY_ULTIMATE_HOLDEM_CUH
 #define GPUSIM_STRATEGY_ULTIMATE_HOLDEM_CUH

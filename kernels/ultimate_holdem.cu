@@ -16,7 +16,7 @@
 // n_rounds < 2^31 per launch (the host splits), so the grid-stride index fits 32 bits.
 // hist: GPUSIM_UTH_MAX_BINS zeroed counters. Table pointers are read only for the table
 // strategy (others may pass any valid pointer). The tables' order is the KernelSpec's
-// (gpusim/games/ultimate_holdem/kernel.py).
+// (gpusim/games/holdem/play_once_kernel.py).
 extern "C" __global__ void __launch_bounds__(GPUSIM_BLOCK)
     gpusim_ultimate_holdem_chunk(unsigned int k0, unsigned int k1,
                                  unsigned long long first_round, unsigned int n_rounds,

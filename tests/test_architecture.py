@@ -148,14 +148,20 @@ def test_spec_is_complete(game, shipped_rules):
         else:
             assert entry.table in spec.table_strategies, entry
     assert callable(load(spec.settle)) and callable(load(spec.joint.encoder))
-    if spec.game_def is None:  # a built-in game: its kernel, its exact solver, basic and optimal
-        assert "basic" in names and "optimal" in names
+    if spec.kernel is not None:  # its kernel (a built-in game's, or its shape's)
         assert (ROOT / "kernels" / f"{spec.kernel.source}.cu").is_file()
         assert callable(load(spec.kernel.head))
+        assert all(callable(load(p)) for p in (spec.kernel.rule_code, spec.kernel.code_map)
+                   if p)
+    if spec.game_def is None:  # a built-in game: its kernel, its exact solver, basic and optimal
+        assert "basic" in names and "optimal" in names and spec.kernel is not None
         assert hasattr(spec.solver(), "report") and hasattr(load(spec.table_strategy_class),
                                                             "load")
-    else:  # a described game: JAX only, solved by an exact solver keyed by its shape
-        assert spec.kernel is None and names
+    else:  # a described game: a kernel only where its shape has one (JAX otherwise), solved
+        # by an exact solver keyed by its shape
+        assert names
+        if spec.kernel is not None:
+            assert spec.kernel.code_map, "a shape's kernel counts its own codes"
         assert spec.exact_solver in ("gpusim.games.described.exact_report:SOLVER",
                                      "gpusim.games.holdem.play_once_described:SOLVER")
         assert "optimal" in names and hasattr(spec.solver(), "report")

@@ -74,14 +74,17 @@ def test_cupy_counts_equal_jax(config, strategy, seed, first, n):
 def test_uth_tables_equal_jax_on_random_tables():
     """UTH's table path on random decision tables: Play 3x occurs, which the optimal tables
     never choose."""
-    from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
+    from gpusim.games import spec_for
+    from gpusim.games.holdem.play_once_shape import play_tree_of
+    from gpusim.games.holdem.play_once_tables import PlayOnceTables
 
     rng = np.random.default_rng(20)
     tables = {"preflop": rng.choice(3, 169, p=[0.5, 0.1, 0.4]).astype(np.uint8),
               "flop": np.packbits(rng.random(board_classes(3).n_classes * 1326) < 0.3),
               "river": np.packbits(rng.random(board_classes(5).n_classes * 1326) < 0.6)}
-    strat = UltimateHoldemTables(name="random", game="ultimate_holdem", tables=tables)
     rules = load_config("ultimate_holdem")
+    strat = PlayOnceTables(name="random", game="ultimate_holdem", tables=tables,
+                           tree=spec_for(rules).decisions, play_tree=play_tree_of(rules.game_def))
     seed, first, n = 12, 2**40 - 100_000, (1 << 20) + 3
     got = cb.make_chunk_runner(rules, strat)(seed, first, n, 0)
     assert got == _jax_counts(rules, strat, seed, first, n, 0)

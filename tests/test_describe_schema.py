@@ -26,7 +26,7 @@ from gpusim.rules import ConfigReader  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "gpusim" / "games" / "described" / "schema.json"
 DESCRIBED = ("three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
-             "ultimate_holdem_3x_open")
+             "ultimate_holdem", "ultimate_holdem_3x_open")
 
 
 @pytest.fixture(scope="module")
@@ -171,10 +171,10 @@ def test_bet_and_paytable_enums(schema):
 def test_game_keys_are_the_loaders(schema):
     game = schema["properties"]["game"]["properties"]
     assert set(game) == {"name", "title", "cards", "hands", "lines", "showdown", "decisions",
-                         "bets", "paytables", "events", "options", "strategies"}
+                         "bets", "paytables", "events", "options", "strategies", "meter"}
     top = schema["properties"]
     assert set(top) == {"name", "description", "default_strategy", "stakes", "paytables", "rules",
-                        "game"}
+                        "game", "jackpot"}
 
 
 PAYS = ["1:1", "3:2", "40:1", "0:1", "10:01", "push", "lose", "paytable", "2", "1:0", "1.5:1",
@@ -230,13 +230,10 @@ def test_hand_pattern_accepts_what_the_loader_reads(schema, text):
     assert jsonschema.Draft202012Validator(qualifier).is_valid(text) == loader_ok
 
 
-@pytest.mark.parametrize("name", ["ultimate_holdem_described",
-                                  "ultimate_holdem_must_beat_described"])
-def test_described_uth_configs_validate(validator, name):
-    doc = tomllib.loads((ROOT / "tests" / "data" / f"{name}.toml").read_text(encoding="utf-8"))
-    if isinstance(doc["game"], str):  # a config that names its game: checked with its table
-        doc["game"] = tomllib.loads((ROOT / "tests" / "data" / "ultimate_holdem_described.toml")
-                                    .read_text(encoding="utf-8"))["game"]
+def test_a_config_that_names_a_described_game_validates_with_its_table(validator):
+    doc = _config("ultimate_holdem_must_beat")
+    assert doc["game"] == "ultimate_holdem"
+    doc["game"] = _config("ultimate_holdem")["game"]
     errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
               for e in validator.iter_errors(doc)]
     assert not errors, errors

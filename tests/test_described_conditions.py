@@ -1,9 +1,10 @@
 """The rule-strategy conditions of a described game beyond the first five (hand_in,
 category_in, own_card_paired, beats_board, suited_with_own, dealer_outs_below): Ultimate Texas
 Hold'em's basic and always-check strategies written as description rules
-(tests/data/uth_strategies.toml) take exactly the hand-written strategies' action at every
-point, on random rounds and on rounds dealt to hit the edges of their rules; every mistake in
-a new condition is one line naming the key, the value and what is allowed."""
+(configs/ultimate_holdem.toml) take exactly the hand-written reference strategies' action
+(tests/uth_reference.py) at every point, on random rounds and on rounds dealt to
+hit the edges of their rules; every mistake in a new condition is one line naming the key, the
+value and what is allowed."""
 
 from __future__ import annotations
 
@@ -16,19 +17,18 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+import uth_reference as S
+from uth_reference import TREE
 
 from gpusim.cards import parse_cards
 from gpusim.evaluator import FLUSH, STRAIGHT, STRAIGHT_FLUSH, evaluate_np, evaluate_three_np
 from gpusim.games.described.conditions import parse_hand_range
 from gpusim.games.described.engine import rule_strategy
 from gpusim.games.described.sections import parse_description
-from gpusim.games.ultimate_holdem import strategies as S
-from gpusim.games.ultimate_holdem.events import TREE
 from gpusim.rules import ConfigError, ConfigReader
 
 ROOT = Path(__file__).resolve().parents[1]
-STRATEGIES = ROOT / "tests" / "data" / "uth_strategies.toml"
-PACKAGE = {"basic": S.uth_basic, "always-check": S.uth_always_check}
+REFERENCE = {"basic": S.uth_basic, "always-check": S.uth_always_check}
 N_RANDOM = 200_000
 RIVER = [0, 1, 4, 5, 6, 7, 8]  # what the river point sees: hole cards and the board
 
@@ -38,14 +38,9 @@ def _config(name: str) -> dict:
 
 
 def _uth_game() -> dict:
-    """A UTH-shaped [game]: the shipped 3x-open game with Play 4x added pre-flop (the package's
-    tree: check, play_3x, play_4x), its strategies the ones under test."""
-    game = _config("ultimate_holdem_3x_open")["game"]
+    """The shipped Ultimate Texas Hold'em's [game], its strategies the ones under test."""
+    game = _config("ultimate_holdem")["game"]
     game["name"] = "uth_conditions"
-    game["decisions"][0]["actions"].append(
-        {"name": "play_4x", "bet": "play", "times": 4, "next": "showdown"})
-    game["strategies"] = tomllib.loads(STRATEGIES.read_text(encoding="utf-8"))["game"][
-        "strategies"]
     return game
 
 
@@ -56,9 +51,9 @@ def uth():
 
 @pytest.fixture(scope="module")
 def decided(uth, rounds):
-    """{strategy: (described, package)}: each one's {point: (N,) action} on the rounds."""
-    return {name: (jax.jit(rule_strategy(uth, name))(rounds), jax.jit(PACKAGE[name])(rounds))
-            for name in PACKAGE}
+    """{strategy: (described, reference)}: each one's {point: (N,) action} on the rounds."""
+    return {name: (jax.jit(rule_strategy(uth, name))(rounds), jax.jit(REFERENCE[name])(rounds))
+            for name in REFERENCE}
 
 
 # hand-picked rounds (the dealer's cards are the third and fourth) and the basic strategy's
@@ -120,7 +115,7 @@ def rounds():
 
 
 def _features(cards: np.ndarray) -> dict[str, np.ndarray]:
-    """What the package's rules turn on, per round, to check that the rounds reach the edges."""
+    """What the reference's rules turn on, per round, to check that the rounds reach the edges."""
     river = cards[:, RIVER]
     r, s = cards >> 2, cards & 3
     flop = np.concatenate([cards[:, :2], cards[:, 4:7]], axis=1)
@@ -151,15 +146,15 @@ def test_rounds_reach_the_edges(rounds):
     assert (f["outs"] == 20).sum() > 1_000 and (f["outs"] == 21).sum() > 100
 
 
-@pytest.mark.parametrize("name", list(PACKAGE))
-def test_described_strategy_is_the_packages(decided, rounds, name):
+@pytest.mark.parametrize("name", list(REFERENCE))
+def test_described_strategy_is_the_references(decided, rounds, name):
     """Every point's action, reached or not, on every round: each sees only its columns."""
     got, want = decided[name]
     for p in TREE:
         g, w = np.asarray(got[p.name]), np.asarray(want[p.name])
         bad = np.flatnonzero(g != w)
         assert bad.size == 0, (p.name, rounds[bad[:5]].tolist(), g[bad[:5]], w[bad[:5]])
-    if name == "basic":  # every action of the package's is taken somewhere
+    if name == "basic":  # every action of the reference's is taken somewhere
         assert {int(a) for a in np.unique(np.asarray(want["flop"]))} == {0, 1}
         assert {int(a) for a in np.unique(np.asarray(want["river"]))} == {0, 1}
 
@@ -174,8 +169,8 @@ def test_hand_picked_rounds(decided):
     assert dict(zip(CASES, words, strict=True)) == CASES
 
 
-def test_dealer_outs_are_the_packages_on_flush_boards():
-    """The 26-evaluation count against the package's 52 evaluations on boards of one or two
+def test_dealer_outs_are_the_references_on_flush_boards():
+    """The 26-evaluation count against the reference's 52 evaluations on boards of one or two
     suits (the flush suit's cards count apart), and against a brute count by the evaluator."""
     from gpusim.games.described.condition_eval import dealer_outs
 

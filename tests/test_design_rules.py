@@ -22,6 +22,7 @@ import pytest
 from gpusim.config import load_config
 from gpusim.designer import DesignError, search, write_config
 from gpusim.designer.models import current_paytable, with_paytable
+from gpusim.games import spec_for
 
 CLI = [sys.executable, "-m", "gpusim"]
 
@@ -113,7 +114,7 @@ def _made_up_solution(seed: int, fold_classes=(0, 1, 2)):
     """A Solution whose path totals are made up (every deal counted once: they sum to
     TOTAL_DEALS), with river folds only in ``fold_classes``: what the exact report reads."""
     from gpusim.games.holdem.play_once import FIELDS, TOTAL_DEALS, Solution
-    from gpusim.games.ultimate_holdem.exact import TREE
+    from gpusim.games.holdem.play_once_shape import play_tree_of
 
     rng = np.random.default_rng(seed)
     paths = np.zeros((4, FIELDS), dtype=np.int64)
@@ -129,7 +130,8 @@ def _made_up_solution(seed: int, fold_classes=(0, 1, 2)):
     fold[20] += TOTAL_DEALS - int(paths[:, 20:30].sum()) - int(fold.sum())
     return Solution(preflop=np.zeros(169, np.int8), flop=None, river=None,
                     values=np.zeros((169, 3), np.int64), values_main=np.zeros((169, 3), np.int64),
-                    paths=paths, fold=fold, tree=TREE, key=())
+                    paths=paths, fold=fold,
+                    tree=play_tree_of(load_config("ultimate_holdem").game_def), key=())
 
 
 def _blind(row, lines) -> dict:
@@ -137,7 +139,7 @@ def _blind(row, lines) -> dict:
 
 
 def test_ratio_blind_pays_are_what_the_exact_report_gives(tmp_path):
-    from gpusim.games.ultimate_holdem.exact import analyse
+    from gpusim.games.holdem.play_once_described import analyse_solution as analyse
 
     uth = load_config("ultimate_holdem")
     sol = _made_up_solution(1)
@@ -158,18 +160,18 @@ def test_ratio_blind_pays_are_what_the_exact_report_gives(tmp_path):
     pick = next(i for i, r in enumerate(res.table.iter_rows(named=True), 1)
                 if r["straight"] == "1:2")
     back = load_config(write_config(res, tmp_path / "uth.toml", pick))
-    assert back.blind_paytable["straight"] == Fraction(1, 2)
+    assert back.pays()["blind"]["straight"] == Fraction(1, 2)
 
 
 def test_a_line_that_moves_the_strategy_is_solved_pay_by_pay():
-    from gpusim.games.ultimate_holdem.exact import analyse
+    from gpusim.games.holdem.play_once_described import analyse_solution as analyse
 
     uth = load_config("ultimate_holdem")
     quads = {Fraction(v): _made_up_solution(10 + v, fold_classes=(0, 1, 7)) for v in range(13)}
     calls = []
 
     def solve(rules):
-        q = Fraction(rules.blind_paytable["four_of_a_kind"])
+        q = Fraction(rules.pays()["blind"]["four_of_a_kind"])
         calls.append(q)
         return quads[q]
 
@@ -189,7 +191,7 @@ def test_a_line_that_moves_the_strategy_is_solved_pay_by_pay():
 
 
 def test_must_beat_trips_is_the_exact_reports():
-    from gpusim.games.ultimate_holdem.exact import analyse
+    from gpusim.games.holdem.play_once_described import analyse_solution as analyse
 
     uth = load_config("ultimate_holdem_must_beat")
     sol = _made_up_solution(3)
@@ -220,9 +222,8 @@ def test_ratio_pays_the_stake_cannot_pay_are_refused(tmp_path):
 
 
 def test_uth_trips_settled_on_the_hand_is_the_spec_exact_table():
-    from gpusim.games.ultimate_holdem.side_exact import side_bet_exact
-
     uth = load_config("ultimate_holdem")
+    side_bet_exact = spec_for(uth).side_bet_exact
     res = search(uth, "trips", rtp="0.9:1", lines=["flush=5:8"], top=10)
     p = side_bet_exact(uth)["trips"]
     pays = current_paytable(uth, "trips")

@@ -25,7 +25,7 @@ from gpusim.games.casino_holdem.exact import (
     solve_counts,
 )
 from gpusim.games.casino_holdem.strategies import CasinoHoldemTables
-from gpusim.games.holdem_bonus.exact_counts import (
+from gpusim.games.holdem.streets_counts import (
     RIVER_OUTCOMES,
     TURN_OUTCOMES,
     river_rule,

@@ -12,8 +12,8 @@ from gpusim.config import load_config
 from gpusim.exact import cupy_counts as xb
 from gpusim.exact.cache import count_solver
 from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+from gpusim.games.holdem import streets_cupy as thb_cupy
 from gpusim.games.holdem_bonus import exact as thb_pricing
-from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
 
 runner = CliRunner()
 
@@ -75,7 +75,7 @@ def test_solvers_refuse_without_gpu():
 def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
     """``backend="cupy"`` computes uncached counts with the CuPy solver (stood in for here by
     the CPU solver on one class) and caches them as the CPU path does."""
-    from gpusim.games.holdem_bonus.exact_counts import solve_river
+    from gpusim.games.holdem.streets_counts import solve_river
 
     monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path))
     calls = []
@@ -100,7 +100,7 @@ def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
 @pytest.mark.gpu
 @pytest.mark.skipif(xb.unavailable_reason() is not None, reason="needs CuPy and an NVIDIA GPU")
 def test_cupy_river_counts_equal_cpu():
-    from gpusim.games.holdem_bonus.exact_counts import solve_river
+    from gpusim.games.holdem.streets_counts import solve_river
 
     ids = np.random.default_rng(5).choice(16_432, 40, replace=False)
     got = thb_cupy.solve_river_cupy(4, board_ids=ids)

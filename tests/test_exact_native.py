@@ -187,7 +187,7 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
     rules = load_config(game)
     names = ("counts", "valid", "flops", "weights")
     if game == "holdem_bonus":
-        from gpusim.games.holdem_bonus.exact_counts import solve_river
+        from gpusim.games.holdem.streets_counts import solve_river
 
         ids = np.array([0, 7000, 16431])
         names = ("W", "L", "WX", "valid", "class_wins", "class_ties", "class_losses",
@@ -202,10 +202,10 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
             return solve_counts(qualifier_rank(rules), flop_ids=ids)
     else:
         from gpusim.games.holdem.play_once_counts import solve_counts
-        from gpusim.games.ultimate_holdem.exact import prices_of, qualifier_rank
+        from gpusim.games.holdem.play_once_described import prices_of, qualifier_rank
 
         def solve():
-            return solve_counts(qualifier_rank(rules), prices_of(rules), flop_ids=ids)
+            return solve_counts(qualifier_rank(rules.game_def), prices_of(rules), flop_ids=ids)
 
     results = {}
     for mode in ("1", "0"):
@@ -267,7 +267,7 @@ def test_turn_pass_by_brute_force(compiled):
     and losses against a loop over their 49 turns and 1,326 holes, the Turn table from them,
     and the joint counts' totals against what every (flop, hole) must add up to."""
     from gpusim.board_index import subsets
-    from gpusim.games.holdem_bonus.exact_counts import (
+    from gpusim.games.holdem.streets_counts import (
         CLASS_COMBOS,
         OUTCOMES_PER_HOLE,
         RIVER_OUTCOMES,

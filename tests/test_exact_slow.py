@@ -48,13 +48,13 @@ def test_casino_holdem_full_solve_matches_seed_002():
 @pytest.mark.slow
 def test_holdem_bonus_full_solve_matches_seed_001():
     from gpusim.exact._parallel import default_workers
-    from gpusim.games.holdem_bonus.exact import analyse
-    from gpusim.games.holdem_bonus.exact_counts import (
+    from gpusim.games.holdem.streets_counts import (
         preflop_ev,
         river_rule,
         solve_river,
         turn_pass,
     )
+    from gpusim.games.holdem_bonus.exact import analyse
 
     rules = load_config("holdem_bonus")
     river = solve_river(4, workers=default_workers())

@@ -153,44 +153,6 @@ def test_shipped_exact_report_equals_a_fresh_solve(fresh, shipped_name):
     _assert_same(shipped, got, shipped_name)
 
 
-@pytest.mark.parametrize(("shipped_name", "described"), [
-    ("ultimate_holdem", "ultimate_holdem_described.toml"),
-    pytest.param("ultimate_holdem_must_beat", "ultimate_holdem_must_beat_described.toml",
-                 marks=pytest.mark.slow)])
-def test_described_ultimate_holdem_equals_the_shipped_report_and_tables(fresh, shipped_name,
-                                                                      described):
-    """Ultimate Texas Hold'em described in TOML (tests/data/), solved by the hold'em engine:
-    its report equals the hand-written game's shipped one but for the game's and config's
-    names, and its decision tables are the shipped ones, bit for bit (the solution is shared
-    with the fresh solve above: the same shape, qualifier, prices and tree)."""
-    from gpusim.games import SPECS
-    from gpusim.runs.exact_on_demand import exact_report, solve_tables
-    from gpusim.strategy.tables import TABLE_DIR, unpack_tables
-
-    tables, _ = fresh
-    data = ROOT / "tests" / "data"
-    try:
-        load_config(data / "ultimate_holdem_described.toml")  # the game the variant names
-        rules = load_config(data / described)
-        got = json.loads(json.dumps(exact_report(rules, "optimal", progress=False)))
-        solved = solve_tables(rules, progress=False)
-    finally:
-        SPECS._all().pop("ultimate_holdem_described", None)  # type: ignore[attr-defined]
-    shipped = json.loads((ROOT / "gpusim" / "data" / "exact" /
-                          f"{shipped_name}.optimal.json").read_text())
-    assert (got["game"], got["config"]) == (rules.game, rules.name)
-    got.update(game=shipped["game"], config=shipped["config"])
-    _assert_same({k: v for k, v in shipped.items() if k != "format"},
-                 {k: v for k, v in got.items() if k != "format"}, shipped_name)
-    prov = json.loads((TABLE_DIR / "provenance.json").read_text())[shipped_name]
-    with np.load(TABLE_DIR / prov["file"]) as z:
-        want = unpack_tables(z)
-    assert sorted(want) == sorted(solved)
-    for key in want:
-        assert np.array_equal(want[key], solved[key]), key
-    del tables
-
-
 def _assert_same(want, got, where: str) -> None:
     """Exact equality, with the path of the first difference in the message."""
     if isinstance(want, dict):

@@ -4,10 +4,10 @@ CPU solver.
 A C++ harness includes ``kernels/exact_holdem_bonus.cuh`` and ``kernels/exact_casino_holdem.cuh``
 (the headers the CUDA kernels are built from) and runs a kernel block's phases serially over
 the board classes of a launch. A stand-in ``cupy`` module (numpy arrays, the harness as the
-kernel) lets :func:`gpusim.games.holdem_bonus.exact_cupy.solve_river_cupy` and
+kernel) lets :func:`gpusim.games.holdem.streets_cupy.solve_river_cupy` and
 ``solve_counts_cupy`` run unchanged: launches, row slicing, totals across launches and the
 assembly into the solvers' result types. Their results must equal
-:func:`gpusim.games.holdem_bonus.exact_counts.solve_river` /
+:func:`gpusim.games.holdem.streets_counts.solve_river` /
 :func:`gpusim.games.casino_holdem.exact.solve_counts` on a subset of board classes, every array
 exactly.
 
@@ -28,7 +28,7 @@ import pytest
 from gpusim.board_index import board_classes
 from gpusim.exact import cupy_counts as xb
 from gpusim.games.casino_holdem import exact_cupy as ch_cupy
-from gpusim.games.holdem_bonus import exact_cupy as thb_cupy
+from gpusim.games.holdem import streets_cupy as thb_cupy
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -135,7 +135,7 @@ def _thb_ids() -> np.ndarray:
 
 
 def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
-    from gpusim.games.holdem_bonus.exact_counts import HOLE_CLASS
+    from gpusim.games.holdem.streets_counts import HOLE_CLASS
 
     b4 = board_classes(4)
     work.mkdir(parents=True, exist_ok=True)
@@ -153,7 +153,7 @@ def _host_thb(exe: Path, work: Path, ids: np.ndarray, ante_from: int):
 def test_thb_comparison_can_fail(harness, tmp_path):
     """A different Ante threshold changes the host counts (so the comparison sees the rule),
     and they still equal the CPU solver's."""
-    from gpusim.games.holdem_bonus.exact_counts import solve_river
+    from gpusim.games.holdem.streets_counts import solve_river
 
     ids = _thb_ids()[:3]
     a = _host_thb(harness, tmp_path / "a", ids, 4)
@@ -182,7 +182,7 @@ class _HostKernel:
         self.exe, self.work, self.name, self.launches = exe, work, name, 0
 
     def __call__(self, grid, block, args):
-        from gpusim.games.holdem_bonus.exact_counts import HOLE_CLASS
+        from gpusim.games.holdem.streets_counts import HOLE_CLASS
 
         d = self.work / f"launch{self.launches}"
         d.mkdir()
@@ -246,7 +246,7 @@ def host_cupy(harness, tmp_path, monkeypatch):
 def test_thb_river_counts_equal_cpu_solver(host_cupy, monkeypatch):
     """solve_river_cupy with the host build as its kernel equals the CPU solver, every array;
     the classes go over three launches, whose class totals add up."""
-    from gpusim.games.holdem_bonus.exact_counts import solve_river
+    from gpusim.games.holdem.streets_counts import solve_river
 
     monkeypatch.setattr(thb_cupy, "_LAUNCHES", 3)
     ids = _thb_ids()

@@ -4,14 +4,16 @@ independent references and against the JAX path.
 A C++ harness (built in a temporary folder; skipped without g++) includes the same header as
 ``kernels/ultimate_holdem.cu`` and
 
-- codes given rounds and paths: compared with a numpy reference of the joint code (the
-  evaluator's ranks, the qualifier) and with the JAX settlement's ``joint_code`` on random rounds
-  of every shipped UTH config and rule variant, and on hand-built rounds;
-- decides given rounds: always-check and basic compared with the Python strategies
-  (``gpusim.games.ultimate_holdem.strategies``), the basic pre-flop rule with the published list
-  of 4x hands, and the optimal tables' lookup (synthetic random tables) with a numpy lookup on
-  :mod:`gpusim.board_index` (``board_classes(3)`` / ``(5)``, ``hole_index``, ``hand_class_index``)
-  and with the game's JAX table strategy reading the same tables;
+- codes given rounds and paths: compared with a numpy reference of the kernel code (the
+  evaluator's ranks, the qualifier) and, sent to the description's joint code
+  (:func:`gpusim.games.holdem.play_once_kernel.code_map`), with the description's JAX
+  settlement (every bet's event and stake) on random rounds of every shipped UTH config and
+  rule variant, and on hand-built rounds;
+- decides given rounds: always-check and basic compared with the description's rule strategies
+  and the hand-written reference (tests/uth_reference.py), the basic pre-flop rule with the
+  published list of 4x hands, and the optimal tables' lookup (synthetic random tables) with a
+  numpy lookup on :mod:`gpusim.board_index` (``board_classes(3)`` / ``(5)``, ``hole_index``,
+  ``hand_class_index``) and with the game's JAX table strategy reading the same tables;
 - plays a whole chunk with the kernel's per-round function: its histogram equals a numpy
   pipeline (``deal_numpy``, the numpy lookup, the numpy code) and, reduced by
   :func:`~gpusim.compute.backends.cupy_rounds.counts_from_bins`, the JAX runner's ChunkCounts.
@@ -25,7 +27,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -35,13 +36,14 @@ from _host_build import KERNELS, build_harness, random_rounds
 from gpusim.board_index import board_classes, hole_index, permute_cards
 from gpusim.cards import HAND_CLASSES, RANKS, class_members, hand_class_index, parse_cards
 from gpusim.compute.backends import cupy_rounds as cb
+from gpusim.compute.bins import bin_layout, remap_codes
 from gpusim.dealing_numpy import deal_numpy
 from gpusim.evaluator import evaluate_np, hand_category, is_royal
 from gpusim.games.casino_holdem import qualifier_threshold
-from gpusim.games.ultimate_holdem.kernel import KERNEL
+from gpusim.games.holdem.play_once_kernel import KERNEL, N_KERNEL_CODES, code_map, rule_code
 from gpusim.rules import Qualifier
 
-N_BINS = 300
+N_BINS = N_KERNEL_CODES
 # the tables' layouts (kernels/strategy_ultimate_holdem.cuh), by name: file dtype
 TABLE_DTYPES = {"preflop": np.uint8, "flop": np.uint8, "river": np.uint8,
                 "raw3_class": np.int32, "raw3_perm": np.int8, "raw5_class": np.int32,
@@ -202,14 +204,18 @@ def test_host_codes_match_the_numpy_reference(harness, qualifier):
 
 
 def _uth_rules() -> dict:
-    from gpusim.config import load_config, shipped_configs
+    from gpusim.config import editable_doc, load_config, parse_config, shipped_configs
 
     names = [n for n in shipped_configs() if load_config(n).game == "ultimate_holdem"]
     rules = {n: load_config(n) for n in names}
-    base = rules["ultimate_holdem"]
-    rules["uth_qualifier_jacks"] = replace(base, dealer_qualifier=Qualifier("pair", 9))
-    if hasattr(base, "trips_must_beat"):
-        rules["uth_trips_must_beat"] = replace(base, trips_must_beat=not base.trips_must_beat)
+
+    def variant(**options):
+        doc = editable_doc(rules["ultimate_holdem"].to_dict())
+        doc["rules"].update(options)
+        return parse_config(doc)
+
+    rules["uth_qualifier_jacks"] = variant(dealer_qualifier={"hand": "pair", "rank": "J"})
+    rules["uth_qualifier_none"] = variant(dealer_qualifier={"hand": "high_card", "rank": "2"})
     return rules
 
 
@@ -227,22 +233,32 @@ def _actions(paths: np.ndarray, seed: int = 0) -> dict:
     return {p: a[:, i].astype(np.int32) for i, p in enumerate(("preflop", "flop", "river"))}
 
 
-def _jax_codes(rules, cards: np.ndarray, paths: np.ndarray) -> np.ndarray:
-    from gpusim.games import bets, settle, spec_for
+def _assert_settles_as_jax(rules, kernel_codes, cards: np.ndarray, paths: np.ndarray) -> None:
+    """The kernel's codes, sent to the description's joint codes, give every bet the event and
+    stake the description's JAX settlement gives, and the player's category is the same."""
+    from gpusim.games import bets, settle
 
     s = settle(cards, _actions(paths), rules)
-    return np.asarray(spec_for(rules).joint.encode(s, bets(rules))).astype(np.int64)
+    joint = code_map(rules)[np.asarray(kernel_codes, np.int64)]
+    lay = bin_layout(rules)
+    for bet in bets(rules):
+        for what, table, settled in (("event", lay.events, s.events), ("stake", lay.stakes,
+                                                                      s.stakes)):
+            got, want = table[bet][joint], np.asarray(settled[bet])
+            bad = np.flatnonzero(got != want)
+            assert bad.size == 0, f"{rules.name} {bet} {what}: {bad.size} rounds differ, " \
+                f"first {cards[bad[0]]}"  # fmt: skip
+    np.testing.assert_array_equal(np.asarray(kernel_codes) % 10,
+                                  np.asarray(s.player_category), err_msg="category")
 
 
-def test_host_codes_match_the_jax_settlement(harness):
+def test_host_codes_settle_as_the_jax_settlement(harness):
     n = 50_000
     for name, rules in _uth_rules().items():
         cards = random_rounds(n, seed=len(name))
         paths = np.random.default_rng(len(name)).integers(0, 5, n)
         got = _host_codes(harness, cards, paths, int(KERNEL.head_args(rules)[0]))
-        want = _jax_codes(rules, cards, paths)
-        bad = np.flatnonzero(got != want)
-        assert bad.size == 0, f"{name}: {bad.size} rounds differ, first {cards[bad[0]]}"
+        _assert_settles_as_jax(rules, got, cards, paths)
 
 
 # Hand-built rounds: (player, dealer, board, path, outcome, category), outcome and category
@@ -281,11 +297,12 @@ def test_host_codes_on_hand_built_rounds(harness):
     np.testing.assert_array_equal(_host_codes(harness, cards, paths, STANDARD), want)
 
 
-def test_jax_codes_on_hand_built_rounds():
+def test_hand_built_codes_settle_as_the_jax_settlement():
     from gpusim.config import load_config
 
     cards, paths, want = _hand_built()
-    np.testing.assert_array_equal(_jax_codes(load_config("ultimate_holdem"), cards, paths), want)
+    for name in ("ultimate_holdem", "ultimate_holdem_must_beat"):
+        _assert_settles_as_jax(load_config(name), want, cards, paths)
 
 
 # --- decisions ------------------------------------------------------------------------------
@@ -315,12 +332,10 @@ def test_basic_preflop_is_the_published_list(harness):
     assert not bad, f"basic pre-flop differs from the published list at {bad}"
 
 
-def _rule_code(strat) -> int:
-    from gpusim.games.spec import load
-
-    codes = {load(path): code for path, code in KERNEL.rule_strategies.items()}
-    assert strat.fn in codes, f"{strat.name}: not among the KernelSpec's rule strategies"
-    return codes[strat.fn]
+def _rule_code(rules, strat) -> int:
+    code = rule_code(rules, strat)
+    assert code is not None, f"{strat.name}: its rules are not the kernel's"
+    return code
 
 
 def _python_paths(rules, strat, cards) -> np.ndarray:
@@ -336,18 +351,26 @@ def _python_paths(rules, strat, cards) -> np.ndarray:
 
 @pytest.mark.parametrize("strategy", ["always-check", "basic"])
 def test_host_decisions_match_python_strategy(harness, strategy):
+    """The kernel's rule list against the description's rules and the hand-written
+    reference."""
+    from uth_reference import uth_always_check, uth_basic
+
     from gpusim.config import load_config
     from gpusim.games.strategy_registry import get_strategy
+    from gpusim.strategy import RuleStrategy
 
     rules = load_config("ultimate_holdem")
     strat = get_strategy(strategy, rules)
+    reference = RuleStrategy(strategy, rules.game,
+                             {"basic": uth_basic, "always-check": uth_always_check}[strategy])
     n = 100_000
     cards = random_rounds(n, seed=len(strategy))
-    got = _host_paths(harness, _rule_code(strat), {}, cards, "none")
-    want = _python_paths(rules, strat, cards)
-    bad = np.flatnonzero(got != want)
-    assert bad.size == 0, f"{bad.size} rounds differ, e.g. cards {cards[bad[0]]}: " \
-        f"kernel path {got[bad[0]]}, python {want[bad[0]]}"  # fmt: skip
+    got = _host_paths(harness, _rule_code(rules, strat), {}, cards, "none")
+    for against in (strat, reference):
+        want = _python_paths(rules, against, cards)
+        bad = np.flatnonzero(got != want)
+        assert bad.size == 0, f"{bad.size} rounds differ, e.g. cards {cards[bad[0]]}: " \
+            f"kernel path {got[bad[0]]}, python {want[bad[0]]}"  # fmt: skip
     expected_paths = {3, 4} if strategy == "always-check" else {0, 2, 3, 4}
     assert set(np.unique(got).tolist()) == expected_paths
 
@@ -372,7 +395,7 @@ def _host_outs(exe: Path, cards: np.ndarray) -> np.ndarray:
 def test_host_dealer_outs_match_jax(harness):
     """The count itself (counted by rank on the device), not only its side of 21; every
     other round's board holds four or five of a suit, where a card's suit matters."""
-    from gpusim.games.ultimate_holdem.strategies import dealer_outs
+    from uth_reference import dealer_outs
 
     cards = random_rounds(40_000, seed=21)
     suited = cards[::2].copy()
@@ -444,10 +467,15 @@ def test_host_table_lookup_matches_numpy_index(harness, synthetic_tables):
 
 def _synthetic_strategy(tables: dict):
     """The game's table strategy (JAX) reading the synthetic tables."""
-    from gpusim.games.ultimate_holdem.tables import UltimateHoldemTables
+    from gpusim.config import load_config
+    from gpusim.games import spec_for
+    from gpusim.games.holdem.play_once_shape import play_tree_of
+    from gpusim.games.holdem.play_once_tables import PlayOnceTables
 
+    rules = load_config("ultimate_holdem")
     mine = {k: tables[k] for k in ("preflop", "flop", "river")}
-    return UltimateHoldemTables(name="synthetic", game="ultimate_holdem", tables=mine)
+    return PlayOnceTables(name="synthetic", game="ultimate_holdem", tables=mine,
+                          tree=spec_for(rules).decisions, play_tree=play_tree_of(rules.game_def))
 
 
 def test_host_table_decisions_match_the_table_strategy(harness, synthetic_tables):
@@ -508,10 +536,11 @@ def test_host_chunk_counts_equal_jax_chunk(harness, synthetic_tables, strategy, 
     strat = (_synthetic_strategy(synthetic_tables) if strategy == "synthetic-tables"
              else get_strategy(strategy, rules))  # fmt: skip
     tables = strat.kernel_tables() if hasattr(strat, "kernel_tables") else {}
-    code = cb.STRAT_TABLE if tables else _rule_code(strat)
+    code = cb.STRAT_TABLE if tables else _rule_code(rules, strat)
     qualifier = int(KERNEL.head_args(rules)[0])
     bins = _host_chunk(harness, code, tables, strategy, seed, first, n, qualifier)
-    got = cb.counts_from_bins(rules, bins, [], first, n, 0)
+    joint, _ = remap_codes(code_map(rules), bin_layout(rules).n_bins, bins, [])
+    got = cb.counts_from_bins(rules, joint, [], first, n, 0)
     assert got == ChunkRunner(rules, strat)(seed, first, n, 0)
 
 
@@ -530,13 +559,26 @@ def test_kernel_spec_matches_the_kernel_signature():
 
 
 def test_kernel_head_is_the_qualifier_and_the_spec_carries_the_kernel():
-    from gpusim.games import spec_for
+    from itertools import combinations
 
+    from gpusim.config import load_config
+    from gpusim.games import spec_for
+    from gpusim.games.holdem.play_once_described import qualifier_rank
+
+    # every rank a best five can have: a threshold is a set of qualifying hands
+    ranks = np.unique(evaluate_np(np.array(list(combinations(range(52), 5)), np.int32)))
     for name, rules in _uth_rules().items():
         head = KERNEL.head_args(rules)
-        assert head == (qualifier_threshold(rules.dealer_qualifier),), name
+        assert head == (qualifier_rank(rules.game_def),), name
         assert head[0].dtype == np.uint32  # the kernel's unsigned int
-    assert spec_for(rules).kernel == KERNEL
+        # the hands that qualify are the ones the rules' text names (the hand-written
+        # threshold, independently of the description's)
+        hand, rank = rules.to_dict()["rules"]["dealer_qualifier"].values()
+        want = qualifier_threshold(Qualifier(hand, RANKS.index(rank)))
+        np.testing.assert_array_equal(ranks >= head[0], ranks >= want, err_msg=name)
+        assert spec_for(rules).kernel == KERNEL
+    # a described game of another tree has no kernel: it runs through jax-gpu
+    assert spec_for(load_config("ultimate_holdem_3x_open")).kernel is None
 
 
 def _nvcc():

@@ -140,10 +140,11 @@ def test_compiled_batches_equal_host_for_a_code_that_reads_the_category():
     rule list (every action of every point is taken) keeps the compile short."""
     import jax.numpy as jnp
 
-    from gpusim.games.ultimate_holdem.events import TREE
+    from gpusim.games import spec_for
     from gpusim.strategy import PointRules, RuleStrategy
 
     rules = load_config("ultimate_holdem")
+    TREE = spec_for(rules).decisions  # noqa: N806 - the game's tree, as the strategies name it
     fns = {"preflop": lambda s: jnp.select([s[:, 0] >> 2 >= 10, s[:, 0] >> 2 == 9], [2, 1], 0),
            "flop": lambda s: s[:, 2] >> 2 >= 6, "river": lambda s: (s[:, 6] & 1) == 0}
     strategy = RuleStrategy("mixed", rules.game, PointRules(TREE, fns))

@@ -7,6 +7,7 @@ import eval7
 import jax
 import numpy as np
 import pytest
+from uth_reference import uth_terms
 
 from gpusim.cards import format_card
 from gpusim.config import load_config, shipped_configs
@@ -194,11 +195,17 @@ DECKS = {
 }
 
 
+REFERENCE_GAMES = ("casino_holdem", "holdem_bonus", "ultimate_holdem")
+REFERENCE_CONFIGS = [n for n in shipped_configs() if load_config(n).game in REFERENCE_GAMES]
+"""The shipped configs of the games the reference above settles."""
+
+
 @pytest.mark.parametrize("deck", list(DECKS))
-def test_matches_reference_and_conserves_money(hand_written_name, deck):
-    rules = load_config(hand_written_name)
+@pytest.mark.parametrize("config", REFERENCE_CONFIGS)
+def test_matches_reference_and_conserves_money(config, deck):
+    rules = load_config(config)
     rng = np.random.default_rng(
-        [sorted(shipped_configs()).index(hand_written_name), list(DECKS).index(deck)]
+        [sorted(shipped_configs()).index(config), list(DECKS).index(deck)]
     )
     n = 1000
     cards = _random_rounds(rng, n, DECKS[deck])
@@ -212,6 +219,7 @@ def test_matches_reference_and_conserves_money(hand_written_name, deck):
     nets = {b: np.asarray(v) for b, v in s.nets.items()}
     events = {b: np.asarray(v) for b, v in s.events.items()}
     returns = event_returns(rules)
+    terms = uth_terms(rules) if rules.game == "ultimate_holdem" else rules
     totals = {b: [0, 0] for b in bets(rules)}  # [wagered, returned] by the reference
     for i in range(n):
         c = cards[i].tolist()
@@ -219,7 +227,7 @@ def test_matches_reference_and_conserves_money(hand_written_name, deck):
             ref = ref_casino_holdem(rules, c, bool(dec["call"][i]))
         elif rules.game == "ultimate_holdem":
             pre, flop, river = (int(dec[k][i]) for k in ("preflop", "flop", "river"))
-            ref = ref_ultimate_holdem(rules, c, pre + 2 if pre else 2 * flop or river)
+            ref = ref_ultimate_holdem(terms, c, pre + 2 if pre else 2 * flop or river)
         else:
             d = [bool(dec[k][i]) for k in ("flop", "turn", "river")]
             ref = ref_holdem_bonus(rules, c, *d, int(meter[i]))

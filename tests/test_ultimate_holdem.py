@@ -1,6 +1,7 @@
-"""Ultimate Texas Hold'em: hand-built rounds with exact payouts for every rule branch, the joint
-code against an independent per-code pricing, the rule strategies' documented rules on
-hand-built hands, config errors, and the Trips against its exact probabilities.
+"""Ultimate Texas Hold'em: hand-built rounds with exact payouts for every rule branch, the CUDA
+kernel's codes (through their map to the description's joint codes) against an independent
+per-code pricing, the reference rule strategies' documented rules on hand-built hands, config
+errors, and the Trips against its exact probabilities.
 
 (The eval7 reference of every bet over random rounds and actions is
 ``tests/test_settlement.py``; the commands end to end are ``tests/test_ultimate_holdem_cli.py``.)
@@ -14,15 +15,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import uth_reference as S
+from uth_reference import uth_terms
 
 from gpusim.cards import CATEGORY_KEYS, parse_cards
 from gpusim.compute.bins import bin_layout
 from gpusim.config import ConfigError, load_config
 from gpusim.dealing import deal
+from gpusim.exact.seven_cards import seven_card_counts
 from gpusim.games import settle, spec_for
-from gpusim.games.ultimate_holdem import strategies as S
-from gpusim.games.ultimate_holdem.events import N_BINS
-from gpusim.games.ultimate_holdem.side_exact import seven_card_counts
+from gpusim.games.holdem.play_once_kernel import N_KERNEL_CODES, code_map
 
 STANDARD, MUST_BEAT = "ultimate_holdem", "ultimate_holdem_must_beat"
 N = 20_000  # one batch shape for every dealt test: one compile of the deal and the settlement
@@ -99,43 +101,49 @@ def test_hand_built_rounds(config, player, dealer, board, play, want):
     assert _round(config, player, dealer, board, play) == want
 
 
-def _priced(rules, path, outcome, cat):
-    """{bet: net} of a code, priced from the rules' text alone (not from the return tables)."""
-    a, t = rules.stakes.ante, rules.stakes["trips"]
+def _priced(terms, path, outcome, cat):
+    """{bet: net} of a kernel code, priced from the config's text alone (not from the return
+    tables)."""
+    a, t = terms.stakes.ante, terms.stakes["trips"]
     play = (4, 3, 2, 1, 0)[path]
     key = CATEGORY_KEYS[cat]
     if outcome == 0:
         main = {"ante": -a, "blind": -a, "play": 0}
     elif outcome in (1, 2):
-        blind = Fraction(rules.blind_paytable[key]) * a if key in rules.blind_paytable else 0
+        blind = Fraction(terms.blind_paytable[key]) * a if key in terms.blind_paytable else 0
         main = {"ante": a if outcome == 1 else 0, "blind": blind, "play": play * a}
     elif outcome == 3:
         main = {"ante": 0, "blind": 0, "play": 0}
     else:
         main = {"ante": -a if outcome == 4 else 0, "blind": -a, "play": -play * a}
-    paid = key in rules.trips_paytable and (outcome in (1, 2) or not rules.trips_must_beat)
-    main["trips"] = t * rules.trips_paytable[key] if paid else -t
+    paid = key in terms.trips_paytable and (outcome in (1, 2) or not terms.trips_must_beat)
+    main["trips"] = t * terms.trips_paytable[key] if paid else -t
     return main
 
 
 @pytest.mark.parametrize("config", [STANDARD, MUST_BEAT])
-def test_every_producible_code_decodes_to_its_pricing(config):
+def test_every_kernel_code_decodes_to_its_pricing(config):
+    """The kernel's code ``(path * 6 + outcome) * 10 + category``
+    (gpusim/games/holdem/play_once_kernel.py), sent to the description's joint code, settles
+    every bet as the config's text prices it."""
     rules = load_config(config)
-    lay = bin_layout(rules)
-    nets = lay.nets()
-    assert lay.n_bins == N_BINS == 300
-    for code in range(N_BINS):
+    nets = bin_layout(rules).nets()
+    to_joint = code_map(rules)
+    terms = uth_terms(rules)
+    assert to_joint.shape == (N_KERNEL_CODES,) == (300,)
+    for code in range(N_KERNEL_CODES):
         path, outcome, cat = code // 60, code // 10 % 6, code % 10
         if (path == 4) != (outcome == 0):
             continue  # no round folds to a showdown, or plays to a fold
-        want = _priced(rules, path, outcome, cat)
-        assert {b: int(v[code]) for b, v in nets.items()} == want, code
+        want = _priced(terms, path, outcome, cat)
+        got = {b: int(v[to_joint[code]]) for b, v in nets.items()}
+        assert got == want, code
 
 
 @pytest.mark.parametrize("config", [STANDARD, MUST_BEAT])
 def test_joint_code_of_dealt_rounds_matches_the_settlement(config):
     """Every path forced on dealt rounds: the code of each round decodes to its settled stakes,
-    events and nets, and only producible codes occur."""
+    events and nets."""
     rules = load_config(config)
     spec = spec_for(rules)
     lay = bin_layout(rules)
@@ -145,7 +153,6 @@ def test_joint_code_of_dealt_rounds_matches_the_settlement(config):
         dec = {"preflop": np.full(N, pre), "flop": np.full(N, flop), "river": np.full(N, river)}
         s = settle(cards, dec, rules)
         code = np.asarray(spec.joint.encode(s, spec.offered_bets(rules)))
-        assert ((code // 60 == 4) == (code // 10 % 6 == 0)).all()
         for b in s.bets:
             np.testing.assert_array_equal(nets[b][code], np.asarray(s.nets[b]), err_msg=b)
             np.testing.assert_array_equal(lay.stakes[b][code], np.asarray(s.stakes[b]))
@@ -269,24 +276,23 @@ def _load(tmp_path, text):
 
 def test_a_good_config_round_trips(tmp_path):
     rules = _load(tmp_path, _GOOD)
-    assert rules.blind_paytable["flush"] == Fraction(3, 2)
+    assert rules.pays()["blind"]["flush"] == Fraction(3, 2)
     assert spec_for(rules).paytable(rules, "blind")["flush"] == "3:2"
-    assert rules.stakes.as_dict() == {"ante": 2, "blind": 2, "trips": 1}
-    assert rules.config_hash == load_config(STANDARD).config_hash or rules.stakes["trips"] == 1
-    assert _load(tmp_path, _GOOD.replace("trips = 1", "trips = 1\nblind = 2")) == rules
+    assert rules.stakes.as_dict() == {"ante": 2, "trips": 1}
+    # the option's default (false) is the value the config writes
+    assert _load(tmp_path, _GOOD.replace("trips_must_beat = false", "")) == rules
 
 
 @pytest.mark.parametrize(("old", "new", "words"), [
-    ("ante = 2", "ante = 3", "stakes.ante': value 3 is not allowed: the Blind pays 3:2 "
-                             "(paytables.blind.flush), so the ante must be a multiple of 2"),
+    ("ante = 2", "ante = 3", "stakes.ante': value 3 is not allowed: bet 'blind' pays 3:2 "
+                             "(win:flush), so its stake must be a multiple of 2"),
     ('flush = "3:2"', 'flush = "3/2"', "paytables.blind.flush': value '3/2' (a string) is not "
                                       "allowed"),
     ('flush = "3:2"', 'flush = "3:0"', "paytables.blind.flush': value '3:0'"),
     ('flush = "3:2"', "flush = -1", "paytables.blind.flush': value -1 is not allowed"),
-    ("flush = 7", 'flush = "7:1"', "paytables.trips.flush': value '7:1' (a string)"),
-    ("trips = 1", "trips = 1\nblind = 4", "stakes.blind': value 4 is not allowed; the Blind "
-                                          "always equals the ante"),
-    ("trips_must_beat = false", "", "rules.trips_must_beat': missing"),
+    ("trips = 1", "trips = 1\nblind = 4", "stakes.blind': unknown key; allowed keys in [stakes]: "
+                                          "ante, trips"),
+    ("trips_must_beat = false", "trips_must_beat = 1", "rules.trips_must_beat': value 1"),
     ('rank = "2"', 'rank = "1"', "rules.dealer_qualifier.rank': value '1'"),
 ])
 def test_config_errors_are_one_line(tmp_path, old, new, words):
@@ -298,7 +304,7 @@ def test_config_errors_are_one_line(tmp_path, old, new, words):
 
 def test_an_odd_ante_with_whole_pays_is_fine(tmp_path):
     rules = _load(tmp_path, _GOOD.replace("ante = 2", "ante = 3").replace('"3:2"', "2"))
-    assert rules.stakes.ante == 3 and rules.blind_paytable["flush"] == 2
+    assert rules.stakes.ante == 3 and rules.pays()["blind"]["flush"] == 2
 
 
 # --- Trips: exact and simulated ------------------------------------------------------------------
@@ -313,7 +319,7 @@ def test_seven_card_counts_are_the_published_table():
         "royal_flush": 4324}
     rules = load_config(STANDARD)
     exact = spec_for(rules).side_bet_exact(rules)["trips"]
-    rtp = sum(p * (1 + rules.trips_paytable.get(c, -1)) for c, p in exact.items())
+    rtp = sum(p * (1 + rules.pays()["trips"].get(c, -1)) for c, p in exact.items())
     assert f"{1 - float(rtp):.4f}" == "0.0350"  # the published 3.50 % house edge
     assert spec_for(load_config(MUST_BEAT)).side_bet_exact(load_config(MUST_BEAT)) == {}
 

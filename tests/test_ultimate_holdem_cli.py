@@ -43,7 +43,7 @@ def results(tmp_path_factory):
     out["whatif"] = _run("whatif", tmp / "full", "--set", "blind.flush=2",
                          "--set", "trips.full_house=9", "--json")
     out["whatif_ratio"] = _run("whatif", tmp / "full", "--set", "blind.flush=2:1", "--json")
-    out["whatif_bad"] = _run("whatif", tmp / "full", "--set", "trips.flush=3:2")
+    out["whatif_bad"] = _run("whatif", tmp / "full", "--set", "trips.flush=3:0")
     out["solve"] = _run("whatif", tmp / "full", "--target-rtp", "0.97", "--line",
                         "trips.full_house", "--json")
     out["risk"] = _run("risk", tmp / "full", "--json")
@@ -114,7 +114,7 @@ def test_whatif_on_the_blind_and_trips_lines(results):
     assert ratio["rtp_new_exact"] == w["blind"]["rtp_new_exact"]
     assert r["whatif_bad"]["code"] == 2
     err = [ln for ln in r["whatif_bad"]["err"].splitlines() if ln.strip()]
-    assert len(err) == 1 and "trips.flush" in err[0] and "'3:2'" in err[0], err
+    assert len(err) == 1 and "trips.flush" in err[0] and "'3:0'" in err[0], err
     assert r["solve"]["code"] == 0, r["solve"]
     solve = json.loads(r["solve"]["out"])["solve"]
     assert solve["current_pay"] == 8 and solve["lower"]["rtp"] <= 0.97 <= solve["upper"]["rtp"]

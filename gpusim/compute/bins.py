@@ -22,7 +22,8 @@ import numpy as np
 from gpusim.compute.counts import ChunkCounts
 from gpusim.games import event_names, return_numerators, spec_for
 
-__all__ = ["BinLayout", "batch_progress", "bin_layout", "counts_from_bins", "counts_from_rows"]
+__all__ = ["BinLayout", "batch_progress", "bin_layout", "counts_from_bins", "counts_from_rows",
+           "remap_codes"]
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,22 @@ def counts_from_rows(
         for b in keys[i:]:
             out.moments[(a, b)] = int(np.sum(weight * nets[a] * nets[b]))
     return out
+
+
+def remap_codes(code_map, n_bins: int, bins, royal_hits):
+    """A kernel's histogram and royal hits in the game's joint codes: ``code_map`` (K,) int64
+    sends each of the kernel's K codes to the game's (``KernelSpec.code_map``); None leaves
+    them as they are. Returns ((n_bins,) int64 counts, (k, 2) int64 hits)."""
+    if code_map is None:
+        return bins, royal_hits
+    bins = np.asarray(bins, np.int64).reshape(-1)
+    if bins.size != len(code_map):
+        raise ValueError(f"bins: got {bins.size} counts; the kernel counts {len(code_map)} codes")
+    out = np.zeros(n_bins, np.int64)
+    np.add.at(out, np.asarray(code_map, np.int64), bins)
+    hits = np.asarray(royal_hits, np.int64).reshape(-1, 2).copy()
+    hits[:, 1] = np.asarray(code_map, np.int64)[hits[:, 1]]
+    return out, hits
 
 
 def counts_from_bins(

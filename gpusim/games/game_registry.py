@@ -27,7 +27,6 @@ package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pypr
 _BUILT_IN = (
     "gpusim.games.casino_holdem",
     "gpusim.games.holdem_bonus",
-    "gpusim.games.ultimate_holdem",
 )
 
 

@@ -202,7 +202,11 @@ class KernelSpec:
     unavailable (from ptxas' register count at 256 threads on a 64K-register SM).
     ``rule_strategies``: {import path of a rule strategy's ``PointRules``: the kernel's
     strategy code for it} (``STRAT_*`` of :mod:`gpusim.compute.backends.cupy_rounds`), the rule
-    lists the kernel computes itself.
+    lists the kernel computes itself; ``rule_code``: import path of ``rule_code(rules,
+    strategy) -> int | None``, the same for strategies known by their rules (a description's).
+    ``code_map``: import path of ``code_map(rules) -> (n_kernel_codes,) int64``, the game's
+    joint code of every code the kernel counts, where the two differ (a shape's kernel serving
+    descriptions); None: the kernel counts the game's own joint codes.
     """
 
     source: str
@@ -211,6 +215,8 @@ class KernelSpec:
     royal_buffer: bool
     fallback_blocks_per_sm: int
     rule_strategies: Mapping[str, int] = field(default_factory=dict)
+    rule_code: str | None = None
+    code_map: str | None = None
 
     def head_args(self, rules) -> tuple:
         return tuple(load(self.head)(rules))
@@ -431,6 +437,8 @@ def import_path_problems(spec: GameSpec) -> list[str]:
     if spec.kernel is not None:
         paths.append(("kernel.head", spec.kernel.head))
         paths += [("kernel.rule_strategies", p) for p in spec.kernel.rule_strategies]
+        paths += [(f"kernel.{k}", p) for k in ("rule_code", "code_map")
+                  if (p := getattr(spec.kernel, k))]
     paths += [(f"designs[{bet!r}].build", d.build) for bet, d in spec.designs.items()]
     paths += [(f"designs[{bet!r}].forfeit_build", d.forfeit_build)
               for bet, d in spec.designs.items() if d.forfeit_build]

@@ -50,7 +50,7 @@ from functools import lru_cache
 import numpy as np
 
 from gpusim.compute.backends import BackendError
-from gpusim.compute.bins import BinLayout, bin_layout, counts_from_bins
+from gpusim.compute.bins import BinLayout, bin_layout, counts_from_bins, remap_codes
 from gpusim.cuda import STDINT_PRELUDES, kernel_dir, kernel_source, one_line, unavailable_reason
 
 __all__ = [
@@ -126,6 +126,9 @@ def strategy_spec(rules, strategy) -> StrategySpec:
     fn = getattr(strategy, "fn", None)
     if fn is not None and fn in rule_codes:
         return StrategySpec(name, rule_codes[fn], {})
+    code = load(kernel.rule_code)(rules, strategy) if kernel.rule_code else None
+    if code is not None:
+        return StrategySpec(name, code, {})
     tables = _table_arrays(rules, strategy)
     if tables is not None:
         return StrategySpec(name, STRAT_TABLE, tables)
@@ -185,6 +188,7 @@ def compile_reason(rules, strategy, *, block: int = BLOCK) -> str | None:
     """None when the kernel for ``rules`` and ``strategy`` compiles and loads on the current
     device (the module is then cached for the run); else one line saying why not: the backend
     is unavailable, the strategy has no kernel form, or NVRTC / the module load failed."""
+    from gpusim.games import spec_for
     from gpusim.strategy import StrategyError
 
     reason = unavailable_reason()
@@ -197,11 +201,12 @@ def compile_reason(rules, strategy, *, block: int = BLOCK) -> str | None:
     try:
         import cupy
 
-        _module(rules.game, spec.code, block, cupy.cuda.Device().id).get_function(
-            f"gpusim_{rules.game}_chunk"
+        source = spec_for(rules).kernel.source
+        _module(source, spec.code, block, cupy.cuda.Device().id).get_function(
+            f"gpusim_{source}_chunk"
         )
     except Exception as exc:
-        return f"the {rules.game} kernel did not compile: {one_line(exc)}"
+        return f"the {source} kernel did not compile: {one_line(exc)}"
     return None
 
 
@@ -325,6 +330,7 @@ class _CupyChunkRunner:
         import cupy
 
         from gpusim.games import spec_for
+        from gpusim.games.spec import load
 
         self.rules = rules
         self.spec = spec
@@ -336,13 +342,17 @@ class _CupyChunkRunner:
         except (KeyError, AttributeError):
             props = cupy.cuda.runtime.getDeviceProperties(dev.id)
             self.n_sm = int(props["multiProcessorCount"])
+        kernel = spec_for(rules).kernel
         self.layout = bin_layout(rules)
-        self.kernel = _module(rules.game, spec.code, block, dev.id).get_function(
-            f"gpusim_{rules.game}_chunk"
+        # the game's joint code of each code the kernel counts (None: the same codes)
+        self.code_map = load(kernel.code_map)(rules) if kernel.code_map else None
+        self.n_kernel_bins = self.layout.n_bins if self.code_map is None else len(self.code_map)
+        self.kernel = _module(kernel.source, spec.code, block, dev.id).get_function(
+            f"gpusim_{kernel.source}_chunk"
         )
         if blocks_per_sm is None:
             blocks_per_sm, self.occupancy_source = resident_blocks(
-                self.kernel, block, spec_for(rules).kernel.fallback_blocks_per_sm)
+                self.kernel, block, kernel.fallback_blocks_per_sm)
         else:
             self.occupancy_source = "given"
         self.blocks_per_sm = blocks_per_sm
@@ -352,7 +362,6 @@ class _CupyChunkRunner:
         t = {k: cupy.asarray(v) for k, v in spec.tables.items()}
         self.tables = t
         self.dummy = dummy
-        kernel = spec_for(rules).kernel
         self.royal_buffer = kernel.royal_buffer
         self.head = kernel.head_args(rules)
         self.table_args = tuple(t.get(k, dummy) for k in kernel.tables)
@@ -365,8 +374,8 @@ class _CupyChunkRunner:
         k0, k1, first, n, _ = check_args(seed, first_round, n_rounds, 9)
         pool = cupy.get_default_memory_pool()
         with cupy.cuda.Device(self.device_id):
-            hist = _allocate(lambda: cupy.zeros(self.layout.n_bins, cupy.uint64),
-                             pool.free_all_blocks, f"the {self.layout.n_bins * 8:,}-byte histogram")
+            hist = _allocate(lambda: cupy.zeros(self.n_kernel_bins, cupy.uint64),
+                             pool.free_all_blocks, f"the {self.n_kernel_bins * 8:,}-byte histogram")
 
             def launch(start, m):
                 return [(start + off, code)
@@ -377,6 +386,7 @@ class _CupyChunkRunner:
                 release=pool.free_all_blocks, min_rounds=min(MIN_LAUNCH_ROUNDS, _MAX_LAUNCH_ROUNDS),
             )  # fmt: skip
             bins = cupy.asnumpy(hist).astype(np.int64)
+        bins, hits = remap_codes(self.code_map, self.layout.n_bins, bins, hits)
         return counts_from_bins(self.rules, bins, hits, first, n, meter)
 
     def _launch(self, hist, k0, k1, first, n) -> list[tuple[int, int]]:

@@ -19,6 +19,7 @@ from gpusim.games.described.description import (
     _str_list,
     parse_hand_spec,
 )
+from gpusim.games.described.starting import check_paytable as check_starting
 from gpusim.rules import ConfigReader
 
 __all__ = ["bets", "events", "paytables", "showdown"]
@@ -66,14 +67,20 @@ def showdown(r: ConfigReader, game: dict, d: Description) -> Description:
 
 def paytables(r: ConfigReader, game: dict, d: Description) -> tuple[PaytableDef, ...]:
     table = r.table(game, "game", "paytables", required=False) or {}
-    out = []
+    out: list[PaytableDef] = []
     for name, p, w in _named_tables(r, table, "paytables", ("hand", "lines", "otherwise",
-                                                            "unlisted")):
+                                                            "unlisted", "event_names",
+                                                            "pays")):
         hand = r.string(p, w, "hand", allowed=tuple(h.name for h in d.hands))
         ranking = d.hand(hand).ranking
         allowed = (*RANKINGS[ranking], *(ln.name for ln in d.lines
-                                        if ln.category in RANKINGS[ranking]))
+                                        if ln.category in RANKINGS[ranking] or (
+                                            ln.group and set(ln.group) <= set(
+                                                RANKINGS[ranking])) or (
+                                            ln.hands and ranking == "starting_hand")))
         lines = _str_list(r, p, w, "lines")
+        if ranking == "starting_hand":
+            check_starting(r, replace(d, paytables=tuple(out)), w, hand, lines)
         for line in lines:
             if line not in allowed:
                 raise r.fail(f"{w}.lines", f"line {line!r} is not allowed for a {ranking} hand; "
@@ -82,15 +89,36 @@ def paytables(r: ConfigReader, game: dict, d: Description) -> tuple[PaytableDef,
         if twice:
             raise r.fail(f"{w}.lines", f"line {twice[0]!r} is listed twice; lines must all "
                                        "differ")
-        split = {ln.category for ln in d.lines if ln.name in lines}
+        split = {ln.category for ln in d.lines if ln.name in lines and not ln.group}
         both = [c for c in split if c in lines]
         if both:
             raise r.fail(f"{w}.lines", f"{both[0]!r} is listed whole and split by rank; list "
                                        "one or the other")
+        _check_groups(r, d, w, lines)
         otherwise = r.string(p, w, "otherwise", allowed=("lose", "push"), default="lose")
         unlisted = r.string(p, w, "unlisted", allowed=("other", "named"), default="other")
-        out.append(PaytableDef(name, hand, tuple(lines), otherwise, unlisted))
+        named = r.string(p, w, "event_names", allowed=("line", "hand"), default="line")
+        if named == "hand" and "unlisted" in p:
+            raise r.fail(f"{w}.unlisted", "not allowed with event_names = 'hand' (every hand "
+                                          "is named by its category or rank line)")
+        pays = r.string(p, w, "pays", allowed=("to_one", "for_one"), default="to_one")
+        out.append(PaytableDef(name, hand, tuple(lines), otherwise, unlisted, named, pays))
     return tuple(out)
+
+
+def _check_groups(r: ConfigReader, d: Description, w: str, lines: list) -> None:
+    """Each category of a line of whole categories is on no other line of the paytable."""
+    of = {ln.name: ln for ln in d.lines}
+    for line in lines:
+        if line not in of or not of[line].group:
+            continue
+        for other in lines:
+            o = of.get(other)
+            cats = (other,) if o is None else o.group or (o.category,)
+            common = [c for c in cats if c in of[line].group]
+            if other != line and common:
+                raise r.fail(f"{w}.lines", f"line {line!r} holds {common[0]!r}, which line "
+                                           f"{other!r} pays too; a category is on one line")
 
 
 def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
@@ -99,7 +127,7 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
     out = []
     for name, b, w in _named_tables(r, table, "bets", (
             "placed", "side", "fold", "showdown", "paytable", "requires", "bonus",
-            "bonus_requires")):
+            "bonus_requires", "fold_event")):
         placed = r.string(b, w, "placed", allowed=("deal", "action"))
         side = bool(r.boolean(b, w, "side")) if "side" in b else False
         fold = r.string(b, w, "fold", allowed=("lose", "settle"), default="lose")
@@ -143,8 +171,13 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
             raise r.fail(f"{w}.bonus_requires", "not allowed without 'bonus'")
         if side and placed != "deal":
             raise r.fail(f"{w}.placed", "a side bet is placed before the deal: 'deal'")
+        fold_event = r.string(b, w, "fold_event", allowed=("fold", "named"), default="fold")
+        if fold_event == "named" and (placed != "deal" or "showdown" in b or requires):
+            raise r.fail(f"{w}.fold_event", "'named' is not allowed here; allowed on a bet "
+                                            "placed at the deal that settles on its paytable "
+                                            "alone (no showdown, no requires)")
         out.append(BetDef(name, placed, side, fold, tuple(pays), paytable, requires, bonus,
-                          bonus_requires))
+                          bonus_requires, fold_event))
     if not any(b.placed == "deal" and not b.side for b in out):
         raise r.fail("game.bets", "no main bet is placed before the deal; one is the base bet "
                                   "(placed = 'deal')")

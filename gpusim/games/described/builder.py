@@ -22,14 +22,17 @@ import numpy as np
 from gpusim.cards import CATEGORY_KEYS, RANKS
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import event_returns, layout, shape_of, tree
+from gpusim.games.described.meter import blank as blank_meter
+from gpusim.games.described.meter import meter_rules
 from gpusim.games.described.options import config_values, value_dict
 from gpusim.games.described.sections import with_options
-from gpusim.games.spec import ConfigKey, GameSpec, JointCode, StrategyEntry
+from gpusim.games.spec import METER_SECTION, ConfigKey, GameSpec, JointCode, StrategyEntry
 from gpusim.rules import (
     INT32_MAX,
     MAX_PAY,
     ConfigReader,
     HashedRules,
+    JackpotRules,
     Paytable,
     Stakes,
     blank_paytable,
@@ -55,6 +58,7 @@ class DescribedRules(HashedRules):
     default_strategy: str
     description: str = field(default="", compare=False)
     source: str = field(default="", compare=False)
+    meter: JackpotRules | None = None  # the [jackpot] meter of a game with [game.meter]
 
     @property
     def game(self) -> str:
@@ -71,6 +75,9 @@ class DescribedRules(HashedRules):
         out["game"] = json.loads(self.game_def.raw)  # the manifest carries the whole game
         if self.game_def.options:  # the options' values: they change the settlement
             out["rules"] = value_dict(self.game_def)
+        if self.meter is not None:
+            out[METER_SECTION] = {"contribution_bp": self.meter.contribution_bp,
+                                  "reset": self.meter.reset}
         return out
 
     def structure(self) -> DescribedRules:
@@ -79,7 +86,8 @@ class DescribedRules(HashedRules):
         return replace(self, name="", description="", source="", default_strategy="",
                        stakes=Stakes(tuple((b, int(a > 0)) for b, a in self.stakes.amounts)),
                        paytables=tuple((n, blank_paytable(tuple(p.as_dict())))
-                                       for n, p in self.paytables))
+                                       for n, p in self.paytables),
+                       meter=blank_meter(self.meter))
 
 
 def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -> DescribedRules:
@@ -87,7 +95,7 @@ def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -
     the common keys, ``[stakes]``, ``[paytables]`` and, when the game declares options,
     ``[rules]`` (the game then is ``d`` with the config's option values)."""
     r.keys(doc, "", ("game", "name", "description", "default_strategy", "stakes", "paytables",
-                     *(("rules",) if d.options else ())))
+                     *(("rules",) if d.options else ()), *((METER_SECTION,) if d.meter else ())))
     spec = spec_of(d)  # the defaults' spec: options leave the stake multiples as they are
     if d.options:
         d = with_options(d, config_values(r, doc, d))
@@ -99,7 +107,8 @@ def parse_rules(d: Description, r: ConfigReader, doc: dict, default_name: str) -
     tables = tuple((p.name, read_ratio_paytable(r, pays, p.name, p.lines)) for p in d.paytables)
     rules = DescribedRules(name=common["name"], game_def=d, stakes=stakes, paytables=tables,
                            default_strategy=common["default_strategy"],
-                           description=common["description"], source=r.source)
+                           description=common["description"], source=r.source,
+                           meter=meter_rules(r, doc, d, stakes, tables))
     multiples = spec.stake_multiples
     lay = layout(d)
     for bet, returns in event_returns(d, rules.pays()).items():
@@ -142,16 +151,17 @@ def _offered(rules: DescribedRules) -> tuple[str, ...]:
 
 
 def _paytable(rules: DescribedRules, bet: str) -> dict:
+    """{line: pay} of a bet's paytable as the config writes it (a ratio as ``"A:B"``)."""
     b = rules.game_def.bet(bet)
     name = b.paytable or b.bonus
-    return dict(rules.pays().get(name, {})) if name else {}
+    return {k: ratio_pay_text(v) for k, v in rules.pays().get(name, {}).items()} if name else {}
 
 
 @cache
 def spec_of(d: Description) -> GameSpec:
     """The GameSpec of a described game."""
     from gpusim.games.described.design import design_entries
-    from gpusim.games.holdem import play_once_shape
+    from gpusim.games.holdem import play_once_kernel, play_once_shape
 
     designs, design_refusals = design_entries(d)
     base = d.base_bet
@@ -173,12 +183,30 @@ def spec_of(d: Description) -> GameSpec:
                               "gpusim.games.holdem.play_once_described:DescribedPlayOnceTables")
             designs, design_refusals = play_once_shape.design_entries(d), {}
             extra = {"forfeited_by_fold": play_once_shape.forfeited_by_fold,
-                     "side_bet_exact": play_once_shape.side_bet_exact}
+                     "side_bet_exact": play_once_shape.side_bet_exact,
+                     "kernel": play_once_kernel.kernel_of(d)}
             solved = True
-        except ValueError:  # a description no exact solver counts: simulated only
-            solved = False
-    optimal = (StrategyEntry("optimal", "table:optimal", "exact: the best action at every "
-                             "point, given the cards seen and the bets placed"),) if solved else ()
+        except ValueError:
+            try:  # the call-once hold'em shape (Casino Hold'em's)
+                from gpusim.games.holdem import call_once_shape
+
+                call_once_shape.call_tree_of(d)
+                solver, tables = (
+                    "gpusim.games.holdem.call_once_described:SOLVER",
+                    "gpusim.games.holdem.call_once_described:DescribedCallOnceTables")
+                designs, design_refusals = call_once_shape.design_entries(d), {}
+                extra = {"forfeited_by_fold": call_once_shape.forfeited_by_fold}
+                solved = True
+            except ValueError:  # a description no exact solver counts: simulated only
+                solved = False
+    optimal: tuple[StrategyEntry, ...] = (StrategyEntry(
+        "optimal", "table:optimal", "exact: the best action at every point, given the cards "
+        "seen and the bets placed"),) if solved else ()
+    table_strategies: tuple[str, ...] = ("optimal",) if solved else ()
+    if solver.startswith("gpusim.games.holdem.call_once"):
+        optimal += (StrategyEntry("optimal-main", "table:optimal-main",
+                                  "exact: call iff it beats folding in the main game alone"),)
+        table_strategies = ("optimal", "optimal-main")
     return GameSpec(
         name=d.name,
         title=d.title,
@@ -194,15 +222,14 @@ def spec_of(d: Description) -> GameSpec:
                    for b in d.bets if b.paytable or b.bonus},
         strategies=optimal + tuple(StrategyEntry(name, f"rules:{name}", desc or name)
                                    for name, desc, _ in d.strategies),
-        table_strategies=("optimal",) if solved else (),
+        table_strategies=table_strategies,
         table_strategy_class=tables if solved else None,
         exact_solver=solver if solved else None,
         joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
                         reads=("joint",)),
         offered_bets=_offered,
         event_names=lambda rules: {b: layout(rules.game_def).events[b] for b in _offered(rules)},
-        event_returns=lambda rules: {b: r for b, r in event_returns(
-            rules.game_def, rules.pays()).items() if b in _offered(rules)},
+        event_returns=partial(_event_returns, d),
         settle="gpusim.games.described.engine:settle",
         parse_rules=partial(parse_rules, d),
         paytable=_paytable,
@@ -218,7 +245,22 @@ def spec_of(d: Description) -> GameSpec:
         config_keys=_config_keys(d),
         paytable_tables={b.name: str(b.paytable or b.bonus) for b in d.bets
                          if (b.paytable or b.bonus) != b.name and (b.paytable or b.bonus)},
+        meter_bet=d.meter[0] if d.meter else None,
+        meter_event=d.meter[1] if d.meter else None,
+        meter_rules=lambda rules: rules.meter,
     )
+
+
+def _event_returns(d: Description, rules: DescribedRules) -> dict:
+    """{bet: returns per unit} of the offered bets; the meter's event returns the meter
+    (None, as :func:`gpusim.games.event_returns` documents)."""
+    offered = _offered(rules)
+    out = {b: r for b, r in event_returns(rules.game_def, rules.pays()).items() if b in offered}
+    if d.meter is not None and d.meter[0] in out:
+        bet, event = d.meter
+        hit = layout(rules.game_def).events[bet].index(event)
+        out[bet] = tuple(None if k == hit else x for k, x in enumerate(out[bet]))
+    return out
 
 
 def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
@@ -239,8 +281,9 @@ def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
                     ConfigKey(f"rules.{o.name}.rank", tuple(RANKS), "the lowest rank that "
                               "names that hand", f"optional; default {o.default[1]!r}")]
         else:
-            out.append(ConfigKey(f"rules.{o.name}", tuple(_option_text(v) for v in o.values),
-                                 o.description,
+            bools = all(isinstance(v, bool) for v in o.values)
+            allowed = "true or false" if bools else tuple(o.values)
+            out.append(ConfigKey(f"rules.{o.name}", allowed, o.description,
                                  f"optional; default {_option_text(o.default)}"))
     out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}, or "
                       "a string \"A:B\"",

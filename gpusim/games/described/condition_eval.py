@@ -17,6 +17,7 @@ from gpusim.evaluator import (
     suit_masks,
 )
 from gpusim.games.described.description import Description
+from gpusim.strategy.features import ace_low, hole_in_run, rank_mask, runs
 
 __all__ = ["dealer_outs", "evaluate_condition", "made_rank"]
 
@@ -125,4 +126,21 @@ def evaluate_condition(seen: jax.Array, d: Description, cond: str, value: Any) -
         return jnp.any((same >= n) & ((own >> 2) >= lowest), axis=-1)
     if cond == "dealer_outs_below":
         return dealer_outs(hand, board, up) < value
+    if cond == "run_with_own":
+        return _run_with_own(hand >> 2, own >> 2, value)
+    if cond == "win_chance":
+        from gpusim.games.described.equity import evaluate as chance
+
+        return chance(seen, d, value)
+    if cond in ("own_rank_count", "paired_ranks", "suited_run_with_own"):
+        from gpusim.games.described.rank_conditions import evaluate as by_ranks
+
+        return by_ranks(hand, d.player, cond, value)
     raise AssertionError(cond)
+
+
+def _run_with_own(ranks: jax.Array, own: jax.Array, n: int) -> jax.Array:
+    """(N,) bool: ``n`` consecutive ranks among ``ranks`` (an ace high or low), an ``own``
+    rank among them: on ace-low rank masks (bit 0 the ace, bits 1..13 deuce to ace)."""
+    return hole_in_run(runs(ace_low(rank_mask(ranks)), n), ace_low(rank_mask(own)), n,
+                       range(15 - n))

@@ -16,7 +16,9 @@ far. The player's *hand* at a point is the own cards and that board (never the u
 - ``suited_with_own``: ``cards`` or more of the hand share a suit, an own card of that suit
   ranking at least ``at_least``;
 - ``dealer_outs_below``: fewer than N of the cards the point does not see each make, with the
-  board, a hand that ranks strictly above the player's (a tie is not an out).
+  board, a hand that ranks strictly above the player's (a tie is not an out);
+- ``run_with_own``: N or more consecutive ranks in the hand (an ace high or low: A-2-3-4 and
+  J-Q-K-A), an own card's rank among them (four to a straight with a hole card: 4).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gpusim.games.described.description import (
     PointDef,
     _show,
     parse_hand_spec,
+    parse_rank,
 )
 from gpusim.rules import ConfigReader
 
@@ -46,13 +49,6 @@ _SPAN = re.compile(f"^{_R}{_R}([SO]?)-{_R}{_R}([SO]?)$")
 
 
 # --- reading -------------------------------------------------------------------------------------
-
-
-def parse_rank(r: ConfigReader, text: str, where: str) -> int:
-    t = text.strip().upper().replace("10", "T")
-    if len(t) != 1 or t not in RANKS:
-        raise r.fail(where, f"rank {text!r} is not allowed; allowed: {', '.join(RANKS)}")
-    return RANKS.index(t)
 
 
 def _hand_index(hi: int, lo: int, suited: bool) -> int:
@@ -195,6 +191,21 @@ def parse_condition(r: ConfigReader, d: Description, point: PointDef, cond: str,
                             f"and {n_seen} player cards; needs 4 to 6 board cards and 5 to 7 in "
                             "the player's hand")
         return value
+    if cond == "run_with_own":
+        top = min(5, n_seen)
+        if type(value) is not int or not 2 <= value <= top:
+            raise r.fail(w, f"value {_show(value)} is not allowed; expected a whole number "
+                            f"2..{top} (consecutive ranks, at most 5 and the {n_seen} cards "
+                            "seen)")
+        return value
+    if cond == "win_chance":
+        from gpusim.games.described.equity import parse as parse_chance
+
+        return parse_chance(r, d, point, value, w)
+    if cond in ("own_rank_count", "paired_ranks", "suited_run_with_own"):
+        from gpusim.games.described.rank_conditions import parse as parse_ranks
+
+        return parse_ranks(r, d, point, cond, value, w)
     raise AssertionError(cond)
 
 

@@ -13,7 +13,8 @@ The vocabulary is closed: every key below, nothing else. Every mistake is one
   7 cards; ``"three_card"``).
 - ``lines.<name>``: a line that splits a category by the rank that names the hand (a pair's
   rank, a straight's top card): ``category`` and ``ranks`` (``"J-A"``). The lines that split
-  one category must cover its ranks once each, with no gap and no overlap.
+  one category must cover its ranks once each, with no gap and no overlap. Or a line of whole
+  categories (``categories``, two or more: ``straight_or_less``).
 - ``showdown``: the ``player`` and ``dealer`` hands compared (the player's holds no dealer
   card, the dealer's no player card), the dealer's ``qualifier``, and ``unqualified_tie``:
   whether a tie against a dealer who does not qualify settles as ``no_qualify`` (default) or
@@ -28,12 +29,14 @@ The vocabulary is closed: every key below, nothing else. Every mistake is one
   ``win``, ``tie`` and ``lose``, and for ``no_qualify`` unless the bet is compared whatever the
   dealer holds) or on a ``paytable`` of one ``hand`` (``requires``: ``"stay"`` or
   ``"beat_dealer"``: ``beat:<line>`` or ``no_beat:<line>``, a folded hand never beats), with an
-  optional ``bonus`` paytable paid on top (``bonus_requires``). A pay is ``"X:1"``,
+  optional ``bonus`` paytable paid on top (``bonus_requires``); ``fold_event = "named"``: a
+  fold's event is ``fold:<the event the bet would have had>``. A pay is ``"X:1"``,
   ``"push"``, ``"lose"`` or ``"paytable"``.
 - ``paytables.<name>``: ``lines`` (categories of the hand's ranking, or ``lines`` above),
   ``otherwise`` (what a hand on none of them gets: ``"lose"`` or ``"push"``) and ``unlisted``
-  (its event: ``"other"``, or ``"named"``: its category or rank line). The config's
-  ``[paytables.<name>]`` gives each line's pay.
+  (its event: ``"other"``, or ``"named"``: its category or rank line) and ``event_names``
+  (``"line"``, or ``"hand"``: every event names the hand's category or rank line, not the line
+  that pays it). The config's ``[paytables.<name>]`` gives each line's pay.
 - ``events``: the outcome words (:data:`EVENT_WORDS`) renamed, ``lose = "loss"``.
 - ``options.<name>``: a config option, ``[rules] <name>`` in a config of the game: its
   ``description``, its ``values`` (or ``type = "hand"``: ``[rules.<name>]`` ``hand`` and
@@ -70,16 +73,20 @@ __all__ = [
     "RuleDef",
     "lowest_rank",
     "parse_hand_spec",
+    "parse_rank",
 ]
 
 THREE_CARD_CATEGORIES = ("high_card", "pair", "flush", "straight", "three_of_a_kind",
                          "straight_flush")
-RANKINGS = {"poker": CATEGORY_KEYS, "three_card": THREE_CARD_CATEGORIES}
-"""Each ranking's categories, low to high (poker's royal flush is a category of its own)."""
-RANKING_SIZES = {"poker": (5, 6, 7), "three_card": (3,)}
+RANKINGS = {"poker": CATEGORY_KEYS, "three_card": THREE_CARD_CATEGORIES, "starting_hand": ()}
+"""Each ranking's categories, low to high (poker's royal flush is a category of its own); a
+``"starting_hand"`` hand (two cards) has none: its paytable's lines are starting-hand ranges
+(:mod:`gpusim.games.described.starting`)."""
+RANKING_SIZES = {"poker": (5, 6, 7), "three_card": (3,), "starting_hand": (2,)}
 CONDITIONS = ("at_least", "up_card_at_least", "suited", "hidden_pair", "up_card_paired",
               "hand_in", "category_in", "own_card_paired", "beats_board", "suited_with_own",
-              "dealer_outs_below")
+              "dealer_outs_below", "run_with_own", "win_chance", "own_rank_count",
+              "paired_ranks", "suited_run_with_own")
 """What a rule strategy's rule may ask of the cards its point sees: the player's seen cards
 rank ``at_least`` a hand (``"Q-6-4"``, ``"pair of 10s"``, ``"pair"``: with fewer than five
 poker cards, only pairs, two pair, trips and quads count); the dealer's up card ranks
@@ -90,7 +97,13 @@ among the player's cards; ``hand_in``: the two own cards are in a starting-hand 
 ``own_card_paired``: an own card pairs (a pocket pair, or paired by the board);
 ``beats_board``: the seen cards rank above the board's own five; ``suited_with_own``: N seen
 cards of one suit, an own card of it ranking at least R; ``dealer_outs_below``: fewer than N
-unseen cards make, with the board, a hand above the player's
+unseen cards make, with the board, a hand above the player's; ``run_with_own``: N consecutive
+ranks among the seen cards (an ace high or low), an own card's rank among them;
+``win_chance``: over the unseen cards, the showdown is won more often than lost (``"above_lose"``)
+or more than half the time (``"above_half"``; :mod:`gpusim.games.described.equity`);
+``own_rank_count``, ``paired_ranks``, ``suited_run_with_own``: an own card's rank N times in the
+hand, N ranks paired, N consecutive ranks of an own card's suit
+(:mod:`gpusim.games.described.rank_conditions`)
 (:mod:`gpusim.games.described.conditions` reads and evaluates them)."""
 SHOWDOWN = "showdown"
 """``next = "showdown"``: the action ends the decisions (no later point is reached; the round
@@ -117,6 +130,9 @@ class LineDef:
     category: str
     lo: int
     hi: int
+    group: tuple[str, ...] = ()  # a line of whole categories (category "" then): straight_or_less
+    hands: tuple[int, ...] = ()  # a line of starting hands (category "" then): grid cells
+    dealer_hands: tuple[int, ...] = ()  # ... that also needs the dealer's two cards in these
 
 
 @dataclass(frozen=True)
@@ -144,6 +160,8 @@ class PaytableDef:
     lines: tuple[str, ...]
     otherwise: str
     unlisted: str = "other"  # a hand on no line is the event "other", or "named" by its class
+    event_names: str = "line"  # events name the line that pays the hand, or its class ("hand")
+    pays: str = "to_one"  # a line's X is "X:1", or "for_one": X for 1 (the prize replaces the bet)
 
 
 @dataclass(frozen=True)
@@ -161,6 +179,7 @@ class BetDef:
     requires: str | None
     bonus: str | None
     bonus_requires: str | None
+    fold_event: str = "fold"  # a fold's event: "fold", or "named": fold:<the event it would have>
 
 
 @dataclass(frozen=True)
@@ -205,6 +224,7 @@ class Description:
     events: tuple[tuple[str, str], ...] = ()  # (outcome word, its name in events)
     options: tuple[OptionDef, ...] = ()
     chosen: tuple[tuple[str, Any], ...] = ()  # (option, value) applied to raw to make this game
+    meter: tuple[str, str] | None = None  # (bet, event): the event that wins a progressive meter
 
     def word(self, word: str) -> str:
         """An outcome word (:data:`EVENT_WORDS`) as this game's events name it."""
@@ -329,3 +349,12 @@ straight's a 3 (A-2-3), a three-card high card's a 5 (5-3-2)."""
 def lowest_rank(category: str, rankings: set[str]) -> int:
     """The lowest rank that names a hand of ``category`` in any of ``rankings``."""
     return min(_LOWEST[k].get(category, 0) for k in rankings if category in RANKINGS[k])
+
+
+def parse_rank(r, text: str, where: str) -> int:
+    """A rank written as a config writes it (``"T"`` or ``"10"``, any case): its index, 0 for
+    a deuce .. 12 for an ace; a ConfigError naming ``where`` otherwise."""
+    t = text.strip().upper().replace("10", "T")
+    if len(t) != 1 or t not in RANKS:
+        raise r.fail(where, f"rank {text!r} is not allowed; allowed: {', '.join(RANKS)}")
+    return RANKS.index(t)

@@ -20,6 +20,7 @@ from gpusim.games.base import Settlement
 from gpusim.games.described.condition_eval import evaluate_condition, made_rank
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
+from gpusim.games.described.starting import starting_class
 from gpusim.strategy import PointRules
 from gpusim.strategy.tree import taken
 
@@ -108,6 +109,9 @@ def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
         sd = result + 3 * qualified.astype(jnp.int32)
     code = code * lay.n_showdown + sd
     for h in lay.class_hands:
+        if d.hand(h).ranking == "starting_hand":
+            code = code * len(lay.class_names[h]) + starting_class(cards, d, h)
+            continue
         rank, cat = _rank(cards, d, h)
         table = lay.class_of[h]
         if (table == np.arange(len(table)) // 13).all():  # no rank line: the class is the category
@@ -123,7 +127,6 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
     (player, dealer, board); decisions: {point: (N,) action index}. ``payout``: the numbers
     (:func:`gpusim.games.payout`; default the rules'). Returns the Settlement of the offered
     bets, with the joint code in ``joint``."""
-    del jackpot_meter
     d = rules.game_def
     pay = payout_numbers(rules) if payout is None else payout
     c = jnp.asarray(cards, jnp.int32)
@@ -150,6 +153,12 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
     stakes, nets, events = {}, {}, {}
     for k, b in enumerate(offered):
         stakes[b.name], events[b.name], nets[b.name] = got[3 * k: 3 * k + 3]
+    if d.meter is not None and d.meter[0] in nets:  # the meter's event returns the meter
+        bet, event = d.meter
+        meter = rules.meter.reset if jackpot_meter is None else jackpot_meter
+        hit = events[bet] == lay.events[bet].index(event)
+        nets[bet] = jnp.where(hit, jnp.broadcast_to(jnp.asarray(meter, jnp.int32), hit.shape)
+                              - stakes[bet], nets[bet])
     pcat = dcat = jnp.zeros(code.shape, jnp.int32)
     prank = drank = jnp.zeros(code.shape, _U)
     if d.showdown is not None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.description import SHOWDOWN as SHOWDOWN_NEXT
+from gpusim.games.described.starting import classes as starting_classes
 from gpusim.rules import return_numerators
 from gpusim.strategy.tree import Action, DecisionPoint, action_paths
 
@@ -61,6 +62,8 @@ def tree(d: Description) -> tuple[DecisionPoint, ...]:
 def _classes(d: Description, hand: str) -> tuple[tuple[str, str], ...]:
     """The classes of a hand a paytable reads: (name, category), low to high."""
     ranking = d.hand(hand).ranking
+    if ranking == "starting_hand":  # by the lines' starting hands (.starting)
+        return starting_classes(d, hand, d.word("other"))
     used = {line for p in d.paytables if p.hand == hand for line in p.lines}
     out = []
     for cat in RANKINGS[ranking]:
@@ -102,9 +105,12 @@ class Layout:
 
 
 def _line_of_class(d: Description, paytable: str, names) -> list[int]:
-    """Per class of the paytable's hand: the index of its line, -1 when none pays it."""
+    """Per class of the paytable's hand: the index of its line, -1 when none pays it (a
+    category's line: the category, its rank line, or a line of whole categories holding it)."""
     lines = d.paytable(paytable).lines
-    return [lines.index(n) if n in lines else lines.index(c) if c in lines else -1
+    group = {c: k for k, ln in enumerate(lines) for x in d.lines if x.name == ln
+             for c in x.group}
+    return [lines.index(n) if n in lines else lines.index(c) if c in lines else group.get(c, -1)
             for n, c in names]
 
 
@@ -126,6 +132,9 @@ def layout(d: Description) -> Layout:
     class_of = {}
     for h in class_hands:
         cats = RANKINGS[d.hand(h).ranking]
+        if not cats:  # a starting hand: its class is computed from its cards (.starting)
+            class_of[h] = np.zeros(0, np.int32)
+            continue
         t = np.zeros(len(cats) * 13, np.int32)
         for ci, cat in enumerate(cats):
             for rank in range(13):
@@ -151,7 +160,17 @@ def layout(d: Description) -> Layout:
         placed = np.array([paths[i][1].get(b.name, 0) for i in range(len(paths))], np.int64)
         in_tree = any(b.name in a.stakes for q in points for a in q.actions)
         multiple = placed[path] if in_tree else np.ones(n_codes, np.int64)
-        for c in range(n_codes):
+        # a bet's event depends on the path, the showdown and the classes of the hands its
+        # paytables read: each distinct such key is named once, at its first code (so the
+        # names come in code order)
+        key = path * n_sd + sd
+        for h in class_hands:
+            if h in {d.paytable(t).hand for t in (b.paytable, b.bonus) if t}:
+                key = key * len(class_names[h]) + cls[h]
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        index = np.zeros(len(first), np.int64)
+        for u in np.argsort(first, kind="stable"):
+            c = int(first[u])
             if multiple[c] == 0:  # not on the table: named as run_figures.not_placed_events does
                 name, ret = _not_placed(d, points, paths[path[c]][0], b.name, bool(folded[c]))
             else:
@@ -163,7 +182,8 @@ def layout(d: Description) -> Layout:
             # one name is one return: the names a description may choose are checked when it
             # is read, so two outcomes never meet under one name with different pays
             assert rets[names.index(name)] == ret, (b.name, name)
-            ev[c] = names.index(name)
+            index[u] = names.index(name)
+        ev[:] = index[inverse.reshape(-1)]
         lay.events[b.name], lay.returns[b.name] = tuple(names), tuple(rets)
         lay.event_of[b.name], lay.multiple_of[b.name] = ev, multiple
     return lay
@@ -190,7 +210,8 @@ def _event(d: Description, b, folded: bool, sd: int, cls: dict, class_names: dic
     per unit, or (paytable, line index or -1, otherwise) read from the config; ``bonus``:
     (paytable, line index) or None. Outcome words are named as the game renames them
     (``d.word``)."""
-    if folded and not (b.side and b.fold == "settle"):
+    lost = folded and not (b.side and b.fold == "settle")
+    if lost and b.fold_event != "named":
         return d.word("fold"), (Fraction(0), None)
     outcome, pay = b.pays[0]
     result = SHOWDOWN[sd].removeprefix("nq_")
@@ -211,8 +232,8 @@ def _event(d: Description, b, folded: bool, sd: int, cls: dict, class_names: dic
         pt = d.paytable(str(b.paytable))
         hand = pt.hand
         k = _line_of_class(d, pt.name, class_names[hand])[cls[hand]]
-        line = pt.lines[k] if k >= 0 else (
-            class_names[hand][cls[hand]][0] if pt.unlisted == "named" else d.word("other"))
+        line = class_names[hand][cls[hand]][0] if pt.event_names == "hand" or (
+            k < 0 and pt.unlisted == "named") else pt.lines[k] if k >= 0 else d.word("other")
         base = (pt.name, k, Fraction(1) if pt.otherwise == "push" else Fraction(0))
         if beats is not None:
             name = f"{d.word('beat' if beats else 'no_beat')}:{line}"
@@ -227,6 +248,10 @@ def _event(d: Description, b, folded: bool, sd: int, cls: dict, class_names: dic
         k = _line_of_class(d, pt.name, class_names[pt.hand])[cls[pt.hand]]
         if k >= 0:
             name, bonus = f"{name}+{pt.lines[k]}", (pt.name, k)
+    if folded and b.fold_event == "named":  # fold:<the event it would have had>
+        name = f"{d.word('fold')}:{name}"
+        if lost:
+            base, bonus = Fraction(0), None
     return name, (base, bonus)
 
 
@@ -240,8 +265,10 @@ def event_returns(d: Description, paytables: dict) -> dict:
         for base, bonus in lay.returns[b.name]:
             if isinstance(base, tuple):
                 name, k, otherwise = base
-                value = 1 + Fraction(paytables[name][d.paytable(name).lines[k]]) if k >= 0 \
-                    else otherwise
+                # "X for 1" returns X; "X:1" the stake and X
+                to_one = d.paytable(name).pays != "for_one"
+                value = to_one + Fraction(paytables[name][d.paytable(name).lines[k]]) \
+                    if k >= 0 else otherwise
             else:
                 value = base
             if bonus is not None:

@@ -34,8 +34,8 @@ __all__ = ["apply", "check", "config_values", "read_options", "value_dict"]
 _KINDS = ("choice", "hand")
 _HAND_KEY = "showdown.qualifier"
 _NAMED_BY_RANK = ("pair", "three_of_a_kind", "four_of_a_kind")
-_CHANGES = ("how bets settle (showdown pays, requires, fold, bonus_requires, a paytable's "
-            "otherwise and unlisted) and the dealer's qualifier")
+_CHANGES = ("how bets settle (showdown pays, requires, fold, fold_event, bonus_requires, a "
+            "paytable's otherwise, unlisted and event_names) and the dealer's qualifier")
 
 
 def _toml(value: Any) -> str:

@@ -31,10 +31,12 @@ from gpusim.games.described.description import (
     _str_list,
     lowest_rank,
 )
+from gpusim.games.described.meter import meter
 from gpusim.games.described.options import apply, check, read_options
+from gpusim.games.described.starting import parse_line as parse_starting_line
 from gpusim.rules import ConfigReader
 
-__all__ = ["complete", "parse_description", "with_options"]
+__all__ = ["complete", "parse_description", "parse_strategies", "with_options"]
 
 _STRATEGY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _RESERVED = {"description": "a strategy's description",
@@ -83,7 +85,17 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
     rankings = {h.ranking for h in d.hands}
     cats = set().union(*(RANKINGS[k] for k in rankings))
     out = []
-    for name, spec, w in _named_tables(r, table, "lines", ("category", "ranks")):
+    starting = {k: v for k, v in table.items() if isinstance(v, dict) and "hands" in v}
+    for name, spec in starting.items():  # starting-hand ranges (gpusim.games.described.starting)
+        w = f"game.lines.{name}"
+        r.keys(spec, w, ("hands", "dealer_hands"))
+        out.append(LineDef(name, "", 0, 0, (), *parse_starting_line(r, spec, w, name, d)))
+    table = {k: v for k, v in table.items() if k not in starting}
+    for name, spec, w in _named_tables(r, table, "lines", ("category", "ranks", "categories",
+                                                           "hands")):
+        if "categories" in spec:
+            out.append(_group_line(r, spec, w, name, rankings))
+            continue
         cat = r.string(spec, w, "category", allowed=tuple(sorted(cats)))
         lo_hi = r.string(spec, w, "ranks")
         lo_t, sep, hi_t = lo_hi.partition("-")
@@ -95,7 +107,8 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
         if name in cats:
             raise r.fail(w, f"the name {name!r} is a category's; choose another")
         out.append(LineDef(name, cat, lo, hi))
-    for cat in {ln.category for ln in out}:  # the splits of a category partition its ranks
+    # the splits partition their category's ranks
+    for cat in {ln.category for ln in out if not ln.group and not ln.hands}:
         covered = [0] * 13
         for ln in out:
             if ln.category == cat:
@@ -109,6 +122,26 @@ def _lines(r: ConfigReader, game: dict, d: Description) -> tuple[LineDef, ...]:
                                        f"{', '.join(bad)}; they must cover {RANKS[lows]}-A once "
                                        "each")
     return tuple(out)
+
+
+def _group_line(r: ConfigReader, spec: dict, w: str, name: str, rankings: set) -> LineDef:
+    """A line of whole categories (``categories``): two or more distinct categories of one
+    ranking a hand of the game uses, neither ``category`` nor ``ranks`` beside them."""
+    for key in ("category", "ranks"):
+        if key in spec:
+            raise r.fail(f"{w}.{key}", "not allowed with 'categories' (a line either splits "
+                                       "one category by rank or groups whole categories)")
+    value = spec["categories"]
+    fits = [k for k in sorted(rankings) if isinstance(value, list) and all(
+        isinstance(v, str) and v in RANKINGS[k] for v in value)]
+    if not fits or len(value) < 2 or len(set(value)) < len(value):
+        allowed = "; ".join(f"{k}: {', '.join(RANKINGS[k])}" for k in sorted(rankings))
+        raise r.fail(f"{w}.categories", f"value {_show(value)} is not allowed; expected an "
+                                        "array of two or more distinct categories of one "
+                                        f"ranking ({allowed})")
+    if name in set().union(*(RANKINGS[k] for k in rankings)):
+        raise r.fail(w, f"the name {name!r} is a category's; choose another")
+    return LineDef(name, "", 0, 0, tuple(value))
 
 
 def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]:
@@ -188,7 +221,8 @@ def _points(r: ConfigReader, game: dict, d: Description) -> tuple[PointDef, ...]
     return tuple(out)
 
 
-def _strategies(r: ConfigReader, game: dict, d: Description):
+def parse_strategies(r: ConfigReader, game: dict, d: Description):
+    """The rule strategies of ``game["strategies"]``, read against the description ``d``."""
     table = r.table(game, "game", "strategies", required=False) or {}
     points = {p.name: p for p in d.points}
     out = []
@@ -250,7 +284,8 @@ def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     d = replace(d, bets=bets(r, game, d))
     d = events(r, game, d)
     _check_used(r, d)
-    d = replace(d, strategies=_strategies(r, game, d))
+    d = meter(r, game, d)
+    d = replace(d, strategies=parse_strategies(r, game, d))
     if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
         raise r.fail("game.decisions", "no action places, pulls or folds anything; at least "
                                        "one must (bet, pull, fold = true)")
@@ -263,7 +298,7 @@ def parse_description(r: ConfigReader, game: dict) -> Description:
     """The ``[game]`` table (parsed TOML) as a :class:`Description`, its options
     (``[game.options]``) at their defaults; ConfigError otherwise."""
     r.keys(game, "game", ("name", "title", "cards", "hands", "lines", "showdown", "decisions",
-                          "bets", "paytables", "events", "options", "strategies"))
+                          "bets", "paytables", "events", "options", "strategies", "meter"))
     options = read_options(r, game)
     chosen = tuple((o.name, o.default) for o in options)
     d = replace(_read(r, apply(game, options, dict(chosen))), options=options, chosen=chosen,

@@ -28,9 +28,10 @@ from gpusim.games.holdem.play_once_counts import N_PAY, RiverPrices
 from gpusim.games.holdem.play_once_report import joint_counts
 from gpusim.games.holdem.play_once_shape import play_tree_of, refusal, roles
 
-__all__ = ["SOLVER", "DescribedPlayOnceTables", "solved"]
+__all__ = ["SOLVER", "DescribedPlayOnceTables", "analyse_solution", "prices_of", "qualifier_rank",
+           "solved"]
 
-def _qualifier(d) -> int:
+def qualifier_rank(d) -> int:
     """The lowest qualifying dealer rank, 0 where the dealer always opens."""
     from gpusim.games.described.engine import threshold
 
@@ -38,7 +39,9 @@ def _qualifier(d) -> int:
     return 0 if qual is None else int(threshold(qual, "poker"))
 
 
-def _prices(rules) -> RiverPrices:
+def prices_of(rules) -> RiverPrices:
+    """The river prices of a config of the shape (its Blind and side-bet pays, in money units
+    over their common denominator)."""
     d = rules.game_def
     ante, _, blind, sides = roles(d)
     pays = rules.pays()
@@ -61,7 +64,7 @@ def _prices(rules) -> RiverPrices:
 def solution(rules, *, progress: bool = True, backend: str = "cpu") -> Solution:
     """The config's optimal solution (cached per prices and tree)."""
     d = rules.game_def
-    return solve(_qualifier(d), _prices(rules), play_tree_of(d),
+    return solve(qualifier_rank(d), prices_of(rules), play_tree_of(d),
                  progress=f"{d.title}: flop classes" if progress else None, backend=backend)
 
 
@@ -87,7 +90,7 @@ def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: 
 
     n_pre = sol.tree.n_preflop
     return Solved(rules=rules, strategy=strategy, joint=joint_counts(sol, d), deals=TOTAL_DEALS,
-                  scale=_prices(rules).den, root_cards=subsets(2)[first].astype(np.int32),
+                  scale=prices_of(rules).den, root_cards=subsets(2)[first].astype(np.int32),
                   root_weight=combos, root_deals=np.full(169, per_hole, np.int64),
                   root_ev=per(sol.values), root_ev_main=per(sol.values_main),
                   root_action=sol.preflop.astype(np.int64),
@@ -98,16 +101,22 @@ def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: 
 
 def report(rules, strategy, *, progress: bool = True, backend: str = "cpu") -> dict:
     """The exact report (docs/exact.md) of the ``optimal`` strategy."""
-    from gpusim.games.holdem.play_once_report import analyse
     from gpusim.strategy import StrategyError
 
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", str(strategy))
     if name != "optimal":
         raise StrategyError(f"strategy {name!r}: the exact report of {rules.game_def.title} is "
                             f"available for 'optimal' only; simulate {name!r} instead")
-    prices = _prices(rules)
-    return analyse(solution(rules, progress=progress, backend=backend), rules, name,
-                   prices.den, prices.trips)
+    return analyse_solution(solution(rules, progress=progress, backend=backend), rules, name)
+
+
+def analyse_solution(sol: Solution, rules, strategy: str = "optimal") -> dict:
+    """The exact report of a solution under the rules' prices (the paytable designer prices
+    candidate paytables on one solution)."""
+    from gpusim.games.holdem.play_once_report import analyse
+
+    prices = prices_of(rules)
+    return analyse(sol, rules, strategy, prices.den, prices.trips)
 
 
 def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
@@ -119,7 +128,8 @@ def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.nd
 
 
 def counts_file(rules) -> str:
-    return cache_name(_qualifier(rules.game_def), _prices(rules), play_tree_of(rules.game_def))
+    d = rules.game_def
+    return cache_name(qualifier_rank(d), prices_of(rules), play_tree_of(d))
 
 
 SOLVER = ExactSolver(

@@ -1,5 +1,5 @@
 """Texas Hold'em Bonus, priced: the exact report from the enumeration counts of
-:mod:`gpusim.games.holdem_bonus.exact_counts`, the side bets' return tables, and the game's
+:mod:`gpusim.games.holdem.streets_counts`, the side bets' return tables, and the game's
 exact solver (:data:`SOLVER`: cached counts, decision tables, reports)."""
 
 from __future__ import annotations
@@ -11,11 +11,6 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS
 from gpusim.exact.cache import (
-    FORMAT,
-    atomic_savez,
-    cache_dir,
-    count_solver,
-    progress_bar,
     representative_rounds,
 )
 from gpusim.exact.report import (
@@ -29,7 +24,9 @@ from gpusim.exact.report import (
 )
 from gpusim.exact.solver import ExactSolver
 from gpusim.games import spec_for
-from gpusim.games.holdem_bonus.exact_counts import (
+from gpusim.games.holdem import streets_cache
+from gpusim.games.holdem.streets_cache import CACHE_LEVEL
+from gpusim.games.holdem.streets_counts import (
     CLASS_COMBOS,
     THB_TOTAL_DEALS,
     RiverCounts,
@@ -37,7 +34,6 @@ from gpusim.games.holdem_bonus.exact_counts import (
     pay_class,
     preflop_ev,
     river_rule,
-    solve_river,
     turn_pass,
 )
 from gpusim.games.holdem_bonus.rules import JACKPOT_LINES
@@ -326,47 +322,19 @@ def _ante_from(rules) -> int:
     return CATEGORY_KEYS.index(rules.ante_pays_from)
 
 
-def _cupy_river():
-    from gpusim.games.holdem_bonus.exact_cupy import solve_river_cupy
-
-    return solve_river_cupy
-
-
 def stored_or_solved(rules, backend: str) -> dict[str, np.ndarray]:
     """The config's stored decision tables, else solved now from its counts."""
     return stored_tables(rules) or solve_tables(rules, False, backend)
 
 
-CACHE_LEVEL = 0
-"""The river counts' cache is stored, not deflated: 153 MB against 34 MB, but written in about
-0.3 s instead of 2 s (a tenth of a fresh solve) and read in 0.2 s instead of 0.9 s by every
-later report (``benchmarks/exact.py`` prints both for the level it writes)."""
-
-
 def cached_counts(rules, *, progress: bool = True, backend: str = "cpu"):
     """Texas Hold'em Bonus stage-1 counts for the config's ``ante_pays_from`` (cached)."""
-    a = _ante_from(rules)
-    path = cache_dir() / f"thb_river_a{a}_v{FORMAT}.npz"
-    names = ("boards", "weights", "W", "L", "WX", "valid", "class_wins", "class_ties",
-             "class_losses", "class_hands")
-    if path.is_file():
-        z = np.load(path)
-        return RiverCounts(**{k: z[k] for k in names}, ante_from=int(z["ante_from"]))
-    update, stop = progress_bar("Hold'em Bonus: 4-card board classes") if progress else (
-        None, None)
-    try:
-        r = count_solver(solve_river, _cupy_river, backend)(a, progress=update)
-    finally:
-        if stop:
-            stop()
-    atomic_savez(path, level=CACHE_LEVEL, **{k: getattr(r, k) for k in names},
-                 ante_from=np.int64(a))
-    return r
+    return streets_cache.cached_counts(rules.ante_pays_from, progress=progress, backend=backend)
 
 
 def counts_file(rules) -> str:
     """The cache file of the config's river counts (they depend on ``ante_pays_from`` alone)."""
-    return f"thb_river_a{_ante_from(rules)}_v{FORMAT}.npz"
+    return streets_cache.counts_file(rules.ante_pays_from)
 
 
 def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:

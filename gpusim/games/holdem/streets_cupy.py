@@ -1,5 +1,5 @@
 """Texas Hold'em Bonus's exact river counts as a CUDA kernel (``kernels/exact_holdem_bonus.cu``):
-:func:`solve_river_cupy` gives :func:`gpusim.games.holdem_bonus.exact_counts.solve_river`'s
+:func:`solve_river_cupy` gives :func:`gpusim.games.holdem.streets_counts.solve_river`'s
 counts on the current CUDA device (see :mod:`gpusim.exact.cupy_counts`)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ _LAUNCHES = 4
 
 
 def river_counts_from_rows(ids: np.ndarray, rows: dict[str, np.ndarray], ante_from: int):
-    """Assemble :class:`~gpusim.games.holdem_bonus.exact_counts.RiverCounts` from the kernel's
+    """Assemble :class:`~gpusim.games.holdem.streets_counts.RiverCounts` from the kernel's
     output.
 
     ids: (m,) 4-card board class ids computed. rows: ``W``, ``L``, ``WX`` (m, 1326) uint16 (row
@@ -25,7 +25,7 @@ def river_counts_from_rows(ids: np.ndarray, rows: dict[str, np.ndarray], ante_fr
     ``class_losses`` (169,) uint64 weighted totals over those classes. Classes not in ids keep
     zero counts, as in ``solve_river(board_ids=...)``.
     """
-    from gpusim.games.holdem_bonus.exact_counts import RiverCounts
+    from gpusim.games.holdem.streets_counts import RiverCounts
 
     bcls = board_classes(4)
     n = bcls.n_classes
@@ -62,7 +62,7 @@ def solve_river_cupy(
     require_gpu()
     import cupy
 
-    from gpusim.games.holdem_bonus.exact_counts import HOLE_CLASS
+    from gpusim.games.holdem.streets_counts import HOLE_CLASS
 
     bcls = board_classes(4)
     ids = np.arange(bcls.n_classes) if board_ids is None else np.asarray(board_ids)

@@ -1,4 +1,6 @@
-"""Texas Hold'em Bonus by full enumeration: river, turn and preflop decisions and their counts.
+"""The street-bets hold'em shape (Texas Hold'em Bonus's: a flop bet or a fold pre-flop, then a
+1:1 bet or a check on the turn and on the river) by full enumeration: river, turn and preflop
+decisions and their counts.
 
 Stage 1 (river level). Loop over the 16,432 suit classes of 4-card boards T (weight = raw
 4-card boards in the class) and the 48 river cards: 788,736 boards, each read from the 5-card

@@ -1,5 +1,8 @@
-"""Ultimate Texas Hold'em's rule strategies, ``basic`` and ``always-check`` (the ``optimal``
-table strategy is :mod:`gpusim.games.ultimate_holdem.tables`).
+"""Ultimate Texas Hold'em written by hand, the reference its description is checked against:
+the rule strategies ``basic`` and ``always-check`` in JAX (against the description's rules,
+configs/ultimate_holdem.toml ``[game.strategies]``, and the CUDA kernel's rule lists,
+kernels/strategy_ultimate_holdem.cuh; they were the hand-written game's strategies until the
+game became a description) and :func:`uth_terms`, a config's terms read from its TOML alone.
 
 Each is a :class:`~gpusim.strategy.PointRules`: one function per decision point, handed only the
 card columns its point sees (pre-flop the hole cards; flop + the flop; river + the turn and the
@@ -41,14 +44,32 @@ rule (a reference point: no early raise).
 
 from __future__ import annotations
 
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+
 import jax
 import jax.numpy as jnp
 
+from gpusim.cards import RANKS
 from gpusim.evaluator import FLUSH, STRAIGHT, STRAIGHT_FLUSH, TWO_PAIR, evaluate, hand_category
-from gpusim.games.ultimate_holdem.events import TREE
 from gpusim.strategy import PointRules
+from gpusim.strategy.tree import Action, DecisionPoint
 
-__all__ = ["DEALER_OUTS_LIMIT", "dealer_outs", "uth_always_check", "uth_basic"]
+__all__ = ["DEALER_OUTS_LIMIT", "TREE", "dealer_outs", "uth_always_check", "uth_basic",
+           "uth_terms"]
+
+TREE = (
+    DecisionPoint("preflop", (Action("check", next="flop"), Action("play_3x", {"play": 3}),
+                              Action("play_4x", {"play": 4})), sees=(0, 1)),
+    DecisionPoint("flop", (Action("check", next="river"), Action("play_2x", {"play": 2})),
+                  sees=(0, 1, 4, 5, 6)),
+    DecisionPoint("river", (Action("fold", folds=True), Action("play_1x", {"play": 1})),
+                  sees=(0, 1, 4, 5, 6, 7, 8)),
+)
+"""The game's decision tree: pre-flop check (0), Play 3x (1) or 4x (2); flop check (0) or
+Play 2x (1); river fold (0) or Play 1x (1)."""
 
 DEALER_OUTS_LIMIT = 21
 """The river plays 1x with fewer dealer outs than this (module docstring)."""
@@ -132,3 +153,29 @@ uth_basic = PointRules(TREE, {"preflop": _preflop, "flop": _flop, "river": _rive
 """Ultimate Texas Hold'em basic strategy (module docstring)."""
 uth_always_check = PointRules(TREE, {"preflop": _never, "flop": _never, "river": _river})
 """Check to the river, then ``basic``'s river rule (module docstring)."""
+
+
+class _Stakes(dict):
+    @property
+    def ante(self) -> int:
+        return self["ante"]
+
+
+def uth_terms(rules) -> SimpleNamespace:
+    """What ``ref_ultimate_holdem`` reads of the rules, straight from the config's TOML (the
+    game's own parser is what is under test): stakes, the Blind and Trips paytables (``"A:B"``
+    as a Fraction), ``trips_must_beat`` and the dealer's qualifier (hand, rank index)."""
+    doc = tomllib.loads(Path(rules.source).read_text(encoding="utf-8"))
+
+    def pays(table: dict) -> dict:
+        return {k: Fraction(*map(int, v.split(":"))) if isinstance(v, str) else v
+                for k, v in table.items()}
+
+    q = doc["rules"].get("dealer_qualifier", {"hand": "pair", "rank": "2"})
+    return SimpleNamespace(
+        stakes=_Stakes({"ante": doc["stakes"]["ante"], "trips": doc["stakes"].get("trips", 0)}),
+        blind_paytable=pays(doc["paytables"]["blind"]),
+        trips_paytable=pays(doc["paytables"]["trips"]),
+        trips_must_beat=doc["rules"].get("trips_must_beat", False),
+        dealer_qualifier=SimpleNamespace(hand=q["hand"], rank=RANKS.index(q["rank"])),
+    )

@@ -1,0 +1,270 @@
+"""Texas Hold'em Bonus described in TOML (tests/data/holdem_bonus_described.toml and its classic
+config) settles and decides as the hand-written game does: on the same random rounds and random
+actions, every offered bet has the same stake, net and event name (the Bonus's
+AA-vs-dealer-AA, the Jackpot's meter), the hands the same ranks; each of the package's
+strategies, written as description rules, takes the package's action at every point reached.
+Each new key of the vocabulary refuses a mistake in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpusim.cards import parse_cards
+from gpusim.config import editable_doc, load_config, parse_config
+from gpusim.games import settle, spec_for
+from gpusim.games.strategy_registry import get_strategy
+from gpusim.rules import ConfigError, rules_hash
+from gpusim.strategy.tree import taken
+
+DATA = Path(__file__).resolve().parent / "data"
+DESCRIBED = DATA / "holdem_bonus_described.toml"
+CLASSIC = DATA / "holdem_bonus_classic_described.toml"
+N = 20_000
+PAIRS = [("holdem_bonus", DESCRIBED), ("holdem_bonus_classic", CLASSIC)]
+STRATEGIES = ("always-play", "basic", "optimal", "win-over-half", "win-over-half-ev")
+# hand-dealt rounds (player, dealer, flop, turn, river) for the rarest events
+PLANTED = [
+    "As Ah Ad Ac Ks Qs Js Ts",      # AA against the dealer's AA; a royal flush in the first five
+    "As Ad Ac Ah 2s 3d 9c Kh 5s",
+    "Ks Qs 2d 2c As Js Ts 3h 4h",   # royal flush with the flop: the meter
+    "9h 8h 2d 2c 7h 6h 5h Kh Kd",   # straight flush in the first five
+    "Kc Kd Ks Kh Ac Ad 2c 3c 4c",   # KK against AA, a dealer four of a kind at showdown
+    "Ah Kh Ac Kc Qh Jh Th 2s 3s",   # a royal each for player and dealer: a tie
+]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _forget_the_game():
+    """Loading the configs registers their game in this process; the registry lists the
+    shipped games only once this module is done (docs/config.md is made from it)."""
+    yield
+    from gpusim.games import SPECS
+
+    for game in ("holdem_bonus_described", "thb_broken"):
+        SPECS._all().pop(game, None)  # type: ignore[attr-defined]
+
+
+def _planted() -> np.ndarray:
+    rows = []
+    for text in PLANTED:
+        cards = list(parse_cards(text))
+        rest = [c for c in range(52) if c not in cards]
+        rows.append(cards + rest[: 9 - len(cards)])
+    return np.asarray(rows, np.int32)
+
+
+@pytest.fixture(scope="module")
+def rounds():
+    """(cards (N + planted, 9) int32: player 0:2, dealer 2:4, flop 4:7, turn 7, river 8;
+    decisions): random deals, the planted rounds each with every action, and a random action at
+    every point (fold or bet the Flop; check or bet the Turn; check or bet the River)."""
+    rng = np.random.default_rng(20261)
+    planted = np.repeat(_planted(), 8, axis=0)
+    cards = np.concatenate([np.argsort(rng.random((N, 52)), axis=1)[:, :9], planted])
+    n = len(cards)
+    decisions = {p: rng.integers(0, 2, n, dtype=np.int32) for p in ("flop", "turn", "river")}
+    every = np.arange(len(planted)) % 8  # each planted round with each path of the tree
+    decisions["flop"][N:] = every >= 1
+    decisions["turn"][N:] = (every >> 1) & 1
+    decisions["river"][N:] = every & 1
+    return cards.astype(np.int32), decisions
+
+
+def _named(settlement) -> dict[str, np.ndarray]:
+    """{bet: (N,) event names} through the settlement's own event table."""
+    table = dict(settlement.event_table)
+    return {b: np.asarray(table[b], dtype=object)[np.asarray(e)]
+            for b, e in settlement.events.items()}
+
+
+def _same(a, b, bets) -> None:
+    names_a, names_b = _named(a), _named(b)
+    for bet in bets:
+        np.testing.assert_array_equal(np.asarray(a.stakes[bet]), np.asarray(b.stakes[bet]),
+                                      err_msg=f"{bet} stakes")
+        np.testing.assert_array_equal(np.asarray(a.nets[bet]), np.asarray(b.nets[bet]),
+                                      err_msg=f"{bet} nets")
+        bad = np.flatnonzero(names_a[bet] != names_b[bet])
+        assert bad.size == 0, (bet, [(names_a[bet][i], names_b[bet][i]) for i in bad[:5]])
+
+
+@pytest.mark.parametrize(("package", "described"), PAIRS, ids=["icelandic", "classic"])
+def test_settlement_equals_the_package(rounds, package, described):
+    cards, decisions = rounds
+    pkg, desc = load_config(package), load_config(described)
+    a, b = settle(cards, decisions, pkg), settle(cards, decisions, desc)
+    offered = ["ante", "flop", "turn", "river", "bonus"] + (
+        ["jackpot"] if package == "holdem_bonus" else [])
+    assert list(a.stakes) == list(b.stakes) == offered
+    _same(a, b, offered)
+    for field in ("player_rank", "dealer_rank", "player_category", "dealer_category"):
+        np.testing.assert_array_equal(np.asarray(getattr(a, field)),
+                                      np.asarray(getattr(b, field)), err_msg=field)
+    # every event name the package can give, the description can give, and no other
+    assert {k: set(v) for k, v in a.event_table} == {k: set(v) for k, v in b.event_table}
+    # the rounds reach every path and the rare events
+    seen = {bet: set(v) for bet, v in _named(b).items()}
+    assert seen["ante"] >= {"fold", "win:high_card", "win:straight", "win:royal_flush", "tie",
+                            "loss"}
+    assert seen["turn"] == seen["river"] == {"fold", "check", "win", "tie", "loss"}
+    assert {"AA_vs_AA", "AA", "AKs", "AQs", "AJs", "AKo", "22", "other"} <= seen["bonus"]
+    if "jackpot" in offered:
+        assert {"royal_flush", "straight_flush", "three_of_a_kind", "high_card"} <= seen[
+            "jackpot"]
+
+
+def test_the_meter_pays_what_it_is_handed(rounds):
+    """A royal flush with the flop returns the meter handed to the settlement (the package's
+    rule), the other Jackpot hands their "X for 1" prize."""
+    cards, decisions = rounds
+    pkg, desc = load_config("holdem_bonus"), load_config(DESCRIBED)
+    a = settle(cards, decisions, pkg, jackpot_meter=123_457)
+    b = settle(cards, decisions, desc, jackpot_meter=123_457)
+    _same(a, b, ["jackpot"])
+    hit = _named(b)["jackpot"] == "royal_flush"
+    assert hit.any() and (np.asarray(b.nets["jackpot"])[hit] == 123_456).all()
+    spec = spec_for(desc)
+    assert (spec.meter_bet, spec.meter_event) == ("jackpot", "royal_flush")
+    assert spec.meter_rules(desc) == spec_for(pkg).meter_rules(pkg).__class__(
+        desc.meter.prizes, 5000, 0, "first_five")
+    assert spec.meter_active(desc) and not spec.meter_active(load_config(CLASSIC))
+
+
+def test_config_round_trips_and_hashes():
+    full, classic = load_config(DESCRIBED), load_config(CLASSIC)
+    assert full.game == classic.game == "holdem_bonus_described"
+    assert full.game_def == classic.game_def  # one game, two configs' numbers
+    assert full.to_dict()["jackpot"] == {"contribution_bp": 5000, "reset": 0}
+    assert "jackpot" not in classic.to_dict()
+    for rules in (full, classic):
+        again = parse_config(editable_doc(rules.to_dict()))  # as a run's manifest is read
+        assert again == rules and again.game_def == rules.game_def
+        assert rules_hash(again) == rules_hash(rules)
+    doc = editable_doc(full.to_dict())
+    doc["jackpot"]["contribution_bp"] = 4000
+    assert rules_hash(parse_config(doc)) != rules_hash(full)
+
+
+def _strategy_rounds() -> np.ndarray:
+    """Random rounds, and rounds from short decks that reach the rules' edges: few ranks
+    (pairs, trips, two pair, runs), two suits (flush and straight-flush draws)."""
+    rng = np.random.default_rng(7)
+    out = [np.argsort(rng.random((N, 52)), axis=1)[:, :9]]
+    for deck in ([r * 4 + s for r in (0, 1, 2, 3, 4, 8, 12) for s in range(4)],
+                 [r * 4 + s for r in range(13) for s in (0, 1)],
+                 [r * 4 + s for r in range(2, 9) for s in range(4)]):
+        pick = np.argsort(rng.random((N // 2, len(deck))), axis=1)[:, :9]
+        out.append(np.asarray(deck)[pick])
+    return np.concatenate(out).astype(np.int32)
+
+
+@pytest.fixture(scope="module")
+def strategy_rounds():
+    return _strategy_rounds()
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+@pytest.mark.parametrize(("package", "described"), PAIRS, ids=["icelandic", "classic"])
+def test_rule_strategies_take_the_packages_actions(strategy_rounds, name, package, described):
+    cards = strategy_rounds
+    pkg, desc = load_config(package), load_config(described)
+    a = get_strategy(name, pkg).decide(cards)
+    b = get_strategy(name, desc).decide(cards)
+    took = {}
+    for rules, d in ((pkg, a), (desc, b)):
+        took[rules.game] = taken(spec_for(rules).decisions,
+                                 {k: np.asarray(v).astype(np.int32) for k, v in d.items()})
+    ta, tb = took[pkg.game], took[desc.game]
+    for point in ("flop", "turn", "river"):
+        bad = np.flatnonzero(np.asarray(ta[point]) != np.asarray(tb[point]))
+        assert bad.size == 0, (name, point, cards[bad[:3]].tolist())
+    # both actions are taken at every point (an always-betting strategy aside)
+    if name != "always-play":
+        for point in ("flop", "turn", "river"):
+            assert set(np.unique(np.asarray(tb[point]))) >= {0, 1}, (name, point)
+
+
+TEXT = DESCRIBED.read_text(encoding="utf-8")
+CASES = [
+    # (id, [(old, new)], key, needles)
+    ("hands-bad-range", [('AKs = { hands = "AKs" }', 'AKs = { hands = "AKx" }')],
+     "game.lines.AKs.hands", ["'AKx'", "starting hands"]),
+    ("hands-named-after-another", [('AKs = { hands = "AKs" }', 'AKs = { hands = "AKs, AQs" }')],
+     "game.lines.AKs.hands", ["'AKs, AQs'", "holds that hand only"]),
+    ("hands-with-category", [('AKo = { hands = "AKo" }',
+                              'AKo = { hands = "AKo", category = "pair" }')],
+     "game.lines.AKo.category", ["unknown key", "hands, dealer_hands"]),
+    ("line-never-pays",
+     [('lines = ["AA_vs_dealer_AA", "AA",', 'lines = ["AA", "AA_vs_dealer_AA",')],
+     "game.paytables.bonus.lines", ["'AA_vs_dealer_AA'", "never pays"]),
+    ("hand-line-on-poker", [('"flush", "straight"]\notherwise', '"flush", "AKs"]\notherwise')],
+     "game.paytables.ante.lines", ["'AKs'", "poker hand", "straight"]),
+    ("starting-hand-three-cards", [('cards = ["player"]\nranking = "starting_hand"',
+                                    'cards = ["player", "board:1"]\nranking = "starting_hand"')],
+     "game.hands.hole", ["3 cards", "'starting_hand'", "2 cards"]),
+    ("pays-bad", [('pays = "for_one"', 'pays = "for_1"')],
+     "game.paytables.jackpot.pays", ["'for_1'", "'to_one', 'for_one'"]),
+    ("meter-bet-bad", [('bet = "jackpot"\nevent', 'bet = "ante"\nevent')],
+     "game.meter.bet", ["'ante'", "'bonus', 'jackpot'"]),
+    ("meter-event-paid", [('event = "royal_flush"', 'event = "straight"')],
+     "game.meter.event", ["'straight'", "'royal_flush'", "does not pay"]),
+    ("meter-unknown-key", [('event = "royal_flush"', 'hand = "royal_flush"')],
+     "game.meter.hand", ["unknown key", "bet, event"]),
+    ("config-meter-missing-reset", [("reset = 0                     #", "#")],
+     "jackpot.reset", ["missing", "contribution_bp and reset"]),
+    ("config-meter-contribution", [("contribution_bp = 5000", "contribution_bp = 20000")],
+     "jackpot.contribution_bp", ["20000", "0..10000"]),
+    ("config-meter-unknown", [("reset = 0 ", "cards = 1\nreset = 0 ")],
+     "jackpot.cards", ["unknown key", "contribution_bp, reset"]),
+    ("win-chance-bad", [('win_chance = "above_lose"', 'win_chance = "above_tie"')],
+     "game.strategies.optimal.turn[0].win_chance", ["'above_tie'", "'above_lose', 'above_half'"]),
+    ("win-chance-pre-flop", [('flop = [{ hand_in = "32o, 42o, 52o, 62o, 72o", action = "fold" }',
+                              'flop = [{ win_chance = "above_half", action = "fold" }')],
+     "game.strategies.optimal.flop[0].win_chance", ["'flop'", "0 board cards", "3 or 4"]),
+    ("own-rank-count-bad", [('own_rank_count = { cards = 2, at_least = "6" }',
+                             'own_rank_count = { cards = 9, at_least = "6" }')],
+     "game.strategies.basic.river[0].own_rank_count", ["cards = N", "2..4"]),
+    ("own-rank-count-rank", [('own_rank_count = { cards = 2, at_least = "6" }',
+                              'own_rank_count = { cards = 2, at_least = "1" }')],
+     "game.strategies.basic.river[0].own_rank_count.at_least", ["'1'", "2, 3"]),
+    ("paired-ranks-bad", [("paired_ranks = 2", "paired_ranks = 0")],
+     "game.strategies.basic.river[1].paired_ranks", ["0", "1..3"]),
+    ("suited-run-bad", [("suited_run_with_own = 4", "suited_run_with_own = 6")],
+     "game.strategies.basic.river[3].suited_run_with_own", ["6", "2..5"]),
+]
+
+
+@pytest.mark.parametrize(("cid", "edits", "key", "needles"), CASES, ids=[c[0] for c in CASES])
+def test_new_keys_refuse_mistakes(tmp_path, cid, edits, key, needles):
+    text = TEXT.replace('name = "holdem_bonus_described"\ntitle', 'name = "thb_broken"\ntitle')
+    for old, new in edits:
+        assert old in text, (cid, old)
+        text = text.replace(old, new, 1)
+    path = tmp_path / f"{cid}.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    msg = str(info.value)
+    prefix = f"{path}: key '{key}': "
+    assert "\n" not in msg and msg.startswith(prefix), msg
+    for needle in needles:
+        assert needle in msg[len(prefix):], (needle, msg)
+
+
+@pytest.mark.parametrize("path", [DESCRIBED, CLASSIC], ids=["icelandic", "classic"])
+def test_configs_validate_against_the_schema(path):
+    import json
+    import tomllib
+
+    import jsonschema
+
+    from gpusim.games.described import description
+
+    schema = json.loads((Path(description.__file__).with_name("schema.json")).read_text())
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    broken = dict(doc, jackpot={"contribution_bp": 5000})  # no reset
+    assert not jsonschema.Draft202012Validator(schema).is_valid(broken)
