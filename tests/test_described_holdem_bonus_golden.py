@@ -3,7 +3,9 @@ config) against the golden counts of the hand-written game: every table of a 10^
 simulation of each strategy, bit for bit, the Jackpot's meter hits included (the golden file
 records them for ``holdem_bonus`` and ``holdem_bonus_classic``). The deal stream, every
 strategy's decisions, every bet's events, stakes and nets and the meter must all be the
-package's for these to match. Slow: ten simulations."""
+package's for these to match: ``optimal`` and ``win-over-half-ev`` are the described game's own
+exact tables (the hold'em street-bets engine's), the others its description rules. Slow: ten
+simulations."""
 
 from __future__ import annotations
 

@@ -535,3 +535,55 @@ def test_runner_needs_a_gpu_or_says_so():
         pytest.skip("a GPU is present")
     with pytest.raises(RuntimeError, match="cupy backend"):
         cb.make_chunk_runner(CH, get_strategy("basic", CH))
+
+
+# --- the call-once kernel serving a description ---------------------------------------------
+
+DESCRIBED_CH = [
+    # described config (tests/data), strategy, seed, first round, rounds
+    ("casino_holdem_described", "basic", 11, 0, 20_000),
+    ("casino_holdem_evolution_described", "side-bet-optimal", 2**64 - 1, 2**33 + 5, 20_000),
+    ("casino_holdem_described", "always-play", 7, 2**32 - 9_000, 20_000),
+]
+
+
+@pytest.fixture(scope="module")
+def _forget_described_ch():
+    """Loading the described configs registers their game in this process; the registry lists
+    the shipped games only once the test is done (docs/config.md is made from it)."""
+    yield
+    from gpusim.games import SPECS
+
+    SPECS._all().pop("casino_holdem_described", None)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("config", "strategy", "seed", "first", "n"), DESCRIBED_CH)
+def test_host_chunk_through_the_code_map_equals_the_described_jax_chunk(
+        harness, _forget_described_ch, config, strategy, seed, first, n):
+    """Casino Hold'em described in TOML: the kernel plays the described rule strategy (its
+    rules are the kernel's), its codes sent to the description's joint codes
+    (gpusim/games/holdem/call_once_kernel.py) give the JAX runner's counts exactly."""
+    from gpusim.compute.bins import bin_layout, remap_codes
+    from gpusim.games.holdem.call_once_kernel import KERNEL, code_map
+
+    from gpusim.games import spec_for
+
+    rules = load_config(Path(__file__).with_name("data") / f"{config}.toml")
+    spec_for(rules)  # registers the game again where another module's clean-up removed it
+    strat = get_strategy(strategy, rules)
+    spec = cb.strategy_spec(rules, strat)
+    qualifier, has_aa = KERNEL.head_args(rules)
+    work = harness.parent
+    subprocess.run(
+        [str(harness), "chunk", "ch", str(spec.code), str(_table_dir(harness, spec)), str(seed),
+         str(first), str(n), f"{qualifier},{has_aa}", str(work / "chunk.bin")],
+        check=True, timeout=300,
+    )  # fmt: skip
+    raw = np.fromfile(work / "chunk.bin", np.uint64)
+    n_max = 23 * 22
+    bins, k = raw[:n_max].astype(np.int64), int(raw[n_max])
+    hits = [(w >> 16, w & 0xFFFF) for w in raw[n_max + 1 : n_max + 1 + k].tolist()]
+    to_joint = code_map(rules)
+    joint, hits = remap_codes(to_joint, bin_layout(rules).n_bins, bins[: len(to_joint)], hits)
+    got = cb.counts_from_bins(rules, joint, hits, first, n, 0)
+    assert got == _jax_chunk(rules, strat, seed, first, n, 0)

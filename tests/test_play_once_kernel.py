@@ -74,7 +74,7 @@ def test_a_description_that_settles_a_merged_outcome_apart_is_refused():
     rules = _variant("tie_apart",
                      lambda doc: doc["game"]["showdown"].update(unqualified_tie="no_qualify"))
     assert spec_for(rules).kernel == KERNEL  # the shape is the kernel's ...
-    with pytest.raises(ValueError, match="does not qualify, or a fold") as info:
+    with pytest.raises(ValueError, match="does not tell apart differently") as info:
         code_map(rules)  # ... but this config's bets settle what it merges apart
     assert "\n" not in str(info.value) and "jax-gpu" in str(info.value)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from gpusim.cards import CATEGORY_KEYS, RANKS
 from gpusim.games.described.description import RANKINGS, Description
-from gpusim.games.described.layout import event_returns, layout, shape_of, tree
+from gpusim.games.described.layout import event_returns, layout, offered_bets, shape_of, tree
 from gpusim.games.described.meter import blank as blank_meter
 from gpusim.games.described.meter import meter_rules
 from gpusim.games.described.options import config_values, value_dict
@@ -146,8 +146,7 @@ def _decode(rules: DescribedRules) -> tuple[int, dict, dict, dict]:
 
 
 def _offered(rules: DescribedRules) -> tuple[str, ...]:
-    amounts = rules.stakes.as_dict()
-    return tuple(b.name for b in rules.game_def.bets if not b.side or amounts.get(b.name, 0) > 0)
+    return offered_bets(rules)
 
 
 def _paytable(rules: DescribedRules, bet: str) -> dict:
@@ -188,17 +187,31 @@ def spec_of(d: Description) -> GameSpec:
             solved = True
         except ValueError:
             try:  # the call-once hold'em shape (Casino Hold'em's)
-                from gpusim.games.holdem import call_once_shape
+                from gpusim.games.holdem import call_once_kernel, call_once_shape
 
                 call_once_shape.call_tree_of(d)
                 solver, tables = (
                     "gpusim.games.holdem.call_once_described:SOLVER",
                     "gpusim.games.holdem.call_once_described:DescribedCallOnceTables")
                 designs, design_refusals = call_once_shape.design_entries(d), {}
-                extra = {"forfeited_by_fold": call_once_shape.forfeited_by_fold}
+                extra = {"forfeited_by_fold": call_once_shape.forfeited_by_fold,
+                         "kernel": call_once_kernel.kernel_of(d)}
                 solved = True
-            except ValueError:  # a description no exact solver counts: simulated only
+            except ValueError:
                 solved = False
+    if not solved:
+        try:  # the street-bets hold'em shape (Texas Hold'em Bonus's)
+            from gpusim.games.holdem import streets_shape
+
+            streets_shape.street_tree_of(d)
+            solver, tables = ("gpusim.games.holdem.streets_described:SOLVER",
+                              "gpusim.games.holdem.streets_described:DescribedStreetsTables")
+            designs, design_refusals = streets_shape.design_entries(d), {}
+            extra = {"forfeited_by_fold": streets_shape.forfeited_by_fold,
+                     "side_bet_exact": streets_shape.side_bet_exact}
+            solved = True
+        except ValueError:  # a description no exact solver counts: simulated only
+            pass
     optimal: tuple[StrategyEntry, ...] = (StrategyEntry(
         "optimal", "table:optimal", "exact: the best action at every point, given the cards "
         "seen and the bets placed"),) if solved else ()
@@ -207,6 +220,9 @@ def spec_of(d: Description) -> GameSpec:
         optimal += (StrategyEntry("optimal-main", "table:optimal-main",
                                   "exact: call iff it beats folding in the main game alone"),)
         table_strategies = ("optimal", "optimal-main")
+    if solver.startswith("gpusim.games.holdem.streets"):
+        optimal = tuple(StrategyEntry(n, f"table:{n}", t) for n, t in streets_shape.STRATEGIES)
+        table_strategies = tuple(n for n, _ in streets_shape.STRATEGIES)
     return GameSpec(
         name=d.name,
         title=d.title,

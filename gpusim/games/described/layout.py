@@ -31,8 +31,8 @@ from gpusim.games.described.starting import classes as starting_classes
 from gpusim.rules import return_numerators
 from gpusim.strategy.tree import Action, DecisionPoint, action_paths
 
-__all__ = ["SHOWDOWN", "GameShape", "Layout", "event_returns", "layout", "payout_numbers",
-           "shape_of", "tree"]
+__all__ = ["SHOWDOWN", "GameShape", "Layout", "event_returns", "layout", "offered_bets",
+           "payout_numbers", "shape_of", "tree"]
 
 SHOWDOWN = ("nq_win", "nq_tie", "nq_lose", "win", "tie", "lose")
 """The showdown codes: ``nq_*`` where the dealer did not qualify."""
@@ -345,3 +345,10 @@ def shape_of(d: Description) -> GameShape:
             raise ValueError(f"game {d.name!r}: hands.{dealer_hand} must be exactly the "
                              "dealer's 3 or 5 cards for the exact solver")
     return GameShape(tuple(stages), seen, hidden, d.n_cards)
+
+
+def offered_bets(rules) -> tuple[str, ...]:
+    """The bets a config of a described game offers: every main bet, and each side bet whose
+    stake is above 0."""
+    amounts = rules.stakes.as_dict()
+    return tuple(b.name for b in rules.game_def.bets if not b.side or amounts.get(b.name, 0) > 0)

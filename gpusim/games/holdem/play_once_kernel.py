@@ -130,22 +130,20 @@ def code_map(rules) -> np.ndarray:
     """(300,) int64: the description's joint code of every kernel code. ValueError (one line)
     where the config's bets settle two codes the kernel merges differently."""
     from gpusim.games.described.layout import layout
+    from gpusim.games.holdem.kernel_codes import checked_map, joint_code, path_index
 
     d = rules.game_def
     why = _refusal(d)
     if why is not None:
         raise ValueError(f"game {d.name!r}: the play-once kernel cannot play it: {why}")
     lay = layout(d)
-    names = [p.name for p in d.points]
-    index = {tuple(took[n] for n in names): i for i, (took, _) in enumerate(lay.paths)}
-    n_sd = lay.n_showdown
-    n_cls = len(lay.class_names[lay.class_hands[0]]) if lay.class_hands else 1
+    player = lay.class_hands[0] if lay.class_hands else None
+    paths = [path_index(lay, d, took) for took in _PATHS]
 
     def joint(path: int, sd: int, cat: int) -> int:
-        return (index[_PATHS[path]] * n_sd + sd) * n_cls + (cat if lay.class_hands else 0)
+        return joint_code(lay, paths[path], sd, {player: cat} if player else {})
 
-    out = np.zeros(N_KERNEL_CODES, np.int64)
-    merged = []
+    stands_for = []
     for path in range(5):
         for outcome in range(6):
             # the codes the kernel never writes (a fold with a showdown, a Play with none) go
@@ -153,49 +151,29 @@ def code_map(rules) -> np.ndarray:
             produced = (path == _FOLD_PATH) == (outcome == 0)
             o = 0 if path == _FOLD_PATH else outcome if produced else 4
             for cat in range(10):
-                code = joint(path, _SHOWDOWN_OF[o], cat)
-                out[(path * 6 + outcome) * 10 + cat] = code
-                if produced and o in _MERGED:
-                    merged.append((code, [joint(path, sd, cat) for sd in _MERGED[o]]))
-    for code, alike in merged:
-        for bet in lay.event_of:
-            ev, mult = lay.event_of[bet], lay.multiple_of[bet]
-            if any(ev[c] != ev[code] or mult[c] != mult[code] for c in alike):
-                raise ValueError(
-                    f"game {d.name!r}: bet {bet!r} settles a tie against a dealer who does not "
-                    "qualify, or a fold, by the showdown, which the play-once kernel does not "
-                    "count; use --backend jax-gpu")
-    return out
+                sds = _MERGED.get(o, (_SHOWDOWN_OF[o],)) if produced else (_SHOWDOWN_OF[o],)
+                first = joint(path, _SHOWDOWN_OF[o], cat)
+                stands_for.append([first, *(joint(path, sd, cat) for sd in sds)])
+    return checked_map(rules, stands_for, "play-once")
 
 
 def rule_code(rules, strategy) -> int | None:
     """The kernel's strategy code of a described rule strategy whose rules are, condition for
     condition, one of :data:`KERNEL_RULES` (the actions matched by their place in the tree);
     None for any other."""
-    import tomllib
-
-    from gpusim.games.described.sections import parse_strategies
-    from gpusim.rules import ConfigReader
+    from gpusim.games.holdem.kernel_codes import kernel_rule_code, rename_actions
 
     d = rules.game_def
-    name = getattr(strategy, "name", None)
-    if d is None or kernel_of(d) is None or getattr(strategy, "game", d.name) != d.name:
+    if d is None or kernel_of(d) is None:
         return None
-    mine = next((s[2] for s in d.strategies if s[0] == name), None)
-    if mine is None:
-        return None
+    texts: dict = {}
     for code, text in KERNEL_RULES.items():
-        body = {}
-        for p, (point, kernel_names) in enumerate(zip(d.points, _KERNEL_NAMES, strict=True)):
-            rules_text = ", ".join(text[_KERNEL_POINTS[p]])
-            for k, kname in enumerate(kernel_names):
-                rules_text = rules_text.replace(f"'{kname}'", repr(point.actions[k].name))
-            body[point.name] = tomllib.loads(f"r = [{rules_text}]")["r"]
-        parsed = parse_strategies(ConfigReader("the play-once kernel's rules"),
-                                  {"strategies": {"kernel": body}}, d)
-        if parsed[0][2] == mine:
-            return code
-    return None
+        texts[code] = {}
+        for point, kernel_point, kernel_names in zip(d.points, _KERNEL_POINTS, _KERNEL_NAMES,
+                                                     strict=True):
+            names = {k: a.name for k, a in zip(kernel_names, point.actions, strict=True)}
+            texts[code][point.name] = [rename_actions(r, names) for r in text[kernel_point]]
+    return kernel_rule_code(rules, strategy, texts)
 
 
 _KERNEL_POINTS = ("preflop", "flop", "river")

@@ -1,11 +1,10 @@
 """The Bonus's hit counts and the Jackpot's fixed prizes for ``gpusim design`` (numpy only: no
-JAX import, so a side-bet search starts at once): :func:`bonus_hits`, :func:`jackpot_model`."""
+JAX import, so a side-bet search starts at once): :func:`bonus_hits`, :func:`jackpot_model`,
+counted by the street-bets hold'em shape (:mod:`gpusim.games.holdem.streets_design`)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from gpusim.cards import HAND_CLASSES, hand_class_index
+from gpusim.games.holdem.streets_design import JackpotModel, hits_of
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES, BONUS_LINES, JACKPOT_LINES
 
 __all__ = ["JackpotModel", "bonus_hits", "jackpot_model"]
@@ -17,81 +16,12 @@ def bonus_hits(rules, bet: str) -> tuple[dict[str, int], int]:
     the config's paytable has (``tests/test_designer.py`` prices it through the exact module's
     ``bonus_table`` too)."""
     lines = [ln for ln in BONUS_LINES if ln in rules.bonus_paytable.as_dict()]
-    i, j = np.triu_indices(52, 1)
-    combos = np.bincount(hand_class_index(i, j), minlength=len(HAND_CLASSES))
-    per = 1225  # dealer hands per player hole
-    hits = {ln: per * sum(int(combos[HAND_CLASSES.index(c)]) for c in cls)
-            for ln, cls in BONUS_LINE_CLASSES.items()}
-    if "AA_vs_dealer_AA" in lines:
-        # 6 player AA; the dealer holds the other two aces in 1 of 1,225 hands
-        hits["AA_vs_dealer_AA"] = 6
-        hits["AA"] -= 6
-    return {ln: hits[ln] for ln in lines}, 1326 * per
-
-
-class JackpotModel:
-    """The Jackpot's fixed prizes ("X for 1": net X - 1) as a separable model for
-    :func:`gpusim.designer.sidebet.search_side_bet`, strategy-free (its hand is the player's
-    five or seven cards, settled after a fold too).
-
-    The royal flush pays the progressive meter: priced, as the exact report's RTP is, at its
-    long-run average prize per unit staked, ``R = reset / stake + contribution / P(royal)``
-    (every contribution paid back). With ``n_l`` hands per line, ``n_r`` royal flushes out of
-    ``total`` and ``q`` the denominator of ``R``, in units of ``1 / q``::
-
-        s(X) = sum_l q n_l X_l + q n_r R - q total,      RTP = 1 + s / (q total).
-
-    SD and VI take the royal flush at that average prize (the meter's own spread is the
-    simulator's: ``gpusim simulate`` with the meter).
-    """
-
-    shown = ("rtp", "house_edge", "hit_frequency", "sd", "vi")
-    strategy = None
-    strategy_text = None
-    note = ("the royal flush pays the meter: priced at its long-run average prize (reset / "
-            "stake + contribution / P(royal flush)), as the exact report's Jackpot RTP; the "
-            "fixed prizes are X for 1")
-
-    def __init__(self, rules, lines: tuple[str, ...]) -> None:
-        from fractions import Fraction
-
-        from gpusim.cards import CATEGORY_KEYS
-        from gpusim.games.holdem_bonus.side_exact import _FIVE_CARD, _SEVEN_CARD
-
-        jp = rules.jackpot
-        table = _FIVE_CARD if jp.cards == "hole_and_flop" else _SEVEN_CARD
-        self.lines = lines
-        self.total = sum(table.values())
-        self.n = np.array([table[ln] for ln in lines], dtype=np.int64)
-        self.n_r = table[CATEGORY_KEYS[-1]]
-        self.royal = Fraction(jp.reset, rules.stakes["jackpot"]) + jp.contribution_rate / \
-            Fraction(self.n_r, self.total)
-        self.q = self.royal.denominator
-        self.no_win = self.total - int(self.n.sum()) - self.n_r
-        self.den = self.q * self.total
-        self.offset = int(self.q * self.n_r * self.royal) - self.q * self.total
-
-    def gains(self, line: int, values: np.ndarray) -> np.ndarray:
-        return self.q * int(self.n[line]) * np.asarray(values, dtype=np.int64)
-
-    def _moments(self, pays: np.ndarray):
-        """(sum of squared nets, winning hands) per paytable, floats."""
-        net = np.asarray(pays, dtype=float) - 1
-        r = float(self.royal) - 1
-        s2 = (net * net) @ self.n + self.n_r * r * r + self.no_win
-        won = (net > 0).astype(float) @ self.n + (self.n_r if r > 0 else 0)
-        return s2, won
-
-    def figures(self, pays: np.ndarray, s, z: float) -> dict[str, np.ndarray]:
-        s2, won = self._moments(pays)
-        mean = np.asarray(s, dtype=float) / self.den
-        sd = np.sqrt(np.maximum(s2 / self.total - mean * mean, 0.0))
-        return {"rtp": 1 + mean, "house_edge": -mean, "hit_frequency": won / self.total,
-                "sd": sd, "vi": z * sd}
-
+    return hits_of(BONUS_LINE_CLASSES, "AA_vs_dealer_AA", lines)
 
 
 def jackpot_model(rules, bet: str) -> JackpotModel:
     """The Jackpot's fixed prizes for the designer (lines in paytable order)."""
+    from gpusim.games.holdem_bonus.exact import prices_of
+
     lines = tuple(ln for ln in JACKPOT_LINES if ln in rules.jackpot.prizes.as_dict())
-    return JackpotModel(rules, lines)
+    return JackpotModel(prices_of(rules), lines)

@@ -1,5 +1,6 @@
 """Exact event probabilities of Texas Hold'em Bonus's Bonus and Jackpot (no decision touches
-either), by combinatorics: :func:`side_bet_exact`."""
+either), by combinatorics: :func:`side_bet_exact` (the five- and seven-card category counts are
+the street-bets hold'em shape's, :mod:`gpusim.games.holdem.streets`)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,11 @@ from gpusim.games.holdem_bonus.events import BONUS_HANDS, bets
 
 __all__ = ["side_bet_exact"]
 
-# Published category counts of the best five-card hand (royal flush split from straight flush):
-# over the 2,598,960 five-card hands and over the 133,784,560 seven-card hands.
-_FIVE_CARD = {
-    "high_card": 1302540, "pair": 1098240, "two_pair": 123552, "three_of_a_kind": 54912,
-    "straight": 10200, "flush": 5108, "full_house": 3744, "four_of_a_kind": 624,
-    "straight_flush": 36, "royal_flush": 4,
-}
-_SEVEN_CARD = {
-    "high_card": 23294460, "pair": 58627800, "two_pair": 31433400, "three_of_a_kind": 6461620,
-    "straight": 6180020, "flush": 4047644, "full_house": 3473184, "four_of_a_kind": 224848,
-    "straight_flush": 37260, "royal_flush": 4324,
-}
-
 
 def side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
     """{bet: {event: probability}} of the offered Bonus and Jackpot."""
+    from gpusim.games.holdem.streets import FIVE_CARD, SEVEN_CARD
+
     out: dict[str, dict[str, Fraction]] = {}
     b = bets(rules)
     if "bonus" in b:
@@ -42,7 +32,7 @@ def side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
         p["other"] = 1 - sum(p.values(), Fraction(0))
         out["bonus"] = p
     if "jackpot" in b:
-        table = _FIVE_CARD if rules.jackpot.cards == "hole_and_flop" else _SEVEN_CARD
+        table = FIVE_CARD if rules.jackpot.cards == "hole_and_flop" else SEVEN_CARD
         tot = sum(table.values())
         out["jackpot"] = {k: Fraction(v, tot) for k, v in table.items()}
     return out

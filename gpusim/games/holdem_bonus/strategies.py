@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from gpusim.board_index import board_classes
+from gpusim.games.holdem.streets_tables import StreetsTables
 from gpusim.games.holdem_bonus.events import TREE
 from gpusim.strategy import PointRules
 from gpusim.strategy.features import (
@@ -46,7 +46,6 @@ from gpusim.strategy.features import (
     runs,
     street,
 )
-from gpusim.strategy.table_strategy import TableStrategy, board_bit
 
 __all__ = [
     "HoldemBonusTables",
@@ -147,62 +146,9 @@ thb_win_over_half = PointRules(
 # --- the table strategy ---------------------------------------------------------------------------
 
 
-def _table_flop(seen, t):
-    r, s = seen[:, 0:2] >> 2, seen[:, 0:2] & 3
-    hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
-    suited = s[:, 0] == s[:, 1]
-    row = jnp.where(suited, 12 - hi, 12 - lo)
-    col = jnp.where(suited, 12 - lo, 12 - hi)
-    return t["preflop"][t["grid"][row * 13 + col]]
-
-
-def _table_turn(seen, t):
-    return board_bit(seen, t, "turn")
-
-
-def _table_river(seen, t):
-    return board_bit(seen, t, "river")
-
-
 @dataclass(frozen=True)
-class HoldemBonusTables(TableStrategy):
-    """Texas Hold'em Bonus: ``{"flop", "turn", "river"}`` from ``preflop`` (169 bool),
-    ``turn`` (packed, by flop class) and ``river`` (packed, by 4-card board class)."""
+class HoldemBonusTables(StreetsTables):
+    """Texas Hold'em Bonus: the street-bets shape's table strategy
+    (:class:`gpusim.games.holdem.streets_tables.StreetsTables`) on the game's tree."""
 
-    @staticmethod
-    def pack(name: str, tables: dict) -> dict:
-        return {
-            "preflop": tables[f"preflop/{name}"].astype(bool),
-            "turn": np.packbits(tables[f"turn/{name}"].ravel()),
-            "river": np.packbits(tables[f"river/{name}"].ravel()),
-        }
-
-    def _game_tables(self) -> dict:
-        from gpusim.cards import CLASS_GRID
-
-        b4 = board_classes(4)
-        return {
-            "raw4_class": jnp.asarray(b4.raw_class, jnp.int32),
-            "raw4_perm": jnp.asarray(b4.raw_perm, jnp.int32),
-            "grid": jnp.asarray(np.asarray(CLASS_GRID, np.int32).ravel()),
-            "preflop": jnp.asarray(self.tables["preflop"], bool),
-            "turn": jnp.asarray(self.tables["turn"]),
-            "river": jnp.asarray(self.tables["river"]),
-        }
-
-    def _kernel_game_tables(self) -> dict[str, np.ndarray]:
-        from gpusim.cards import CLASS_GRID
-
-        b4 = board_classes(4)
-        t = self.tables
-        return {
-            "preflop": np.ascontiguousarray(np.asarray(t["preflop"]).astype(np.uint8)),
-            "grid": np.ascontiguousarray(np.asarray(CLASS_GRID).ravel(), np.int32),
-            "turn": np.ascontiguousarray(t["turn"], np.uint8),
-            "river": np.ascontiguousarray(t["river"], np.uint8),
-            "raw4_class": np.ascontiguousarray(b4.raw_class, np.int32),
-            "raw4_perm": np.ascontiguousarray(b4.raw_perm, np.int8),
-        }
-
-    points = TREE
-    _point_fns = {"flop": _table_flop, "turn": _table_turn, "river": _table_river}
+    tree: tuple = TREE
