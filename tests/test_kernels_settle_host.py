@@ -564,9 +564,8 @@ def test_host_chunk_through_the_code_map_equals_the_described_jax_chunk(
     rules are the kernel's), its codes sent to the description's joint codes
     (gpusim/games/holdem/call_once_kernel.py) give the JAX runner's counts exactly."""
     from gpusim.compute.bins import bin_layout, remap_codes
-    from gpusim.games.holdem.call_once_kernel import KERNEL, code_map
-
     from gpusim.games import spec_for
+    from gpusim.games.holdem.call_once_kernel import KERNEL, code_map
 
     rules = load_config(Path(__file__).with_name("data") / f"{config}.toml")
     spec_for(rules)  # registers the game again where another module's clean-up removed it
