@@ -19,9 +19,46 @@ from gpusim.evaluator import (
 from gpusim.games.described.description import Description
 from gpusim.strategy.features import ace_low, hole_in_run, rank_mask, runs
 
-__all__ = ["dealer_outs", "evaluate_condition", "made_rank"]
+__all__ = ["any_true", "dealer_outs", "evaluate_condition", "lookup", "made_rank", "n_true"]
 
 _U = jnp.uint32
+
+# A gather in an XLA CPU loop fusion keeps LLVM from vectorizing the whole loop, the hand
+# evaluators fused with it included: Ultimate Texas Hold'em's joint code, one scalar loop, ran at
+# 0.86x the hand-written game's rate, vectorized at par or better; Casino Hold'em's ``optimal``
+# ran at 0.44x while its 130-entry hand-class table was read by a gather, ``basic`` also for its
+# 169-entry starting-hand table (benchmarks/described_vs_package.py). A table is therefore read
+# by compares and selects: a small one entry by entry, a larger one packed a few bits an entry
+# into 32-bit words, the word chosen by selects and the entry shifted out of it.
+_SELECT_MAX = 64
+
+
+def lookup(table, index: jax.Array) -> jax.Array:
+    """``table[index]`` (int32) without a gather, every index in range by construction."""
+    values = np.asarray(table, np.int64).ravel()
+    if len(values) <= _SELECT_MAX:
+        out = jnp.full(index.shape, int(values[0]), jnp.int32)
+        for k, v in enumerate(values.tolist()):
+            if k and v != values[0]:
+                out = jnp.where(index == k, jnp.int32(v), out)
+        return out
+    low = int(values.min())
+    bits = max(1, int(values.max() - low).bit_length())
+    per = 1 << (32 // bits).bit_length() - 1 if bits <= 32 else 0  # entries a word: 2**k
+    if not per or -(-len(values) // per) > _SELECT_MAX:  # too many words: a gather
+        return jnp.asarray(values, jnp.int32).at[index].get(mode="promise_in_bounds")
+    shift = per.bit_length() - 1
+    padded = np.zeros(-(-len(values) // per) * per, np.uint64)
+    padded[: len(values)] = values - low
+    words = (padded.reshape(-1, per) << (np.arange(per, dtype=np.uint64) * bits)).sum(axis=1)
+    i = index.astype(_U)
+    slot = i >> _U(shift)
+    word = jnp.full(index.shape, _U(int(words[0])), _U)
+    for k, w in enumerate(words.tolist()):
+        if k and w != words[0]:
+            word = jnp.where(slot == _U(k), _U(w), word)
+    entry = (word >> ((i & _U(per - 1)) * _U(bits))) & _U((1 << bits) - 1)
+    return entry.astype(jnp.int32) + jnp.int32(low)
 
 
 # --- evaluation ----------------------------------------------------------------------------------
@@ -108,22 +145,28 @@ def evaluate_condition(seen: jax.Array, d: Description, cond: str, value: Any) -
         table[list(value)] = True
         r, s = own >> 2, own & 3
         hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
-        return jnp.take(jnp.asarray(table), jnp.where(s[:, 0] == s[:, 1], lo * 13 + hi,
-                                                      hi * 13 + lo))
+        return lookup(table, jnp.where(s[:, 0] == s[:, 1], lo * 13 + hi, hi * 13 + lo)) == 1
     if cond == "category_in":
         ranking, cats = value
         mask = sum(1 << c for c in cats)
         return (jnp.right_shift(mask, _category(hand, ranking)) & 1) == 1
+    # sums and "any" over a round's few cards are written out, as elementwise adds and ors: a
+    # reduce in an XLA CPU loop fusion, like a gather, keeps the whole loop (the hand
+    # evaluators fused with it) from being vectorized (Casino Hold'em's ``basic``: 0.44x the
+    # hand-written game's rate with them, benchmarks/described_vs_package.py)
     if cond == "own_card_paired":
         r = hand >> 2
-        return jnp.any(jnp.sum(r[:, None, :] == r[:, : d.player, None], axis=-1) >= 2, axis=-1)
+        return any_true([n_true([r[:, j] == r[:, i] for j in range(r.shape[1])]) >= 2
+                         for i in range(d.player)])
     if cond == "beats_board":
         return evaluate(hand) > evaluate(board)
     if cond == "suited_with_own":
         n, lowest = value
         suit = hand & 3
-        same = jnp.sum(suit[:, None, :] == suit[:, : d.player, None], axis=-1)  # per own card
-        return jnp.any((same >= n) & ((own >> 2) >= lowest), axis=-1)
+        same = [n_true([suit[:, j] == suit[:, i] for j in range(suit.shape[1])])
+                for i in range(d.player)]  # per own card
+        return any_true([(same[i] >= n) & ((own[:, i] >> 2) >= lowest)
+                         for i in range(d.player)])
     if cond == "dealer_outs_below":
         return dealer_outs(hand, board, up) < value
     if cond == "run_with_own":
@@ -137,6 +180,22 @@ def evaluate_condition(seen: jax.Array, d: Description, cond: str, value: Any) -
 
         return by_ranks(hand, d.player, cond, value)
     raise AssertionError(cond)
+
+
+def n_true(flags: list) -> jax.Array:
+    """(N,) int32: how many of the (N,) bools hold, summed one by one (no reduce)."""
+    out = flags[0].astype(jnp.int32)
+    for f in flags[1:]:
+        out = out + f.astype(jnp.int32)
+    return out
+
+
+def any_true(flags: list) -> jax.Array:
+    """(N,) bool: any of the (N,) bools, or-ed one by one (no reduce)."""
+    out = flags[0]
+    for f in flags[1:]:
+        out = out | f
+    return out
 
 
 def _run_with_own(ranks: jax.Array, own: jax.Array, n: int) -> jax.Array:

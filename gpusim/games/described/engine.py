@@ -17,7 +17,13 @@ import numpy as np
 
 from gpusim.evaluator import evaluate, evaluate_three
 from gpusim.games.base import Settlement
-from gpusim.games.described.condition_eval import evaluate_condition, made_rank
+from gpusim.games.described.condition_eval import (
+    any_true,
+    evaluate_condition,
+    lookup,
+    made_rank,
+    n_true,
+)
 from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
 from gpusim.games.described.starting import starting_class
@@ -65,23 +71,10 @@ def threshold(spec: tuple[int, int, int], ranking: str) -> int:
     return cat << 27
 
 
-# A gather in an XLA CPU loop fusion keeps LLVM from vectorizing the whole loop, the hand
-# evaluator fused with it included: Ultimate Texas Hold'em's joint code, one scalar loop, ran at
-# 0.86x the hand-written game's rate, vectorized at par or better (benchmarks/
-# described_vs_package.py). A small table is therefore read by compares and selects.
-_SELECT_MAX = 64
-
-
 def _lookup(table, index: jax.Array) -> jax.Array:
-    """``table[index]`` (int32), every index in range by construction."""
-    values = np.asarray(table, np.int64)
-    if len(values) > _SELECT_MAX:
-        return jnp.asarray(values, jnp.int32).at[index].get(mode="promise_in_bounds")
-    out = jnp.full(index.shape, int(values[0]), jnp.int32)
-    for k, v in enumerate(values.tolist()):
-        if k and v != values[0]:
-            out = jnp.where(index == k, jnp.int32(v), out)
-    return out
+    """``table[index]`` (int32), every index in range by construction: without a gather
+    (:func:`~gpusim.games.described.condition_eval.lookup`)."""
+    return lookup(table, index)
 
 
 def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
@@ -197,15 +190,17 @@ def _condition(seen: jax.Array, d: Description, street: int, cond: str, value):
         return rank >= _U(threshold(tuple(spec), ranking))
     if cond == "up_card_at_least":
         return (up[:, 0] >> 2) >= value
+    # written out card by card: a reduce in an XLA CPU loop fusion keeps the whole loop from
+    # being vectorized (condition_eval's own conditions say more)
     if cond == "suited":
-        suits = jnp.stack([((hand & 3) == s).sum(axis=1) for s in range(4)], axis=1)
-        return suits.max(axis=1) >= value
+        suit = hand & 3
+        return any_true([n_true([suit[:, j] == s for j in range(suit.shape[1])]) >= value
+                         for s in range(4)])
     if cond == "hidden_pair":
         r = own >> 2
-        pairs = [r[:, i] == r[:, j] for i in range(n_own) for j in range(i + 1, n_own)]
-        return jnp.any(jnp.stack(pairs, axis=1), axis=1)
+        return any_true([r[:, i] == r[:, j] for i in range(n_own) for j in range(i + 1, n_own)])
     if cond == "up_card_paired":
-        return jnp.any((own >> 2) == (up[:, :1] >> 2), axis=1)
+        return any_true([(own[:, i] >> 2) == (up[:, 0] >> 2) for i in range(n_own)])
     return evaluate_condition(seen, d, cond, value)
 
 

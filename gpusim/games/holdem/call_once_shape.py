@@ -23,6 +23,7 @@ from fractions import Fraction
 from functools import cache
 
 from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.holdem.seats import holdem_seats
 
 __all__ = ["CallTree", "call_tree_of", "design_entries", "forfeited_by_fold", "line_classes",
            "prices_of", "qualifier_rank", "refusal", "roles"]
@@ -71,18 +72,8 @@ def _lines_of(d, table) -> dict[str, tuple[int, ...]]:
 
 def roles(d) -> CallTree:
     """The shape's names of a description; ValueError (one line) for one not of the shape."""
-    if (d.player, d.dealer, d.dealer_up, tuple(d.streets)) != (2, 2, 0, (3, 2)):
-        raise refusal(d, "game.cards", "expected player = 2, dealer = 2 face down, streets = "
-                                       "[3, 2]")
-    if d.showdown is None:
-        raise refusal(d, "game.showdown", "missing")
-    player, dealer, qualifier = d.showdown
-    cols = d.columns
-    if sorted(d.hand(player).columns) != sorted(cols["player"] + cols["board"]) or \
-            sorted(d.hand(dealer).columns) != sorted(cols["dealer"] + cols["board"]) or \
-            d.hand(player).ranking != "poker" or d.hand(dealer).ranking != "poker":
-        raise refusal(d, "game.showdown", "expected the player's and the dealer's two cards "
-                                          "each with the whole board, ranked as poker")
+    player, dealer = holdem_seats(d, (3, 2), refusal)
+    qualifier = d.showdown[2]
     if [p.street for p in d.points] != [1]:
         raise refusal(d, "game.decisions", "expected one point, on the flop (street = 1)")
     p = d.points[0]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.holdem.seats import holdem_seats
 from gpusim.games.spec import DesignEntry
 
 __all__ = ["PlayTree", "design_entries", "forfeited_by_fold", "play_tree_of", "refusal", "roles",
@@ -75,18 +76,8 @@ def refusal(d, key: str, what: str) -> ValueError:
 
 def roles(d) -> tuple[str, str, str, tuple[str, ...]]:
     """(ante, play, blind, side bets) of a description of the shape."""
-    if (d.player, d.dealer, d.dealer_up, tuple(d.streets)) != (2, 2, 0, (3, 2)):
-        raise refusal(d, "game.cards", "expected player = 2, dealer = 2 face down, streets = "
-                                       "[3, 2]")
-    if d.showdown is None:
-        raise refusal(d, "game.showdown", "missing")
-    player, dealer, qualifier = d.showdown
-    cols = d.columns
-    if sorted(d.hand(player).columns) != sorted(cols["player"] + cols["board"]) or \
-            sorted(d.hand(dealer).columns) != sorted(cols["dealer"] + cols["board"]) or \
-            d.hand(player).ranking != "poker":
-        raise refusal(d, "game.showdown", "expected the player's and the dealer's two cards "
-                                          "each with the whole board, ranked as poker")
+    player, dealer = holdem_seats(d, (3, 2), refusal)
+    qualifier = d.showdown[2]
     plays = {a.bet for p in d.points for a in p.actions if a.bet}
     if len(plays) != 1:
         raise refusal(d, "game.decisions", "expected every Play to place one and the same bet")

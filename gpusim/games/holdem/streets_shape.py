@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpusim.cards import CATEGORY_KEYS
+from gpusim.games.holdem.seats import holdem_seats
 
 __all__ = ["STRATEGIES", "StreetTree", "ante_pays_from", "design_entries", "forfeited_by_fold",
            "prices_of", "refusal", "roles", "side_bet_exact", "street_tree_of"]
@@ -59,18 +60,9 @@ def refusal(d, key: str, what: str) -> ValueError:
 
 def roles(d) -> StreetTree:
     """The shape's names of a description; ValueError (one line) for one not of the shape."""
-    if (d.player, d.dealer, d.dealer_up, tuple(d.streets)) != (2, 2, 0, (3, 1, 1)):
-        raise refusal(d, "game.cards", "expected player = 2, dealer = 2 face down, streets = "
-                                       "[3, 1, 1]")
-    if d.showdown is None or d.showdown[2] is not None:
+    player, dealer = holdem_seats(d, (3, 1, 1), refusal)
+    if d.showdown[2] is not None:
         raise refusal(d, "game.showdown", "expected a showdown without a qualifier")
-    player, dealer, _ = d.showdown
-    cols = d.columns
-    if sorted(d.hand(player).columns) != sorted(cols["player"] + cols["board"]) or \
-            sorted(d.hand(dealer).columns) != sorted(cols["dealer"] + cols["board"]) or \
-            d.hand(player).ranking != "poker" or d.hand(dealer).ranking != "poker":
-        raise refusal(d, "game.showdown", "expected the player's and the dealer's two cards "
-                                          "each with the whole board, ranked as poker")
     if [p.street for p in d.points] != [0, 1, 2]:
         raise refusal(d, "game.decisions", "expected three points: pre-flop, turn, river")
     bets = []
