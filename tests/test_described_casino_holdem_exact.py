@@ -6,51 +6,30 @@ and its exact reports equal the shipped ones but for the game's and the config's
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import numpy as np
+import _described_exact
 import pytest
+from _described_exact import (
+    assert_report_is_the_shipped,
+    assert_tables_are_the_shipped,
+    described,
+)
 
 from gpusim.config import load_config
 from gpusim.games import spec_for
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+fresh = _described_exact.fresh  # the fixture: a module's empty exact cache
 CONFIGS = ("casino_holdem", "casino_holdem_evolution")
 """The shipped configs, each described in tests/data/<name>_described.toml."""
 
 
-def _described(name: str):
-    return load_config(DATA / f"{name}_described.toml")
-
-
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
-    """A report function over counts enumerated in this module's empty cache (one enumeration:
-    both configs share the dealer qualifier)."""
-    from gpusim.runs.exact_on_demand import exact_report
-
-    mp = pytest.MonkeyPatch()
-    mp.setenv("GPUSIM_CACHE_DIR", str(tmp_path_factory.mktemp("ch-described-cache")))
-    reports: dict[tuple[str, str], dict] = {}
-
-    def report(name: str, strategy: str) -> dict:
-        if (name, strategy) not in reports:
-            rep = exact_report(_described(name), strategy, progress=False)
-            reports[name, strategy] = json.loads(json.dumps(rep))
-        return reports[name, strategy]
-
-    yield report
-    mp.undo()
-
-
 def test_the_description_is_of_the_call_once_shape():
-    spec = spec_for(_described("casino_holdem"))
+    spec = spec_for(described("casino_holdem"))
     assert spec.exact_solver == "gpusim.games.holdem.call_once_described:SOLVER"
     assert spec.table_strategies == ("optimal", "optimal-main")
     assert {"optimal", "optimal-main"} <= {s.name for s in spec.strategies}
-    assert spec.forfeited_by_fold(_described("casino_holdem")) == ("aa_bonus",)
-    assert spec.forfeited_by_fold(_described("casino_holdem_evolution")) == ()
+    assert spec.forfeited_by_fold(described("casino_holdem")) == ("aa_bonus",)
+    assert spec.forfeited_by_fold(described("casino_holdem_evolution")) == ()
 
 
 def test_the_numbers_are_the_hand_written_games():
@@ -59,7 +38,7 @@ def test_the_numbers_are_the_hand_written_games():
     from gpusim.games.holdem.call_once_shape import prices_of, qualifier_rank
 
     for name in CONFIGS:
-        rules, package = _described(name), load_config(name)
+        rules, package = described(name), load_config(name)
         assert qualifier_rank(rules.game_def) == package_qualifier(package)
         want = package_prices(package)
         got = prices_of(rules)
@@ -77,30 +56,13 @@ def test_other_shapes_are_refused_in_one_line():
 
 @pytest.mark.parametrize("name", CONFIGS)
 def test_decision_tables_equal_the_shipped_ones(fresh, name):
-    from gpusim.runs.exact_on_demand import solve_tables
-    from gpusim.strategy.tables import stored_tables
-
     fresh(name, "optimal")  # the counts, enumerated once in the fresh cache
-    shipped = stored_tables(load_config(name))
-    assert shipped is not None
-    solved = solve_tables(_described(name), progress=False)
-    assert sorted(shipped) == sorted(solved)
-    for key, table in solved.items():
-        assert shipped[key].shape == table.shape, key
-        diff = np.argwhere(shipped[key] != table)
-        assert len(diff) == 0, f"{name} {key}: {len(diff)} cells differ, first {diff[:3]}"
+    assert_tables_are_the_shipped(name)
 
 
 @pytest.mark.parametrize("name", CONFIGS)
 def test_exact_report_equals_the_shipped_one(fresh, name):
-    shipped = json.loads((ROOT / "gpusim" / "data" / "exact" /
-                          f"{name}.optimal.json").read_text())
-    got = dict(fresh(name, "optimal"))
-    assert (got["game"], got["config"]) == ("casino_holdem_described", f"{name}_described")
-    got["game"], got["config"] = shipped["game"], shipped["config"]
-    assert sorted(got) == sorted(shipped)
-    for key in shipped:
-        assert got[key] == shipped[key], key
+    assert_report_is_the_shipped(name, fresh(name, "optimal"), "casino_holdem_described")
 
 
 @pytest.mark.parametrize("strategy", ["optimal-main", "basic"])
@@ -125,5 +87,5 @@ def test_the_designer_finds_what_it_finds_for_the_hand_written_game(fresh, bet, 
 
     fresh("casino_holdem", "optimal")  # the counts, in the fresh cache
     want = search("casino_holdem", bet, top=3, **kw).table.rows(named=True)
-    got = search(_described("casino_holdem"), bet, top=3, **kw).table.rows(named=True)
+    got = search(described("casino_holdem"), bet, top=3, **kw).table.rows(named=True)
     assert got == want

@@ -8,22 +8,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
-import numpy as np
+import _described_exact
 import pytest
+from _described_exact import (
+    DATA,
+    assert_report_is_the_shipped,
+    assert_tables_are_the_shipped,
+    described,
+)
 
 from gpusim.config import load_config
 from gpusim.games import spec_for
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+fresh = _described_exact.fresh  # the fixture: a module's empty exact cache
 CONFIGS = ("holdem_bonus", "holdem_bonus_classic")
 """The shipped configs, each described in tests/data/<name>_described.toml."""
-
-
-def _described(name: str):
-    return load_config(DATA / f"{name}_described.toml")
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -36,35 +36,15 @@ def _forget_the_game():
     SPECS._all().pop("holdem_bonus_described", None)  # type: ignore[attr-defined]
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
-    """A report function over counts enumerated in this module's empty cache (one enumeration:
-    both configs pay the Ante from the same category)."""
-    from gpusim.runs.exact_on_demand import exact_report
-
-    mp = pytest.MonkeyPatch()
-    mp.setenv("GPUSIM_CACHE_DIR", str(tmp_path_factory.mktemp("thb-described-cache")))
-    reports: dict[tuple[str, str], dict] = {}
-
-    def report(name: str, strategy: str) -> dict:
-        if (name, strategy) not in reports:
-            rep = exact_report(_described(name), strategy, progress=False)
-            reports[name, strategy] = json.loads(json.dumps(rep))
-        return reports[name, strategy]
-
-    yield report
-    mp.undo()
-
-
 def test_the_description_is_of_the_street_bets_shape():
-    rules = _described("holdem_bonus")
+    rules = described("holdem_bonus")
     spec = spec_for(rules)
     assert spec.exact_solver == "gpusim.games.holdem.streets_described:SOLVER"
     assert spec.table_strategies == ("optimal", "win-over-half-ev")
     names = [s.name for s in spec.strategies]
     assert len(names) == len(set(names))
     assert {"optimal", "win-over-half-ev", "win-over-lose", "win-over-half"} <= set(names)
-    assert spec.forfeited_by_fold(rules) == spec.forfeited_by_fold(_described(
+    assert spec.forfeited_by_fold(rules) == spec.forfeited_by_fold(described(
         "holdem_bonus_classic")) == ()
 
 
@@ -74,7 +54,7 @@ def test_the_numbers_are_the_hand_written_games():
 
     for name in CONFIGS:
         want = package_prices(load_config(name))
-        got = prices_of(_described(name))
+        got = prices_of(described(name))
         assert (got.game, got.config) == ("holdem_bonus_described", f"{name}_described")
         # a line's classes in any order (they are summed)
         got, want = (replace(p, bonus_lines=tuple((ln, x, tuple(sorted(cs)))
@@ -87,7 +67,7 @@ def test_the_side_bets_odds_and_designs_are_the_hand_written_games():
     from gpusim.designer import search
 
     for name in CONFIGS:
-        package, rules = load_config(name), _described(name)
+        package, rules = load_config(name), described(name)
         assert spec_for(rules).side_bet_exact(rules) == spec_for(package).side_bet_exact(
             package), name
         assert sorted(spec_for(rules).designs) == sorted(spec_for(package).designs) == [
@@ -98,7 +78,7 @@ def test_the_side_bets_odds_and_designs_are_the_hand_written_games():
             ("holdem_bonus", "jackpot", {"rtp": "0.75:0.9",
                                          "lines": ["flush=20:30", "straight=5:12"]})):
         want = search(config, bet, top=3, **kw).table.rows(named=True)
-        got = search(_described(config), bet, top=3, **kw).table.rows(named=True)
+        got = search(described(config), bet, top=3, **kw).table.rows(named=True)
         assert got == want, (config, bet)
 
 
@@ -114,30 +94,13 @@ def test_other_shapes_are_refused_in_one_line():
 
 @pytest.mark.parametrize("name", CONFIGS)
 def test_decision_tables_equal_the_shipped_ones(fresh, name):
-    from gpusim.runs.exact_on_demand import solve_tables
-    from gpusim.strategy.tables import stored_tables
-
     fresh(name, "optimal")  # the counts, enumerated once in the fresh cache
-    shipped = stored_tables(load_config(name))
-    assert shipped is not None
-    solved = solve_tables(_described(name), progress=False)
-    assert sorted(shipped) == sorted(solved)
-    for key, table in solved.items():
-        assert shipped[key].shape == table.shape, key
-        diff = np.argwhere(shipped[key] != table)
-        assert len(diff) == 0, f"{name} {key}: {len(diff)} cells differ, first {diff[:3]}"
+    assert_tables_are_the_shipped(name)
 
 
 @pytest.mark.parametrize("name", CONFIGS)
 def test_exact_report_equals_the_shipped_one(fresh, name):
-    shipped = json.loads((ROOT / "gpusim" / "data" / "exact" /
-                          f"{name}.optimal.json").read_text())
-    got = dict(fresh(name, "optimal"))
-    assert (got["game"], got["config"]) == ("holdem_bonus_described", f"{name}_described")
-    got["game"], got["config"] = shipped["game"], shipped["config"]
-    assert sorted(got) == sorted(shipped)
-    for key in shipped:
-        assert got[key] == shipped[key], key
+    assert_report_is_the_shipped(name, fresh(name, "optimal"), "holdem_bonus_described")
 
 
 def test_the_other_table_strategy_reports_as_the_hand_written_game(fresh):
