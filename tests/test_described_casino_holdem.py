@@ -16,10 +16,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from _describe_mistakes import assert_refused
 
 from gpusim.config import editable_doc, load_config, parse_config
 from gpusim.games import settle
-from gpusim.rules import ConfigError, rules_hash
+from gpusim.rules import rules_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
@@ -207,18 +208,7 @@ CASES = [
 @pytest.mark.parametrize(("cid", "edits", "key", "needles"), CASES, ids=[c[0] for c in CASES])
 def test_new_keys_refuse_mistakes(tmp_path, cid, edits, key, needles):
     text = TEXT.replace(f"name = \"{GAME}\"", "name = \"casino_holdem_broken\"")
-    for old, new in edits:
-        assert old in text, (cid, old)
-        text = text.replace(old, new, 1)
-    path = tmp_path / f"{cid}.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError) as info:
-        load_config(path)
-    msg = str(info.value)
-    prefix = f"{path}: key '{key}': "
-    assert "\n" not in msg and msg.startswith(prefix), msg
-    for needle in needles:
-        assert needle in msg[len(prefix):], (needle, msg)
+    assert_refused(tmp_path, cid, text, edits, key, needles)
 
 
 def test_the_configs_validate_against_the_schema():

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _describe_mistakes import assert_refused
 
 from gpusim.cards import parse_cards
 from gpusim.config import editable_doc, load_config, parse_config
 from gpusim.games import settle, spec_for
 from gpusim.games.strategy_registry import get_strategy
-from gpusim.rules import ConfigError, rules_hash
+from gpusim.rules import rules_hash
 from gpusim.strategy.tree import taken
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -244,18 +245,7 @@ CASES = [
 @pytest.mark.parametrize(("cid", "edits", "key", "needles"), CASES, ids=[c[0] for c in CASES])
 def test_new_keys_refuse_mistakes(tmp_path, cid, edits, key, needles):
     text = TEXT.replace('name = "holdem_bonus_described"\ntitle', 'name = "thb_broken"\ntitle')
-    for old, new in edits:
-        assert old in text, (cid, old)
-        text = text.replace(old, new, 1)
-    path = tmp_path / f"{cid}.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError) as info:
-        load_config(path)
-    msg = str(info.value)
-    prefix = f"{path}: key '{key}': "
-    assert "\n" not in msg and msg.startswith(prefix), msg
-    for needle in needles:
-        assert needle in msg[len(prefix):], (needle, msg)
+    assert_refused(tmp_path, cid, text, edits, key, needles)
 
 
 @pytest.mark.parametrize("path", [DESCRIBED, CLASSIC], ids=["icelandic", "classic"])
