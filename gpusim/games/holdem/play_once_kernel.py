@@ -89,6 +89,7 @@ KERNEL_RULES = {
 :mod:`gpusim.compute.backends.cupy_rounds`): 0 always-check, 1 the published basic strategy
 (``kernels/strategy_ultimate_holdem.cuh``), in description rules whose actions are named by
 the kernel's tree (check, play_3x, play_4x; check, play_2x; fold, play_1x)."""
+_KERNEL_POINTS = ("preflop", "flop", "river")
 _KERNEL_NAMES = (("check", "play_3x", "play_4x"), ("check", "play_2x"), ("fold", "play_1x"))
 
 
@@ -175,5 +176,3 @@ def rule_code(rules, strategy) -> int | None:
             texts[code][point.name] = [rename_actions(r, names) for r in text[kernel_point]]
     return kernel_rule_code(rules, strategy, texts)
 
-
-_KERNEL_POINTS = ("preflop", "flop", "river")
