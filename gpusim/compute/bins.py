@@ -15,7 +15,7 @@ in round order by :meth:`gpusim.rules.JackpotRules.advance`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -47,7 +47,13 @@ class BinLayout:
         """{bet: (n_bins,) int64 net}; the Jackpot royal returns nothing here (see hits).
 
         Exact for rational returns (a 3:2 pay): ValueError if a code's stake times its return
-        is not a whole number of money units (the game's config must refuse such stakes)."""
+        is not a whole number of money units (the game's config must refuse such stakes).
+        Computed once per layout (read every chunk and every batch: a described game has tens
+        of thousands of codes); callers must not write into the arrays."""
+        return self._nets
+
+    @cached_property
+    def _nets(self) -> dict:
         out = {}
         for bet, ev in self.events.items():
             num, scale = return_numerators(self.returns[bet])
@@ -203,6 +209,10 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
     cum: dict[str, tuple[int, int]] = {}
     for start, n, res in batches:
         b = np.asarray(res["bins"], np.int64)
+        # only the codes the batch produced: a described game has tens of thousands of codes,
+        # a batch a few thousand of them
+        seen = np.flatnonzero(b)
+        b = b[seen]
         codes = np.zeros(0, np.int64)
         rounds = np.zeros(0, np.int64)
         if "royal_count" in res:
@@ -212,13 +222,13 @@ def batch_progress(rules, batches, counts: ChunkCounts) -> list[tuple[int, dict]
         step: dict[str, tuple[int, int]] = {}
         for bet, net in nets.items():
             st = lay.stakes[bet]
-            wagered = int(b @ st) + int(st[codes].sum())
+            wagered = int(b @ st[seen]) + int(st[codes].sum())
             if bet == meter_bet:
                 won = sum(prizes[r] - int(st[c]) for r, c in zip(rounds.tolist(), codes.tolist(),
                                                                     strict=True))
             else:
                 won = int(net[codes].sum())
-            step[bet] = (wagered, int(b @ net) + won)
+            step[bet] = (wagered, int(b @ net[seen]) + won)
         step["main"] = tuple(sum(step[x][i] for x in main_bets) for i in (0, 1))
         step["total"] = tuple(sum(step[x][i] for x in nets) for i in (0, 1))
         for bet, (w, net) in step.items():

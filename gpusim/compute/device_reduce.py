@@ -51,8 +51,14 @@ class JointReducer:
         self._meter = spec.meter_bet
         self.has_jackpot = self._meter in self.bets and spec.meter_rules(rules) is not None
         self._encode = spec.joint.encode
-        names = event_names(rules)
-        self._royal = (names[self._meter].index(spec.meter_event) if self.has_jackpot else -1)
+        self._royal_codes = None
+        if self.has_jackpot:
+            # the joint code decides the meter bet's event, so a royal is told from the code
+            # alone: the settle program then returns only the code (a described game's events
+            # and stakes are gathers it would otherwise compute for every bet, every round)
+            lay = bin_layout(rules)
+            royal = event_names(rules)[self._meter].index(spec.meter_event)
+            self._royal_codes = (lay.events[self._meter] == royal) & (lay.stakes[self._meter] > 0)
         self._fn = None
 
     def _code(self, settlement):
@@ -73,9 +79,7 @@ class JointReducer:
         if not self.has_jackpot:
             code = jnp.where(valid, code, n_bins)
             return {"bins": jnp.bincount(code, length=n_bins + 1)[:n_bins]}
-        royal = (settlement.events[self._meter] == self._royal) & (
-            settlement.stakes[self._meter] > 0
-        ) & valid
+        royal = jnp.asarray(self._royal_codes)[code] & valid
         skip = royal | ~valid
         bins = jnp.bincount(jnp.where(skip, n_bins, code), length=n_bins + 1)[:n_bins]
         (idx,) = jnp.nonzero(royal, size=MAX_ROYALS_PER_BATCH, fill_value=0)
@@ -103,7 +107,7 @@ class JointReducer:
 
             self._fn = jax.jit(self.reduce)
         if n_valid is None:
-            n_valid = settlement.events[self.bets[0]].shape[0]
+            n_valid = self._code(settlement).shape[0]
         return self._fn(settlement, np.int32(n_valid))
 
     def fits(self, res) -> bool:

@@ -283,9 +283,10 @@ def _settle_function(rules, strategy, batch: int):
     n_cards = spec.cards_per_round
     reads = spec.joint.reads
     # a settlement that computes its joint code itself (a described game) is reduced from the
-    # code alone, unless a Jackpot royal must be told apart: its events and stakes are then
-    # left for XLA to drop (each is a gather a round: a third of a described game's rate)
-    code_only = "joint" in reads and spec.meter_rules(rules) is None
+    # code alone (a Jackpot royal too, JointReducer): its events and stakes are left for XLA to
+    # drop (each is a gather a round: returned, they cost Texas Hold'em Bonus's described
+    # simulation 0.4x the hand-written game's rate, benchmarks/described_vs_package.py)
+    code_only = "joint" in reads
 
     def run(key0, key1, first_lo, first_hi, pay):
         # the same round indices as gpusim.dealing.deal: 64-bit index = hi * 2**32 + lo
@@ -297,6 +298,8 @@ def _settle_function(rules, strategy, batch: int):
         # (measured: Hold'em Bonus's rule strategies 4-15 % slower)
         cards = jax.lax.optimization_barrier(cards.T).T
         decisions = strategy.decide(cards)
+        if code_only:  # written out before the settlement reads them (below)
+            decisions = jax.lax.optimization_barrier(decisions)
         s = settle(cards, decisions, structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
         if code_only:

@@ -157,9 +157,12 @@ def visible(cards, sees: tuple[int, ...], *, gather: bool = False):
       (N, k) array; the evaluator and the reductions then read contiguous columns (Casino
       Hold'em's strategies and its AA Bonus lost 8-15 % of their rate without it).
 
-    A hand read by a strategy and by the settlement (:func:`gpusim.games.base.first_five`) is
-    evaluated once only when both build it the same way."""
-    if gather:
+    A point that sees two cards is sliced either way: its gather was fused into the
+    settlement's loop and kept that from being vectorized (Texas Hold'em Bonus's described
+    ``basic``). A hand read by a strategy and by the settlement
+    (:func:`gpusim.games.base.first_five`) is evaluated once only when both build it the same
+    way."""
+    if gather and len(sees) > 2:
         return cards[:, list(sees)]
     runs: list[list[int]] = []
     for c in sees:

@@ -44,21 +44,40 @@ def lookup(table, index: jax.Array) -> jax.Array:
         return out
     low = int(values.min())
     bits = max(1, int(values.max() - low).bit_length())
-    per = 1 << (32 // bits).bit_length() - 1 if bits <= 32 else 0  # entries a word: 2**k
-    if not per or -(-len(values) // per) > _SELECT_MAX:  # too many words: a gather
+    # the entries' bits in planes of ``width`` bits, each plane's words chosen by selects: the
+    # width that needs the fewest selects in all (one plane where it fits in _SELECT_MAX words;
+    # Texas Hold'em Bonus's 338-entry starting-hand classes, 5 bits, in 5 planes of 11 words)
+    words = {w: -(-len(values) // _per_word(w)) for w in range(1, min(bits, 16) + 1)}
+    plans = [(-(-bits // w) * n, w) for w, n in words.items() if n <= _SELECT_MAX]
+    if not plans:  # too many words even a bit an entry: a gather
         return jnp.asarray(values, jnp.int32).at[index].get(mode="promise_in_bounds")
+    width = min(plans)[1]
+    i = index.astype(_U)
+    out = jnp.zeros(index.shape, _U)
+    for lo_bit in range(0, bits, width):
+        plane = (values - low) >> lo_bit & ((1 << width) - 1)
+        out = out | (_packed(plane, width, i) << _U(lo_bit))
+    return out.astype(jnp.int32) + jnp.int32(low)
+
+
+def _per_word(width: int) -> int:
+    """Entries of ``width`` bits a 32-bit word holds, a power of two (shifts, not divisions)."""
+    return 1 << (32 // width).bit_length() - 1
+
+
+def _packed(values: np.ndarray, width: int, i: jax.Array) -> jax.Array:
+    """(N,) uint32 ``values[i]``, entries of ``width`` bits packed into words picked by selects."""
+    per = _per_word(width)
     shift = per.bit_length() - 1
     padded = np.zeros(-(-len(values) // per) * per, np.uint64)
-    padded[: len(values)] = values - low
-    words = (padded.reshape(-1, per) << (np.arange(per, dtype=np.uint64) * bits)).sum(axis=1)
-    i = index.astype(_U)
+    padded[: len(values)] = values
+    words = (padded.reshape(-1, per) << (np.arange(per, dtype=np.uint64) * width)).sum(axis=1)
     slot = i >> _U(shift)
-    word = jnp.full(index.shape, _U(int(words[0])), _U)
+    word = jnp.full(i.shape, _U(int(words[0])), _U)
     for k, w in enumerate(words.tolist()):
         if k and w != words[0]:
             word = jnp.where(slot == _U(k), _U(w), word)
-    entry = (word >> ((i & _U(per - 1)) * _U(bits))) & _U((1 << bits) - 1)
-    return entry.astype(jnp.int32) + jnp.int32(low)
+    return (word >> ((i & _U(per - 1)) * _U(width))) & _U((1 << width) - 1)
 
 
 # --- evaluation ----------------------------------------------------------------------------------

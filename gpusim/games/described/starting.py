@@ -152,17 +152,20 @@ def starting_class(cards: Any, d, hand: str) -> Any:
     """(N,) int32 class of each round's starting hand (JAX)."""
     import jax.numpy as jnp
 
+    from gpusim.games.described.condition_eval import lookup
+
     _, table, group = _tables(d, hand)
     n_groups = len(table) // 169
 
-    def cell(two):
-        r, s = two >> 2, two & 3
-        hi, lo = jnp.maximum(r[:, 0], r[:, 1]), jnp.minimum(r[:, 0], r[:, 1])
-        return jnp.where(s[:, 0] == s[:, 1], lo * 13 + hi, hi * 13 + lo)
+    def cell(cols):
+        # the two columns one by one: picked by a list, they are a gather, which keeps XLA
+        # from vectorizing the loop this joins (Texas Hold'em Bonus's whole settlement)
+        a, b = (cards[:, c] for c in cols)
+        ra, rb = a >> 2, b >> 2
+        hi, lo = jnp.maximum(ra, rb), jnp.minimum(ra, rb)
+        return jnp.where((a & 3) == (b & 3), lo * 13 + hi, hi * 13 + lo)
 
-    cols = list(d.hand(hand).columns)
-    idx = cell(cards[:, cols]) * n_groups
+    idx = cell(d.hand(hand).columns) * n_groups
     if n_groups > 1:
-        dealer = list(d.columns["dealer"][:2])
-        idx = idx + jnp.take(jnp.asarray(group), cell(cards[:, dealer]))
-    return jnp.take(jnp.asarray(table), idx).astype(jnp.int32)
+        idx = idx + lookup(group, cell(d.columns["dealer"][:2]))
+    return lookup(table, idx)
