@@ -61,17 +61,15 @@ def _solve(game: str) -> dict:
     t0 = time.perf_counter()
     if game == PEER:
         from gpusim.exact._parallel import default_workers
-        from gpusim.games.casino_holdem.exact import (
-            analyse,
-            cached_counts,
-            counts_file,
-            optimal_decisions,
-        )
+        from gpusim.games.holdem import call_once
+        from gpusim.games.holdem.call_once_described import cached_counts, counts_file
+        from gpusim.games.holdem.call_once_shape import prices_of
 
         counts = cached_counts(rules, progress=False)
-        table = optimal_decisions(counts, rules, with_side_bet=True)
+        table = call_once.optimal_decisions(counts, prices_of(rules), with_side_bet=True)
         t1 = time.perf_counter()
-        report = analyse(counts, rules, table, "optimal")
+        report = call_once.analyse(counts, prices_of(rules), table, "optimal", game=rules.game,
+                                   config=rules.name)
         workers = default_workers()
     else:
         from gpusim.games.described.exact_report import analyse, cached_solve, counts_file

@@ -84,7 +84,15 @@ def bench_main(repeat: int) -> dict:
     from gpusim.designer import search
     from gpusim.designer.models import with_paytable
     from gpusim.games import spec_for
-    from gpusim.games.casino_holdem.exact import analyse, optimal_decisions
+    from gpusim.games.holdem import call_once
+    from gpusim.games.holdem.call_once_shape import prices_of
+
+    def optimal_decisions(counts, rules, *, with_side_bet):
+        return call_once.optimal_decisions(counts, prices_of(rules), with_side_bet=with_side_bet)
+
+    def analyse(counts, rules, decisions, strategy):
+        return call_once.analyse(counts, prices_of(rules), decisions, strategy, game=rules.game,
+                                 config=rules.name)
 
     rules = load_config("casino_holdem")
     t0 = time.perf_counter()

@@ -64,16 +64,15 @@ def _solve(game: str, workers: int) -> dict:
     level = 1  # the deflate level of the game's count cache (its solver's choice)
     t0 = time.perf_counter()
     if game == "casino_holdem":
-        from gpusim.games.casino_holdem.exact import (
-            analyse,
-            optimal_decisions,
-            qualifier_rank,
-            solve_counts,
-        )
+        from gpusim.games.holdem import call_once
+        from gpusim.games.holdem.call_once_counts import solve_counts
+        from gpusim.games.holdem.call_once_shape import prices_of, qualifier_rank
 
-        c = solve_counts(qualifier_rank(rules), workers=workers)
+        c = solve_counts(qualifier_rank(rules.game_def), workers=workers)
         t1 = time.perf_counter()
-        rep = analyse(c, rules, optimal_decisions(c, rules, with_side_bet=False), "optimal-main")
+        p = prices_of(rules)
+        rep = call_once.analyse(c, p, call_once.optimal_decisions(c, p, with_side_bet=False),
+                                "optimal-main", game=rules.game, config=rules.name)
         arrays = {"flops": c.flops, "weights": c.weights, "counts": c.counts, "valid": c.valid,
                   "bonus_rank": c.bonus_rank}
     elif game == "ultimate_holdem":

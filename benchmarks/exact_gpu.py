@@ -29,7 +29,7 @@ def _median(xs: list[float]) -> float:
 def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> dict:
     from gpusim.board_index import board_classes
     from gpusim.config import load_config
-    from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+    from gpusim.games.holdem import call_once_cupy as ch_cupy
     from gpusim.games.holdem import streets_cupy as thb_cupy
 
     if game == "holdem_bonus":
@@ -51,9 +51,10 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
 
         warm = lambda: thb_cupy.solve_river_cupy(4, board_ids=ids[:1])  # noqa: E731
     else:
-        from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
+        from gpusim.games.holdem.call_once_counts import solve_counts
+        from gpusim.games.holdem.call_once_shape import qualifier_rank
 
-        q = qualifier_rank(load_config("casino_holdem"))
+        q = qualifier_rank(load_config("casino_holdem").game_def)
         total = board_classes(3).n_classes
         ids = np.arange(min(n_classes or total, total))
 

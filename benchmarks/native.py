@@ -73,7 +73,6 @@ class Case:
         from gpusim.compute.backends.cupy_rounds import strategy_spec
         from gpusim.config import load_config
         from gpusim.games import bets, spec_for
-        from gpusim.games.casino_holdem import qualifier_threshold
         from gpusim.games.strategy_registry import get_strategy
 
         self.config, self.strategy = config, strategy
@@ -85,15 +84,10 @@ class Case:
         for key, arr in self.spec.tables.items():
             np.ascontiguousarray(arr).tofile(self.tables / f"{key}.bin")
         offered = bets(self.rules)
-        if self.rules.game == "casino_holdem":
-            self.game = "ch"
-            q = qualifier_threshold(self.rules.dealer_qualifier)
-            self.arg = f"{q},{int('aa_bonus' in offered)}"
-        else:
-            self.game = "thb"
-            jp = self.rules.jackpot
-            self.arg = str(int("bonus" in offered) | int("jackpot" in offered) << 1
-                           | int(jp is not None and jp.cards == "all_seven") << 2)  # fmt: skip
+        self.kernel = spec_for(self.rules).kernel
+        self.game = "ch" if self.kernel.source == "casino_holdem" else "thb"
+        # the kernel's game arguments: ch "qualifier,has_aa", thb the flags
+        self.arg = ",".join(str(int(x)) for x in self.kernel.head_args(self.rules))
         self.meter0 = spec_for(self.rules).start_meter(self.rules) if "jackpot" in offered else 0
         self.work = work
 
@@ -102,16 +96,22 @@ class Case:
 
     def counts_file(self, path: Path, n_rounds: int):
         """(ChunkCounts, meter) of rounds 0..n_rounds-1 from a native counts file."""
-        from gpusim.compute.bins import bin_layout, counts_from_bins
+        from gpusim.compute.bins import bin_layout, counts_from_bins, remap_codes
+        from gpusim.games.spec import load
 
         n_max = 23 * 22 if self.game == "ch" else 52 * 21 * 10
         raw = np.fromfile(path, np.uint64)
         bins, k = raw[:n_max].astype(np.int64), int(raw[n_max])
-        n_bins = bin_layout(self.rules).n_bins
-        if bins[n_bins:].any():
-            raise RuntimeError("native reference counted codes outside the layout")
         words = raw[n_max + 1 : n_max + 1 + k].astype(np.int64)
         hits = np.stack([words >> 16, words & 0xFFFF], axis=1)
+        n_bins = bin_layout(self.rules).n_bins
+        if self.kernel.code_map:  # a described game: the kernel's codes in its joint codes
+            to_joint = load(self.kernel.code_map)(self.rules)
+            if bins[len(to_joint):].any():
+                raise RuntimeError("native reference counted codes outside the kernel's")
+            bins, hits = remap_codes(to_joint, n_bins, bins[: len(to_joint)], hits)
+        elif bins[n_bins:].any():
+            raise RuntimeError("native reference counted codes outside the layout")
         return counts_from_bins(self.rules, bins[:n_bins], hits, 0, n_rounds, self.meter0)
 
 

@@ -163,7 +163,9 @@ def test_spec_is_complete(game, shipped_rules):
         if spec.kernel is not None:
             assert spec.kernel.code_map, "a shape's kernel counts its own codes"
         assert spec.exact_solver in ("gpusim.games.described.exact_report:SOLVER",
-                                     "gpusim.games.holdem.play_once_described:SOLVER")
+                                     "gpusim.games.holdem.play_once_described:SOLVER",
+                                     "gpusim.games.holdem.call_once_described:SOLVER",
+                                     "gpusim.games.holdem.streets_described:SOLVER")
         assert "optimal" in names and hasattr(spec.solver(), "report")
         assert hasattr(load(spec.table_strategy_class), "load")
     for rules in shipped_rules.values():
@@ -227,8 +229,8 @@ def test_doc_check_catches_what_does_not_exist(tmp_path):
 
 def test_import_path_check_names_what_would_not_load():
     """:func:`missing_import` reads sources without importing them: each kind of typo is found."""
-    assert missing_import("gpusim.games.casino_holdem.settlement:settle") is None
-    assert "not found" in missing_import("gpusim.games.casino_holdem.settlment:settle")
+    assert missing_import("gpusim.games.described.engine:settle") is None
+    assert "not found" in missing_import("gpusim.games.described.engin:settle")
     assert "not found" in missing_import("no_such_package_here.settlement:settle")
-    assert "defines no 'setle'" in missing_import("gpusim.games.casino_holdem.settlement:setle")
-    assert "expected" in missing_import("gpusim.games.casino_holdem.settlement.settle")
+    assert "defines no 'setle'" in missing_import("gpusim.games.described.engine:setle")
+    assert "expected" in missing_import("gpusim.games.described.engine.settle")

@@ -27,7 +27,10 @@ import pytest
 from _cli_fork import run_cli_cases
 
 ROOT = Path(__file__).resolve().parent.parent
-CH = (ROOT / "configs" / "casino_holdem.toml").read_text()
+# a config of the shipped Casino Hold'em game: configs/casino_holdem.toml without its [game]
+# table, naming the game instead (the mistakes below are a config's, not a description's)
+CH = 'game = "casino_holdem"\n' + (ROOT / "configs" / "casino_holdem.toml").read_text().split(
+    "# --- the game itself")[0]
 THB = (ROOT / "configs" / "holdem_bonus.toml").read_text()
 
 
@@ -139,10 +142,11 @@ CASES: list[Case] = [
         "", "stakes"),
     cfg("missing-ante", CH, "ante = 1        # the Call is 2 x ante\n", "", "ante"),
     cfg("missing-pay-line", CH, "flush = 2\n", "", "flush"),
-    cfg("missing-qualifier", CH, '[rules.dealer_qualifier]\n# The dealer qualifies with a pair '
-        'of fours or better (best five of seven).\nhand = "pair"\nrank = "4"\n', "",
-        "dealer_qualifier"),
-    cfg("missing-forfeit", CH, "fold_forfeits_bonus = true\n", "", "fold_forfeits_bonus"),
+    # the qualifier and fold_forfeits_bonus are the game's options, with defaults: a config may
+    # leave them out, not write half of one or a key the game does not have
+    cfg("qualifier-missing-rank", CH, 'hand = "pair"\nrank = "4"\n', 'hand = "pair"\n', "rank"),
+    cfg("unknown-rules-key", CH, "fold_forfeits_bonus = true\n",
+        "fold_forfeits_bonus = true\nfold_forfeits_all = true\n", "fold_forfeits_all"),
     cfg("unknown-hand-ante", CH, "flush = 2\n", "flush = 2\nflushes = 2\n", "flushes"),
     cfg("unknown-hand-aa", CH, "pair_of_aces = 7", "pair_of_aces = 7\npair_of_kings = 7",
         "pair_of_kings"),

@@ -63,7 +63,7 @@ BAD_EDITS = [
     ("casino_holdem", "full_house = 3", "full_house = nan", "paytables.ante.full_house"),
     ("casino_holdem", "full_house = 3", 'full_house = "3"', "paytables.ante.full_house"),
     ("casino_holdem", "pair_of_aces = 7", "pair_of_jacks = 7", "paytables.aa_bonus.pair_of_jacks"),
-    ("casino_holdem", 'game = "casino_holdem"', 'game = "baccarat"', "game"),
+    ("casino_holdem_evolution", 'game = "casino_holdem"', 'game = "baccarat"', "game"),
     ("holdem_bonus", "ante = 1 ", "ante = 0 ", "stakes.bonus"),
 ]
 

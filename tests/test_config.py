@@ -7,7 +7,6 @@ import pytest
 
 from gpusim.config import (
     ConfigError,
-    Qualifier,
     load_config,
     shipped_configs,
 )
@@ -113,21 +112,22 @@ def test_casino_holdem_seed_002():
     r = load_config("casino_holdem")
     assert r.game == "casino_holdem"
     assert r.stakes.as_dict() == {"ante": 1, "aa_bonus": 1}
-    assert r.ante_paytable.as_dict() == {
+    assert r.pays()["ante"] == {
         "royal_flush": 100, "straight_flush": 20, "four_of_a_kind": 10, "full_house": 3,
         "flush": 2, "straight_or_less": 1,
     }
-    aa = r.aa_bonus_paytable.as_dict()
+    aa = r.pays()["aa_bonus"]
     assert [aa[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house",
                             "flush")] == [25] * 5
     assert [aa[k] for k in ("straight", "three_of_a_kind", "two_pair", "pair_of_aces")] == [7] * 4
-    assert r.fold_forfeits_bonus is True
-    assert r.dealer_qualifier == Qualifier("pair", 2)  # rank 2 = the four
+    # the game's options: a fold forfeits the AA Bonus; the dealer qualifies with a pair of 4s
+    assert dict(r.game_def.chosen) == {"fold_forfeits_bonus": True,
+                                       "dealer_qualifier": ("pair", "4")}
     evo = load_config("casino_holdem_evolution")
-    assert [evo.aa_bonus_paytable[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
+    assert [evo.pays()["aa_bonus"][k] for k in ("royal_flush", "straight_flush", "four_of_a_kind",
                                                "full_house", "flush", "straight")] == [
         100, 50, 40, 30, 20, 7]
-    assert evo.fold_forfeits_bonus is False
+    assert dict(evo.game_def.chosen)["fold_forfeits_bonus"] is False
 
 
 def test_holdem_bonus_seeds():

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from _variants import variant
 
 from gpusim.board_index import board_classes
 from gpusim.compute.backends import cupy_rounds as cb
@@ -92,8 +93,8 @@ def test_uth_tables_equal_jax_on_random_tables():
 
 def test_uth_dealer_qualifier_variant_equals_jax():
     """The kernel takes the dealer's qualifying rank from the rules (here a pair of jacks)."""
-    rules = load_config("ultimate_holdem")
-    rules = replace(rules, dealer_qualifier=replace(rules.dealer_qualifier, rank=9))
+    rules = variant("ultimate_holdem", {"rules.dealer_qualifier.hand": "pair",
+                                        "rules.dealer_qualifier.rank": "J"})
     got, want = _both(rules, "basic", 13, 777, 200_000)
     assert got == want
 

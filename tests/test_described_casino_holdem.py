@@ -138,8 +138,9 @@ def _strategy_rounds() -> np.ndarray:
     ]).astype(np.int32)
 
 
-def test_rule_strategies_are_the_packages():
-    from gpusim.games.casino_holdem import strategies as S
+def test_rule_strategies_are_the_hand_written_reference():
+    import ch_reference as S
+
     from gpusim.games.described.engine import rule_strategy
     from gpusim.strategy.features import features
 

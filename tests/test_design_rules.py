@@ -217,8 +217,12 @@ def test_ratio_pays_the_stake_cannot_pay_are_refused(tmp_path):
     msg = str(e.value)
     assert msg.startswith("--line straight=1:2:1/2: blind.straight = 3:2 cannot be paid in "
                           "uth_ante1") and "stakes.ante" in msg and "\n" not in msg
-    with pytest.raises(DesignError, match="a whole number"):
+    # a described game takes a ratio pay where its stake can pay it: Casino Hold'em's ante of 1
+    # cannot pay 3:2
+    with pytest.raises(DesignError) as e:
         search("casino_holdem", "ante", rtp=":", lines=["flush=1:3:1/2"])
+    msg = str(e.value)
+    assert "cannot be paid in casino_holdem" in msg and "stakes.ante" in msg and "\n" not in msg
 
 
 def test_uth_trips_settled_on_the_hand_is_the_spec_exact_table():
@@ -238,7 +242,9 @@ def test_uth_trips_settled_on_the_hand_is_the_spec_exact_table():
 def ch_part():
     """Casino Hold'em counts of 4 flop classes, sliced to those rows (two of them a pair of
     aces with a deuce and a trey: hands the AA Bonus pays that the main game alone folds)."""
-    from gpusim.games.casino_holdem.exact import ChCounts, qualifier_rank, solve_counts
+    from _call_once import qualifier_rank, solve_counts
+
+    from gpusim.games.holdem.call_once_counts import ChCounts
 
     ids = np.array([3, 900, 1730, 1731])
     c = solve_counts(qualifier_rank(load_config("casino_holdem")), flop_ids=ids)
@@ -249,13 +255,9 @@ def ch_part():
 def _aa_brute(counts, rules, with_side_bet: bool) -> tuple[Fraction, Fraction, Fraction]:
     """(AA Bonus RTP, Ante RTP, call rate) with the exact solver's own decisions: a fold loses
     the AA Bonus, a call settles it."""
-    from gpusim.games.casino_holdem.exact import (
-        CH_OUTCOMES,
-        aa_bonus_class,
-        aa_bonus_pays,
-        ante_pays,
-        optimal_decisions,
-    )
+    from _call_once import aa_bonus_class, aa_bonus_pays, ante_pays, optimal_decisions
+
+    from gpusim.games.holdem.call_once_counts import CH_OUTCOMES
 
     d = optimal_decisions(counts, rules, with_side_bet=with_side_bet) & counts.valid
     w = np.where(counts.valid, counts.weights.astype(np.int64)[:, None], 0)

@@ -57,8 +57,8 @@ def _bonus_rtp(rules) -> Fraction:
 
 
 def _aa_rtp(rules) -> Fraction:
-    from gpusim.games.casino_holdem.design import _five_card_aa_classes
-    from gpusim.games.casino_holdem.exact import aa_bonus_pays
+    from _call_once import aa_bonus_pays
+    from _call_once import five_card_aa_classes as _five_card_aa_classes
 
     n = np.array(_five_card_aa_classes(), dtype=object)
     return 1 + Fraction(int((aa_bonus_pays(rules).astype(object) * n).sum()), int(n.sum()))
@@ -131,7 +131,9 @@ def test_side_bet_filters_on_hit_frequency_sd_and_vi_match_brute_force(thb):
 @pytest.fixture(scope="module")
 def ch_slice():
     """Casino Hold'em counts of 6 flop classes, sliced to those rows (a small, real game)."""
-    from gpusim.games.casino_holdem.exact import ChCounts, qualifier_rank, solve_counts
+    from _call_once import qualifier_rank, solve_counts
+
+    from gpusim.games.holdem.call_once_counts import ChCounts
 
     rules = load_config("casino_holdem")
     ids = np.arange(0, 1755, 300)
@@ -142,7 +144,9 @@ def ch_slice():
 
 def _ante_rtp_brute(counts, rules, with_side_bet: bool) -> Fraction:
     """Ante RTP (1 - house edge per ante) with the exact solver's optimal decisions."""
-    from gpusim.games.casino_holdem.exact import CH_OUTCOMES, ante_pays, optimal_decisions
+    from _call_once import ante_pays, optimal_decisions
+
+    from gpusim.games.holdem.call_once_counts import CH_OUTCOMES
 
     d = optimal_decisions(counts, rules, with_side_bet=with_side_bet)
     w = counts.weights.astype(np.int64)[:, None]
@@ -185,7 +189,7 @@ def test_main_game_search_is_exactly_the_brute_force_set(ch_slice, ch, strategy)
 def test_five_card_aa_bonus_classes_add_up():
     import math
 
-    from gpusim.games.casino_holdem.design import _five_card_aa_classes
+    from _call_once import five_card_aa_classes as _five_card_aa_classes
 
     n = _five_card_aa_classes()
     assert sum(n) == math.comb(52, 5)
@@ -194,13 +198,13 @@ def test_five_card_aa_bonus_classes_add_up():
 
 
 def test_ante_lines_pay_the_classes_ante_pays_reads(ch):
-    from gpusim.games.casino_holdem.design import ante_line_matrix
-    from gpusim.games.casino_holdem.exact import ante_pays
+    from _call_once import ante_line_matrix, ante_pays
 
     lines = tuple(current_paytable(ch, "ante"))
     pays = {ln: 7 + 13 * i for i, ln in enumerate(lines)}
     rules = with_paytable(ch, "ante", pays)[1]
-    assert (ante_line_matrix(lines) @ np.array(list(pays.values())) == ante_pays(rules)).all()
+    matrix = ante_line_matrix(rules, lines)
+    assert (matrix @ np.array(list(pays.values())) == ante_pays(rules)).all()
 
 
 def test_write_config_gives_a_config_with_that_paytable(thb, tmp_path):

@@ -12,19 +12,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _call_once import qualifier_rank
 
 from gpusim.board_index import board_classes, hole_index, permute_cards
 from gpusim.config import load_config
 from gpusim.exact.boards import board_counts
-from gpusim.games import settle
-from gpusim.games.casino_holdem.exact import (
-    CH_OUTCOMES,
-    N_PAY_CLASSES,
-    call_margin,
-    qualifier_rank,
-    solve_counts,
-)
-from gpusim.games.casino_holdem.strategies import CasinoHoldemTables
+from gpusim.games import settle, spec_for
+from gpusim.games.holdem.call_once import call_margin
+from gpusim.games.holdem.call_once_counts import CH_OUTCOMES, N_PAY_CLASSES, solve_counts
+from gpusim.games.holdem.call_once_shape import call_tree_of, prices_of
+from gpusim.games.holdem.call_once_tables import CallOnceTables
 from gpusim.games.holdem.streets_counts import (
     RIVER_OUTCOMES,
     TURN_OUTCOMES,
@@ -122,7 +119,7 @@ def test_casino_holdem_counts_match_settle(ch_rules):
     seen_list = [_random_situation(rng, 3) for _ in range(2)]
     ids = sorted({int(b3.lookup(s[None, 2:5])[0][0]) for s in seen_list})
     counts = solve_counts(q, flop_ids=ids)
-    margin = call_margin(counts, ch_rules, with_side_bet=False)
+    margin = call_margin(counts, prices_of(ch_rules), with_side_bet=False)
     for seen in seen_list:
         cls, perm = b3.lookup(seen[None, 2:5])
         hole = permute_cards(seen[None, :2], perm)[0]
@@ -159,7 +156,8 @@ def test_table_strategy_lookup_is_suit_invariant(ch_rules):
     feat = (np.arange(1755)[:, None] * 7 + (holes[None, :, 0] >> 2) * 3
             + (holes[None, :, 1] >> 2) * 5 + np.sort(same, -1) @ np.array([11, 13]))
     table = (feat * 2654435761 >> 7) % 2 == 1
-    strat = CasinoHoldemTables("t", "casino_holdem", {"call": np.packbits(table.ravel())})
+    strat = CallOnceTables("t", "casino_holdem", {"call": np.packbits(table.ravel())},
+                           tree=spec_for(ch_rules).decisions, roles=call_tree_of(ch_rules.game_def))
     cards = np.array([rng.choice(52, 9, replace=False) for _ in range(2000)], dtype=np.int32)
     base = strat.decide(cards)["call"]
     cls, perm = b3.lookup(cards[:, 4:7])

@@ -11,7 +11,7 @@ from gpusim.cli import app
 from gpusim.config import load_config
 from gpusim.exact import cupy_counts as xb
 from gpusim.exact.cache import count_solver
-from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+from gpusim.games.holdem import call_once_cupy as ch_cupy
 from gpusim.games.holdem import streets_cupy as thb_cupy
 from gpusim.games.holdem_bonus import exact as thb_pricing
 
@@ -113,7 +113,7 @@ def test_cupy_river_counts_equal_cpu():
 @pytest.mark.gpu
 @pytest.mark.skipif(xb.unavailable_reason() is not None, reason="needs CuPy and an NVIDIA GPU")
 def test_cupy_ch_counts_equal_cpu():
-    from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
+    from _call_once import qualifier_rank, solve_counts
 
     q = qualifier_rank(load_config("casino_holdem"))
     ids = np.array([0, 7, 900, 1754])

@@ -196,7 +196,7 @@ def test_solves_agree_compiled_and_numpy(compiled, monkeypatch, game):
         def solve():
             return solve_river(4, board_ids=ids)
     elif game == "casino_holdem":
-        from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
+        from _call_once import qualifier_rank, solve_counts
 
         def solve():
             return solve_counts(qualifier_rank(rules), flop_ids=ids)

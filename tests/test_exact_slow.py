@@ -17,13 +17,9 @@ TOL = 0.00005  # 0.005 percentage points
 
 @pytest.mark.slow
 def test_casino_holdem_full_solve_matches_seed_002():
+    from _call_once import analyse, optimal_decisions, qualifier_rank, solve_counts
+
     from gpusim.exact._parallel import default_workers
-    from gpusim.games.casino_holdem.exact import (
-        analyse,
-        optimal_decisions,
-        qualifier_rank,
-        solve_counts,
-    )
 
     rules = load_config("casino_holdem")
     counts = solve_counts(qualifier_rank(rules), workers=default_workers())

@@ -62,7 +62,7 @@ def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monke
     assert p.returncode == 0, p.stderr
     row = json.loads(p.stdout)["candidates"][1]
     rules = load_config(cfg)
-    assert rules.ante_paytable.as_dict() == {k: row[k] for k in current_paytable(rules, "ante")}
+    assert rules.pays()["ante"] == {k: row[k] for k in current_paytable(rules, "ante")}
     rep = exact_report(rules, "optimal", progress=False)
     assert rep["main"]["ante_rtp"] == row["rtp"]
     assert rep["main"]["house_edge_per_ante"] == row["house_edge"]

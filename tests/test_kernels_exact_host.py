@@ -8,7 +8,7 @@ kernel) lets :func:`gpusim.games.holdem.streets_cupy.solve_river_cupy` and
 ``solve_counts_cupy`` run unchanged: launches, row slicing, totals across launches and the
 assembly into the solvers' result types. Their results must equal
 :func:`gpusim.games.holdem.streets_counts.solve_river` /
-:func:`gpusim.games.casino_holdem.exact.solve_counts` on a subset of board classes, every array
+:func:`gpusim.games.holdem.call_once_counts.solve_counts` on a subset of board classes, every array
 exactly.
 
 The ``.cu`` files are also compile-checked with nvcc, and the inlined source the backend hands
@@ -27,7 +27,7 @@ import pytest
 
 from gpusim.board_index import board_classes
 from gpusim.exact import cupy_counts as xb
-from gpusim.games.casino_holdem import exact_cupy as ch_cupy
+from gpusim.games.holdem import call_once_cupy as ch_cupy
 from gpusim.games.holdem import streets_cupy as thb_cupy
 
 KERNELS = Path(__file__).resolve().parents[1] / "kernels"
@@ -269,8 +269,9 @@ def test_thb_river_counts_equal_cpu_solver(host_cupy, monkeypatch):
 def test_ch_counts_equal_cpu_solver(host_cupy):
     """solve_counts_cupy with the host build as its kernel equals the CPU solver (two
     launches)."""
+    from _call_once import qualifier_rank, solve_counts
+
     from gpusim.config import load_config
-    from gpusim.games.casino_holdem.exact import qualifier_rank, solve_counts
 
     q = qualifier_rank(load_config("casino_holdem"))
     ids = _ch_ids()

@@ -27,12 +27,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _host_build import KERNELS, build_harness, random_rounds
+from _variants import variant
 
 from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.config import Stakes, load_config
-from gpusim.games import bets, settle
-from gpusim.games.casino_holdem import event_returns as ch_returns
-from gpusim.games.casino_holdem import qualifier_threshold
+from gpusim.games import bets, event_names, event_returns, settle
+from gpusim.games.holdem.call_once_shape import qualifier_rank
 from gpusim.games.holdem_bonus import event_returns as thb_returns
 from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy import StrategyError
@@ -169,9 +169,9 @@ CONFIGS = {
 # Rule variants beyond the shipped configs: other stakes, no side bet, the flush Ante line,
 # the seven-card Jackpot hand, a stricter dealer qualifier.
 VARIANTS = {
-    "ch_stakes_3_2": replace(CH, stakes=Stakes((("ante", 3), ("aa_bonus", 2)))),
-    "ch_no_aa": replace(CH, stakes=Stakes((("ante", 1), ("aa_bonus", 0))), aa_bonus_paytable=None),
-    "ch_qualifier_jacks": replace(CH, dealer_qualifier=replace(CH.dealer_qualifier, rank=9)),
+    "ch_stakes_3_2": variant("casino_holdem", {"stakes.ante": 3, "stakes.aa_bonus": 2}),
+    "ch_no_aa": variant("casino_holdem", {"stakes.aa_bonus": 0}),
+    "ch_qualifier_jacks": variant("casino_holdem", {"rules.dealer_qualifier.rank": "J"}),
     "thb_flush_ante": replace(THB, ante_pays_from="flush"),
     "thb_all_seven": replace(THB, jackpot=replace(THB.jackpot, cards="all_seven")),
     "thb_stakes_2_3_5": replace(THB, stakes=Stakes((("ante", 2), ("bonus", 3), ("jackpot", 5)))),
@@ -193,14 +193,26 @@ def _game(rules) -> str:
     return "ch" if rules.game == "casino_holdem" else "thb"
 
 
+def _ch_aa_order(rules) -> np.ndarray:
+    """The kernel's AA Bonus event of each of the description's (the kernel's: the 11 hands,
+    then the same after a fold; the description's: the folds first)."""
+    names = event_names(rules)["aa_bonus"]
+    hands = [n for n in names if not n.startswith("fold:")]
+    kernel = hands + [f"fold:{h}" for h in hands]
+    return np.array([kernel.index(n) for n in names], np.int64)
+
+
 def _rule_words(rules, meter: int) -> np.ndarray:
     """The GpusimChRules / GpusimThbRules struct of the headers, as int32 words."""
     offered = bets(rules)
     if rules.game == "casino_holdem":
-        ret = ch_returns(rules)
-        aa = ret.get("aa_bonus", (0,) * 22)
+        ret = event_returns(rules)  # Ante and Call events in the kernel's order
+        aa = (0,) * 22
+        if "aa_bonus" in offered:
+            aa = np.zeros(22, np.int64)
+            aa[_ch_aa_order(rules)] = ret["aa_bonus"]
         stake_aa = rules.stakes["aa_bonus"] if "aa_bonus" in offered else 0
-        head = [qualifier_threshold(rules.dealer_qualifier), rules.stakes.ante, stake_aa]
+        head = [qualifier_rank(rules.game_def), rules.stakes.ante, stake_aa]
         return (
             np.array(head + list(ret["ante"]) + list(aa), np.int64).astype(np.uint32).view(np.int32)
         )
@@ -236,8 +248,11 @@ def _host_settle(exe: Path, rules, cards: np.ndarray, dec: np.ndarray, meter: in
         if game == "ch"
         else ("ante", "flop", "turn", "river", "bonus", "jackpot")
     )
+    events = {b: out[:, i] for i, b in enumerate(names)}
+    if game == "ch" and "aa_bonus" in bets(rules):  # the description's event numbers
+        events["aa_bonus"] = np.argsort(_ch_aa_order(rules))[events["aa_bonus"]].astype(np.int32)
     return {
-        "events": {b: out[:, i] for i, b in enumerate(names)},
+        "events": events,
         "stakes": {b: out[:, k + i] for i, b in enumerate(names)},
         "nets": {b: out[:, 2 * k + i] for i, b in enumerate(names)},
         "ranks": out[:, 3 * k :].view(np.uint32),
@@ -409,15 +424,16 @@ def test_strategy_of_another_game_is_rejected():
 
 
 def _host_chunk(exe: Path, rules, spec, seed, first, n):
+    """The kernel's loop on the host: the chunk's histogram and royal hits, in the game's
+    joint codes (a described game's through its kernel's code map)."""
+    from gpusim.compute.bins import remap_codes
+    from gpusim.games import spec_for
+    from gpusim.games.spec import load
+
     work = exe.parent
     lay = cb.bin_layout(rules)
-    offered = bets(rules)
-    if rules.game == "casino_holdem":
-        arg = f"{qualifier_threshold(rules.dealer_qualifier)},{int('aa_bonus' in offered)}"
-    else:
-        jp = rules.jackpot
-        arg = str(int("bonus" in offered) | int("jackpot" in offered) << 1
-                  | int(jp is not None and jp.cards == "all_seven") << 2)  # fmt: skip
+    kernel = spec_for(rules).kernel
+    arg = ",".join(str(int(x)) for x in kernel.head_args(rules))  # ch: qualifier,has_aa
     subprocess.run(
         [str(exe), "chunk", _game(rules), str(spec.code), str(_table_dir(exe, spec)), str(seed),
          str(first), str(n), arg, str(work / "chunk.bin")],
@@ -426,9 +442,12 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
     raw = np.fromfile(work / "chunk.bin", np.uint64)
     n_max = 23 * 22 if rules.game == "casino_holdem" else 52 * 21 * 10
     bins, k = raw[:n_max].astype(np.int64), int(raw[n_max])
-    assert not bins[lay.n_bins :].any()
     words = raw[n_max + 1 : n_max + 1 + k].tolist()
     hits = [(w >> 16, w & 0xFFFF) for w in words]
+    if kernel.code_map:
+        to_joint = load(kernel.code_map)(rules)
+        return remap_codes(to_joint, lay.n_bins, bins[: len(to_joint)], hits)
+    assert not bins[lay.n_bins :].any()
     return bins[: lay.n_bins], hits
 
 
@@ -443,6 +462,8 @@ CHUNKS = [
     # config, strategy, seed, first round, rounds, meter (1/10,000 units)
     ("casino_holdem", "basic", 11, 0, 20_000, 0),
     ("casino_holdem_evolution", "optimal", 2**64 - 1, 2**33 + 5, 20_000, 0),
+    ("casino_holdem_evolution", "side-bet-optimal", 2**64 - 1, 2**33 + 5, 20_000, 0),
+    ("casino_holdem", "always-play", 7, 2**32 - 9_000, 20_000, 0),
     ("holdem_bonus_classic", "optimal", 5, 1_000, 20_000, 0),
 ]
 
@@ -535,54 +556,3 @@ def test_runner_needs_a_gpu_or_says_so():
         pytest.skip("a GPU is present")
     with pytest.raises(RuntimeError, match="cupy backend"):
         cb.make_chunk_runner(CH, get_strategy("basic", CH))
-
-
-# --- the call-once kernel serving a description ---------------------------------------------
-
-DESCRIBED_CH = [
-    # described config (tests/data), strategy, seed, first round, rounds
-    ("casino_holdem_described", "basic", 11, 0, 20_000),
-    ("casino_holdem_evolution_described", "side-bet-optimal", 2**64 - 1, 2**33 + 5, 20_000),
-    ("casino_holdem_described", "always-play", 7, 2**32 - 9_000, 20_000),
-]
-
-
-@pytest.fixture(scope="module")
-def _forget_described_ch():
-    """Loading the described configs registers their game in this process; the registry lists
-    the shipped games only once the test is done (docs/config.md is made from it)."""
-    yield
-    from gpusim.games import SPECS
-
-    SPECS._all().pop("casino_holdem_described", None)  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize(("config", "strategy", "seed", "first", "n"), DESCRIBED_CH)
-def test_host_chunk_through_the_code_map_equals_the_described_jax_chunk(
-        harness, _forget_described_ch, config, strategy, seed, first, n):
-    """Casino Hold'em described in TOML: the kernel plays the described rule strategy (its
-    rules are the kernel's), its codes sent to the description's joint codes
-    (gpusim/games/holdem/call_once_kernel.py) give the JAX runner's counts exactly."""
-    from gpusim.compute.bins import bin_layout, remap_codes
-    from gpusim.games import spec_for
-    from gpusim.games.holdem.call_once_kernel import KERNEL, code_map
-
-    rules = load_config(Path(__file__).with_name("data") / f"{config}.toml")
-    spec_for(rules)  # registers the game again where another module's clean-up removed it
-    strat = get_strategy(strategy, rules)
-    spec = cb.strategy_spec(rules, strat)
-    qualifier, has_aa = KERNEL.head_args(rules)
-    work = harness.parent
-    subprocess.run(
-        [str(harness), "chunk", "ch", str(spec.code), str(_table_dir(harness, spec)), str(seed),
-         str(first), str(n), f"{qualifier},{has_aa}", str(work / "chunk.bin")],
-        check=True, timeout=300,
-    )  # fmt: skip
-    raw = np.fromfile(work / "chunk.bin", np.uint64)
-    n_max = 23 * 22
-    bins, k = raw[:n_max].astype(np.int64), int(raw[n_max])
-    hits = [(w >> 16, w & 0xFFFF) for w in raw[n_max + 1 : n_max + 1 + k].tolist()]
-    to_joint = code_map(rules)
-    joint, hits = remap_codes(to_joint, bin_layout(rules).n_bins, bins[: len(to_joint)], hits)
-    got = cb.counts_from_bins(rules, joint, hits, first, n, 0)
-    assert got == _jax_chunk(rules, strat, seed, first, n, 0)

@@ -39,7 +39,7 @@ from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.compute.bins import bin_layout, remap_codes
 from gpusim.dealing_numpy import deal_numpy
 from gpusim.evaluator import evaluate_np, hand_category, is_royal
-from gpusim.games.casino_holdem import qualifier_threshold
+from gpusim.games.base import qualifier_threshold
 from gpusim.games.holdem.play_once_kernel import KERNEL, N_KERNEL_CODES, code_map, rule_code
 from gpusim.rules import Qualifier
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from _variants import variant
 
 from gpusim import compile_cache
 from gpusim.compute import program
@@ -17,7 +18,7 @@ from gpusim.games import payout, settle
 from gpusim.games.holdem_bonus.events import BONUS_HANDS
 from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 from gpusim.games.strategy_registry import get_strategy
-from gpusim.rules import Paytable, Qualifier, Stakes
+from gpusim.rules import Paytable, Stakes
 
 BATCH = 4096
 ROUNDS = 4000
@@ -56,10 +57,11 @@ def test_pays_and_stakes_are_not_structure_but_bets_qualifier_and_flags_are(vari
                   replace(thb, jackpot=replace(thb.jackpot, cards="all_seven"))):
         assert other.structure_hash != thb.structure_hash
         assert program._cache_key(other, strat, BATCH) != key
-    assert replace(ch, fold_forfeits_bonus=not ch.fold_forfeits_bonus,
-                   ante_paytable=_with_line(ch.ante_paytable, "flush", 3)
-                   ).structure_hash == ch.structure_hash  # fmt: skip
-    assert replace(ch, dealer_qualifier=Qualifier("pair", 3)).structure_hash != ch.structure_hash
+    # Casino Hold'em, a description: its pays are numbers; its options (a fold forfeiting the AA
+    # Bonus, the dealer's qualifier) change how it settles, so they are its structure
+    assert variant(ch, {"paytables.ante.flush": 3}).structure_hash == ch.structure_hash
+    assert variant(ch, {"rules.fold_forfeits_bonus": False}).structure_hash != ch.structure_hash
+    assert variant(ch, {"rules.dealer_qualifier.rank": "5"}).structure_hash != ch.structure_hash
 
 
 def test_public_settle_compiles_once_per_structure(variants):

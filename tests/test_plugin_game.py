@@ -154,7 +154,7 @@ def test_a_broken_plugin_is_one_warning(tmp_path):
                          text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     games = res.stdout.strip().split(",")
-    assert games[:2] == ["casino_holdem", "holdem_bonus"] and "ultimate_holdem" in games
+    assert games[0] == "holdem_bonus" and {"casino_holdem", "ultimate_holdem"} <= set(games)
     assert "high_card_duel" not in games
     warning = [ln for ln in res.stderr.splitlines() if "high_card_duel" in ln]
     assert len(warning) == 1 and "not loaded" in warning[0]
@@ -177,7 +177,7 @@ def test_a_typo_in_an_import_path_fails_when_the_plugin_loads(tmp_path):
                          text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     games = res.stdout.strip().split(",")
-    assert games[:2] == ["casino_holdem", "holdem_bonus"] and "ultimate_holdem" in games
+    assert games[0] == "holdem_bonus" and {"casino_holdem", "ultimate_holdem"} <= set(games)
     assert "high_card_duel" not in games
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, lines

@@ -6,13 +6,13 @@ aces up to a straight, a fold forfeits the AA Bonus); ``casino_holdem_evolution`
 100/50/40/30/20/7, AA Bonus settled after a fold.
 """
 
-from dataclasses import replace
 
 import numpy as np
 import pytest
+from _variants import variant
 
 from gpusim.cards import parse_cards
-from gpusim.config import Stakes, load_config
+from gpusim.config import load_config
 from gpusim.games import bets, settle
 
 SEED002 = load_config("casino_holdem")
@@ -193,7 +193,7 @@ def test_scenarios_cover_every_ante_line_with_and_without_qualification():
 def test_bigger_stakes_scale_every_bet():
     # Ante 5 (Call 10), AA Bonus 2. Flush beats trip kings: Ante 2:1 -> +10, Call 1:1 -> +10,
     # AA Bonus flush 25:1 on 2 units -> +50.
-    rules = replace(SEED002, stakes=Stakes((("ante", 5), ("aa_bonus", 2))))
+    rules = variant("casino_holdem", {"stakes.ante": 5, "stakes.aa_bonus": 2})
     check(rules, "Ah 9h | Kc Kd | 2h 5h Th Ks 3c", True,
           {"ante": (10, "win:flush"), "call": (10, "win"), "aa_bonus": (50, "flush")})
     # Fold: Ante -5, AA Bonus forfeited -2.
@@ -202,7 +202,7 @@ def test_bigger_stakes_scale_every_bet():
 
 
 def test_side_bet_not_offered_is_absent():
-    rules = replace(SEED002, stakes=Stakes((("ante", 1), ("aa_bonus", 0))))
+    rules = variant("casino_holdem", {"stakes.aa_bonus": 0})
     assert bets(rules) == ("ante", "call")
     # Player AAKK8 vs dealer QQ: Ante +1, Call +2; no AA Bonus bet at all.
     check(rules, "Ac Kd | Qs Qh | As Kc 5h 8d 2s", True,
@@ -213,13 +213,12 @@ def test_qualifier_is_data():
     # With the dealer qualifying on any hand (high card, deuce or better), the dealer's A-K
     # high beats the player's Q-high: Ante -1, Call -2 (with the Norwegian rules' pair of fours it
     # was a non-qualifying dealer and Ante +1; see SCENARIOS).
-    from gpusim.config import Qualifier
-
-    rules = replace(SEED002, dealer_qualifier=Qualifier("high_card", 0))
+    rules = variant("casino_holdem", {"rules.dealer_qualifier.hand": "high_card",
+                                      "rules.dealer_qualifier.rank": "2"})
     check(rules, "Qc 8d | Ah Kd | Js 9h 5c 3s 2d", True,
           {"ante": (-1, "loss"), "call": (-2, "loss"), "aa_bonus": (-1, "high_card")})
     # A pair of fives needed: the dealer's pair of fours no longer qualifies, Ante +1.
-    rules = replace(SEED002, dealer_qualifier=Qualifier("pair", 3))
+    rules = variant("casino_holdem", {"rules.dealer_qualifier.rank": "5"})
     check(rules, "Ah Kd | 4c 4d | Qs 9h 5c 7s Jd", True,
           {"ante": (1, "dealer_not_qualified:high_card"), "call": (0, "dealer_not_qualified"),
            "aa_bonus": (-1, "high_card")})

@@ -90,7 +90,8 @@ def test_run_folder_contents(reference):
     m = json.loads((p / "manifest.json").read_text())
     assert m["status"] == "complete"
     assert m["seed"] == 11 and m["rounds"] == 50_000 and m["strategy"] == STRATEGY
-    assert len(m["config_hash"]) == 64 and m["config"]["game"] == "casino_holdem"
+    # the config carries its game's description ([game]), named casino_holdem
+    assert len(m["config_hash"]) == 64 and m["config"]["game"]["name"] == "casino_holdem"
     assert m["backend"] == "jax-cpu" and m["gpusim_version"] == gpusim.__version__
     rec = m["chunks_done"][0]
     assert rec["first_round"] == 0 and rec["n_rounds"] == 50_000

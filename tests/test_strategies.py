@@ -7,13 +7,13 @@ import eval7
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from ch_reference import ch_basic, ch_side_bet_optimal
 
 import gpusim.games.strategy_registry as registry
 import gpusim.strategy
 from gpusim.cards import class_members, format_card, hand_class, parse_cards
 from gpusim.config import load_config
 from gpusim.games import spec_for
-from gpusim.games.casino_holdem.strategies import ch_basic, ch_side_bet_optimal
 from gpusim.games.holdem_bonus.strategies import thb_basic, thb_preflop_play, thb_win_over_half
 from gpusim.games.strategy_registry import (
     get_strategy,

@@ -5,7 +5,7 @@ optimal strategy re-optimised for its pays, from the cached exact counts (a game
 Per situation ``s`` (flop class x hole, ``w_s`` raw deals) the counts give, for the player's
 final hand in Ante line ``l``: ``nq_l`` outcomes where the dealer does not qualify, ``qw_l``
 where the dealer qualifies and the player wins, plus ties and ``loss``. With Ante pays ``a``
-(X:1) a call nets, in antes over the situation's outcomes (:func:`gpusim.games.casino_holdem.exact.
+(X:1) a call nets, in antes over the situation's outcomes (:func:`gpusim.games.holdem.call_once.
 call_margin`)::
 
     call_s(a) = (nq_s + qw_s) . a + 2 sum(qw_s) - 3 loss_s,     fold = -outcomes,
@@ -46,7 +46,7 @@ CELLS = 1 << 22  # situations x candidates per matrix product
 
 class MainModel(Protocol):
     """What the search needs of a game's main-game model (S situations, L paytable lines; a
-    game's spec builds it, e.g. :class:`gpusim.games.casino_holdem.design.AnteModel`): per
+    game's spec builds it, e.g. :class:`gpusim.games.holdem.call_once_design.AnteModel`): per
     situation the features ``feat`` (S, 2L + 2), ``x`` (S, L), the margin's constant ``k`` (S,),
     a call's net at pays 0 ``cbase`` (S,), ``wfeat`` = feat x w, raw deals ``w`` (S,);
     ``outcomes`` per situation, the ``ante`` stake, every situation's deal count ``deals``;

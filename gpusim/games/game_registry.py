@@ -25,7 +25,6 @@ package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pypr
 """
 
 _BUILT_IN = (
-    "gpusim.games.casino_holdem",
     "gpusim.games.holdem_bonus",
 )
 

@@ -201,14 +201,15 @@ def spec_of(d: Description) -> GameSpec:
                 solved = False
     if not solved:
         try:  # the street-bets hold'em shape (Texas Hold'em Bonus's)
-            from gpusim.games.holdem import streets_shape
+            from gpusim.games.holdem import streets_kernel, streets_shape
 
             streets_shape.street_tree_of(d)
             solver, tables = ("gpusim.games.holdem.streets_described:SOLVER",
                               "gpusim.games.holdem.streets_described:DescribedStreetsTables")
             designs, design_refusals = streets_shape.design_entries(d), {}
             extra = {"forfeited_by_fold": streets_shape.forfeited_by_fold,
-                     "side_bet_exact": streets_shape.side_bet_exact}
+                     "side_bet_exact": streets_shape.side_bet_exact,
+                     "kernel": streets_kernel.kernel_of(d)}
             solved = True
         except ValueError:  # a description no exact solver counts: simulated only
             pass

@@ -17,7 +17,7 @@ from gpusim.evaluator import (
     suit_masks,
 )
 from gpusim.games.described.description import Description
-from gpusim.strategy.features import ace_low, hole_in_run, rank_mask, runs
+from gpusim.strategy.features import ace_low, hole_in_run_bits, rank_mask, runs
 
 __all__ = ["any_true", "dealer_outs", "evaluate_condition", "lookup", "made_rank", "n_true"]
 
@@ -220,5 +220,6 @@ def any_true(flags: list) -> jax.Array:
 def _run_with_own(ranks: jax.Array, own: jax.Array, n: int) -> jax.Array:
     """(N,) bool: ``n`` consecutive ranks among ``ranks`` (an ace high or low), an ``own``
     rank among them: on ace-low rank masks (bit 0 the ace, bits 1..13 deuce to ace)."""
-    return hole_in_run(runs(ace_low(rank_mask(ranks)), n), ace_low(rank_mask(own)), n,
-                       range(15 - n))
+    # every start at once on the bits (a start at a time: a dozen selects a start)
+    return hole_in_run_bits(runs(ace_low(rank_mask(ranks)), n), ace_low(rank_mask(own)), n,
+                            15 - n)

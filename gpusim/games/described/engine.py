@@ -125,6 +125,10 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
     (:func:`gpusim.games.payout`; default the rules'). Returns the Settlement of the offered
     bets, with the joint code in ``joint``."""
     d = rules.game_def
+    points = sorted(p.name for p in d.points)
+    if sorted(decisions) != points:
+        raise ValueError(f"decisions: keys {sorted(decisions)} are not allowed; {d.name} needs "
+                         f"{points}")
     pay = payout_numbers(rules) if payout is None else payout
     c = jnp.asarray(cards, jnp.int32)
     code = joint_code(c, decisions, d)

@@ -52,20 +52,18 @@ def evaluate(hand: Any, n_own: int, cond: str, value: Any) -> Any:
     import jax
     import jax.numpy as jnp
 
-    from gpusim.strategy.features import ace_low, hole_in_run, rank_mask, runs
+    from gpusim.strategy.features import ace_low, hole_in_run_bits, rank_mask, runs
 
     ranks, suits = hand >> 2, hand & 3
     k = hand.shape[1]
     out = jnp.zeros(hand.shape[:1], bool)
     if cond == "own_rank_count":
-        from gpusim.games.described.condition_eval import n_true
-
         n, lowest = value
         for i in range(n_own):
             # summed card by card: a reduce keeps XLA's CPU loop from being vectorized (Texas
             # Hold'em Bonus's described ``basic``: its decisions took three times the
             # hand-written ones' time)
-            count = n_true([ranks[:, j] == ranks[:, i] for j in range(k)])
+            count = sum((ranks[:, j] == ranks[:, i]).astype(jnp.int32) for j in range(k))
             out = out | ((count >= n) & (ranks[:, i] >= lowest))
         return out
     if cond == "paired_ranks":
@@ -78,6 +76,6 @@ def evaluate(hand: Any, n_own: int, cond: str, value: Any) -> Any:
     for i in range(n_own):  # suited_run_with_own: the ranks of own card i's suit
         mine = jnp.where(suits == suits[:, i: i + 1], ranks, ranks[:, i: i + 1])
         own = ranks[:, i: i + 1]
-        out = out | hole_in_run(runs(ace_low(rank_mask(mine)), value), ace_low(rank_mask(own)),
-                                value, range(15 - value))
+        out = out | hole_in_run_bits(runs(ace_low(rank_mask(mine)), value),
+                                     ace_low(rank_mask(own)), value, 15 - value)
     return out

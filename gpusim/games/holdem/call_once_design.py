@@ -19,7 +19,6 @@ where the dealer qualifies and the player wins, plus ties and ``loss``. With Ant
 
 from __future__ import annotations
 
-import importlib
 import os
 from dataclasses import dataclass, replace
 from functools import cache
@@ -33,20 +32,18 @@ __all__ = ["AnteModel", "SideUnderStrategy", "ante_main_model", "line_classes", 
            "lines_of", "prices_of", "side_class_counts", "side_forfeit_model", "side_hits"]
 
 
-def _solver_module(rules):
-    from gpusim.games import spec_for
-
-    return importlib.import_module(str(spec_for(rules).exact_solver).partition(":")[0])
-
-
 def prices_of(rules):
-    """The config's numbers of the shape, from its exact solver's module."""
-    return _solver_module(rules).prices_of(rules)
+    """The config's numbers of the shape (:func:`gpusim.games.holdem.call_once_shape.prices_of`)."""
+    from gpusim.games.holdem.call_once_shape import prices_of as of_shape
+
+    return of_shape(rules)
 
 
 def line_classes(rules, bet: str, lines: tuple[str, ...]) -> list[tuple[int, ...]]:
     """The pay classes (side classes for the side bet) each of the bet's lines pays."""
-    return _solver_module(rules).line_classes(rules, bet, lines)
+    from gpusim.games.holdem.call_once_shape import line_classes as of_shape
+
+    return of_shape(rules, bet, lines)
 
 
 def lines_of(rules, bet: str) -> tuple[str, ...]:

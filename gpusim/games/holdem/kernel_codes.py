@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["checked_map", "joint_code", "kernel_rule_code", "path_index", "rename_actions"]
+__all__ = ["checked_map", "joint_code", "kernel_rule_code", "path_index", "rename_actions",
+           "rule_code_by_place"]
 
 
 def path_index(lay, d, took: Sequence[int]) -> int:
@@ -90,3 +91,18 @@ def rename_actions(rule: str, names: dict[str, str]) -> str:
     in one pass (a description may give one action another's kernel name)."""
     pattern = "|".join(re.escape(f"'{k}'") for k in names)
     return re.sub(pattern, lambda m: repr(names[m.group(0)[1:-1]]), rule)
+
+
+def rule_code_by_place(rules, strategy, kernel_rules: dict, points: Sequence[str],
+                       actions: Sequence[Sequence[str]]) -> int | None:
+    """:func:`kernel_rule_code` for rule lists written in the kernel's point and action names
+    (``kernel_rules``: {code: {kernel point: [rule]}}; ``points``, ``actions``: the kernel's
+    tree), matched to the description's points and actions by their place in the tree."""
+    d = rules.game_def
+    texts: dict = {}
+    for code, text in kernel_rules.items():
+        texts[code] = {}
+        for point, kernel_point, kernel_names in zip(d.points, points, actions, strict=True):
+            names = {k: a.name for k, a in zip(kernel_names, point.actions, strict=True)}
+            texts[code][point.name] = [rename_actions(r, names) for r in text[kernel_point]]
+    return kernel_rule_code(rules, strategy, texts)

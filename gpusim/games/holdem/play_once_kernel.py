@@ -162,17 +162,10 @@ def rule_code(rules, strategy) -> int | None:
     """The kernel's strategy code of a described rule strategy whose rules are, condition for
     condition, one of :data:`KERNEL_RULES` (the actions matched by their place in the tree);
     None for any other."""
-    from gpusim.games.holdem.kernel_codes import kernel_rule_code, rename_actions
+    from gpusim.games.holdem.kernel_codes import rule_code_by_place
 
     d = rules.game_def
     if d is None or kernel_of(d) is None:
         return None
-    texts: dict = {}
-    for code, text in KERNEL_RULES.items():
-        texts[code] = {}
-        for point, kernel_point, kernel_names in zip(d.points, _KERNEL_POINTS, _KERNEL_NAMES,
-                                                     strict=True):
-            names = {k: a.name for k, a in zip(kernel_names, point.actions, strict=True)}
-            texts[code][point.name] = [rename_actions(r, names) for r in text[kernel_point]]
-    return kernel_rule_code(rules, strategy, texts)
+    return rule_code_by_place(rules, strategy, KERNEL_RULES, _KERNEL_POINTS, _KERNEL_NAMES)
 
