@@ -298,8 +298,6 @@ def _settle_function(rules, strategy, batch: int):
         # (measured: Hold'em Bonus's rule strategies 4-15 % slower)
         cards = jax.lax.optimization_barrier(cards.T).T
         decisions = strategy.decide(cards)
-        if code_only:  # written out before the settlement reads them (below)
-            decisions = jax.lax.optimization_barrier(decisions)
         s = settle(cards, decisions, structure, payout=pay)
         # only what the joint code reads: XLA then drops the nets and hand ranks
         if code_only:

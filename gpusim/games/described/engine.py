@@ -94,10 +94,6 @@ def joint_code(cards: jax.Array, decisions: dict, d: Description) -> jax.Array:
         player, dealer, qual = d.showdown
         pr, _ = _rank(cards, d, player)
         dr, _ = _rank(cards, d, dealer)
-        # written out: left to fuse with everything the code reads, the two evaluations end
-        # in one loop too large to run well (Texas Hold'em Bonus's described ``basic`` and
-        # ``optimal``: about a tenth of their rate, benchmarks/described_vs_package.py)
-        pr, dr = jax.lax.optimization_barrier((pr, dr))
         # 0 win, 1 tie, 2 loss, as arithmetic: selects on data that varies round by round
         # branch and mispredict on the CPU
         result = (pr == dr).astype(jnp.int32) + 2 * (pr < dr).astype(jnp.int32)
