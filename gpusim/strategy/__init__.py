@@ -56,11 +56,15 @@ class PointRules:
     (:func:`gpusim.strategy.tree.decide_points`) and returns ``{point: (N,) int8}``.
     ``gather``: how those columns are built for XLA (:func:`gpusim.strategy.tree.visible`; the
     values are the same), True where the functions read a whole hand (the evaluator, reductions
-    over the cards)."""
+    over the cards). ``write_out``: the batch program writes the decisions out instead of
+    leaving them to be fused into the settlement's loop, as it does a table strategy's
+    (:mod:`gpusim.compute.program`): for functions that look up large tables or count many
+    cards."""
 
     points: tuple[DecisionPoint, ...]
     fns: Mapping[str, Callable[[Any], Any]]
     gather: bool = False
+    write_out: bool = False
 
     def __call__(self, cards) -> dict[str, Any]:
         return decide_points(self.points, self.fns, cards, gather=self.gather)

@@ -32,6 +32,9 @@ from gpusim.strategy.tree import taken
 
 __all__ = ["joint_code", "rule_strategy", "settle", "threshold"]
 
+_WRITTEN_OUT = ("win_chance", "dealer_outs_below")
+"""Conditions whose rule strategies have their decisions written out (:func:`rule_strategy`)."""
+
 _U = jnp.uint32
 
 
@@ -228,4 +231,8 @@ def rule_strategy(d: Description, name: str) -> PointRules:
             return act
 
         fns[pname] = fn
-    return PointRules(points, fns, gather=True)
+    # conditions that look up large tables or count the unseen cards: the decisions are written
+    # out before the settlement reads them (gpusim.compute.program)
+    heavy = any(cond in _WRITTEN_OUT for _, rules in desc[2] for rule in rules
+                for cond, _ in rule.conditions)
+    return PointRules(points, fns, gather=True, write_out=heavy)
