@@ -66,8 +66,12 @@ def _rates(pairs: dict[str, dict], rounds: int, repeats: int) -> dict[str, float
     for k, (_, runner) in pairs.items():
         runner(1, 0, rounds, meters[k])  # warm-up: jit compilation
     times: dict[str, list[float]] = {k: [] for k in pairs}
+    keys = list(pairs)
     for r in range(repeats):
-        for k, (_, runner) in pairs.items():
+        # the order alternates, so that neither always runs right after the other (on a
+        # 2-core machine the first one's threads may still be winding down)
+        for k in keys if r % 2 == 0 else keys[::-1]:
+            runner = pairs[k][1]
             t0 = time.perf_counter()
             runner(1, (r + 1) * rounds, rounds, meters[k])
             times[k].append(time.perf_counter() - t0)
