@@ -35,3 +35,13 @@ def random_rounds(n: int, seed: int) -> np.ndarray:
     """(n, 9) int32 distinct cards per round, by an independent generator (numpy)."""
     keys = np.random.default_rng(seed).random((n, 52))
     return np.argsort(keys, axis=1)[:, :9].astype(np.int32)
+
+
+def table_dir(exe: Path, spec) -> Path:
+    """A folder beside the harness with a kernel strategy's tables (``spec.tables``: {name:
+    array}), one raw ``<name>.bin`` each, as the harness's TableFiles reads them."""
+    d = exe.parent / f"tables_{spec.name}_{len(spec.tables)}_{id(spec)}"
+    d.mkdir(exist_ok=True)
+    for key, arr in spec.tables.items():
+        np.ascontiguousarray(arr).tofile(d / f"{key}.bin")
+    return d

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import KERNELS, build_harness, random_rounds
+from _host_build import KERNELS, build_harness, random_rounds, table_dir
 from _variants import variant
 
 from gpusim.compute.backends import cupy_rounds as cb
@@ -366,14 +366,6 @@ def _spec(config: str, strategy: str):
     return rules, strat, cb.strategy_spec(rules, strat)
 
 
-def _table_dir(exe: Path, spec) -> Path:
-    d = exe.parent / f"tables_{spec.name}_{len(spec.tables)}_{id(spec)}"
-    d.mkdir(exist_ok=True)
-    for key, arr in spec.tables.items():
-        np.ascontiguousarray(arr).tofile(d / f"{key}.bin")
-    return d
-
-
 @pytest.mark.parametrize(("config", "strategy"), SUPPORTED)
 def test_host_decisions_match_python_strategy(harness, config, strategy):
     rules, strat, spec = _spec(config, strategy)
@@ -382,7 +374,7 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
     work = harness.parent
     cards.tofile(work / "dcards.bin")
     subprocess.run(
-        [str(harness), "decide", _game(rules), str(spec.code), str(_table_dir(harness, spec)),
+        [str(harness), "decide", _game(rules), str(spec.code), str(table_dir(harness, spec)),
          str(work / "dcards.bin"), str(work / "dout.bin")],
         check=True, timeout=300,
     )  # fmt: skip
@@ -435,7 +427,7 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
     kernel = spec_for(rules).kernel
     arg = ",".join(str(int(x)) for x in kernel.head_args(rules))  # ch: qualifier,has_aa
     subprocess.run(
-        [str(exe), "chunk", _game(rules), str(spec.code), str(_table_dir(exe, spec)), str(seed),
+        [str(exe), "chunk", _game(rules), str(spec.code), str(table_dir(exe, spec)), str(seed),
          str(first), str(n), arg, str(work / "chunk.bin")],
         check=True, timeout=300,
     )  # fmt: skip

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import build_harness, random_rounds
+from _host_build import build_harness, random_rounds, table_dir
 
 from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.config import load_config
@@ -106,14 +106,6 @@ def harness(tmp_path_factory) -> Path:
     return build_harness(tmp_path_factory, "streets_host", HARNESS)
 
 
-def _table_dir(exe: Path, spec) -> Path:
-    d = exe.parent / f"tables_{spec.name}_{len(spec.tables)}_{id(spec)}"
-    d.mkdir(exist_ok=True)
-    for key, arr in spec.tables.items():
-        np.ascontiguousarray(arr).tofile(d / f"{key}.bin")
-    return d
-
-
 def _rules(config: str):
     from gpusim.games import spec_for
 
@@ -130,7 +122,7 @@ def _kernel_chunk(exe: Path, rules, spec, seed, first, n, meter):
     (flags,) = KERNEL.head_args(rules)
     work = exe.parent
     subprocess.run(
-        [str(exe), "chunk", str(spec.code), str(_table_dir(exe, spec)), str(seed),
+        [str(exe), "chunk", str(spec.code), str(table_dir(exe, spec)), str(seed),
          str(first), str(n), str(int(flags)), str(work / "chunk.bin")],
         check=True, timeout=300,
     )  # fmt: skip
@@ -193,7 +185,7 @@ def test_kernel_basic_takes_the_described_basic_rules_action(harness, config):
     work = harness.parent
     cards.tofile(work / "dcards.bin")
     subprocess.run(
-        [str(harness), "decide", str(spec.code), str(_table_dir(harness, spec)),
+        [str(harness), "decide", str(spec.code), str(table_dir(harness, spec)),
          str(work / "dcards.bin"), str(work / "dout.bin")],
         check=True, timeout=300,
     )  # fmt: skip
