@@ -2,7 +2,8 @@
 (gpusim/games/holdem/streets*.py): from counts enumerated again in an empty cache, each
 described config's decision tables equal the hand-written game's shipped tables bit for bit,
 and its exact reports equal the shipped ones but for the game's and the config's names; its
-side bets' exact odds and paytable searches are the hand-written game's."""
+side bets' exact odds and paytable searches are the hand-written game's. The re-solves are
+marked slow (a minute or more each on two cores; run with ``-m slow``)."""
 
 from __future__ import annotations
 
@@ -92,17 +93,20 @@ def test_other_shapes_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CONFIGS)
 def test_decision_tables_equal_the_shipped_ones(fresh, name):
     fresh(name, "optimal")  # the counts, enumerated once in the fresh cache
     assert_tables_are_the_shipped(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CONFIGS)
 def test_exact_report_equals_the_shipped_one(fresh, name):
     assert_report_is_the_shipped(name, fresh(name, "optimal"), "holdem_bonus_described")
 
 
+@pytest.mark.slow
 def test_the_other_table_strategy_reports_as_the_hand_written_game(fresh):
     from gpusim.runs.exact_on_demand import exact_report
 
