@@ -26,9 +26,11 @@ CLASSIC = DATA / "holdem_bonus_classic_described.toml"
 N = 20_000
 PAIRS = [("holdem_bonus", DESCRIBED), ("holdem_bonus_classic", CLASSIC)]
 STRATEGIES = ("always-play", "basic", "optimal", "win-over-half", "win-over-half-ev")
-RULES = {"optimal": "win-over-lose", "win-over-half-ev": "win-over-half-ev-rules"}
+RULES = {"optimal": "win-over-lose", "win-over-half-ev": "win-over-half-ev-rules",
+         "win-over-half": "win-over-half-ev-rules"}
 """The description rules that take each package table strategy's actions (the described game's
-own ``optimal`` and ``win-over-half-ev`` are its exact tables)."""
+own ``optimal`` and ``win-over-half-ev`` are its exact tables, ``win-over-half`` another name of
+the latter)."""
 # hand-dealt rounds (player, dealer, flop, turn, river) for the rarest events
 PLANTED = [
     "As Ah Ad Ac Ks Qs Js Ts",      # AA against the dealer's AA; a royal flush in the first five
@@ -223,6 +225,11 @@ CASES = [
      "jackpot.contribution_bp", ["20000", "0..10000"]),
     ("config-meter-unknown", [("reset = 0 ", "cards = 1\nreset = 0 ")],
      "jackpot.cards", ["unknown key", "contribution_bp, reset"]),
+    ("table-name-unknown", [('table = "win-over-half-ev"', 'table = "win-over-all"')],
+     "game.strategies.win-over-half.table", ["'win-over-all'", "'optimal', 'win-over-half-ev'"]),
+    ("table-with-rules", [('table = "win-over-half-ev"',
+                           'table = "win-over-half-ev"\nflop = [{ action = "bet" }]')],
+     "game.strategies.win-over-half.flop", ["unknown key", "description, table"]),
     ("win-chance-bad", [('win_chance = "above_lose"', 'win_chance = "above_tie"')],
      "game.strategies.win-over-lose.turn[0].win_chance",
      ["'above_tie'", "'above_lose', 'above_half'"]),

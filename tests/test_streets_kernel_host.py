@@ -214,8 +214,9 @@ def test_rule_code_knows_the_kernels_rule_lists_only():
 
     rules = _rules("holdem_bonus_described")
     codes = {s: rule_code(rules, get_strategy(s, rules))
-             for s in ("always-play", "basic", "win-over-lose", "win-over-half")}
-    assert codes == {"always-play": 0, "basic": 1, "win-over-lose": None, "win-over-half": None}
+             for s in ("always-play", "basic", "win-over-lose", "win-over-half-ev-rules")}
+    assert codes == {"always-play": 0, "basic": 1, "win-over-lose": None,
+                     "win-over-half-ev-rules": None}
 
 
 def _variant(tmp_path: Path, name: str, edits: list[tuple[str, str]]):
@@ -256,6 +257,8 @@ def test_kernel_of_serves_the_shape_only(tmp_path):
     rules = _variant(tmp_path, "thb_not_streets", [
         ('bet = "river", times = 1 }', 'bet = "river", times = 2 }'),
         ('default_strategy = "optimal"', 'default_strategy = "basic"'),
+        ('table = "win-over-half-ev"', 'flop = [{ action = "bet" }]\nturn = [{ action = "bet" }]'
+                                       '\nriver = [{ action = "bet" }]'),
     ])
     assert kernel_of(rules.game_def) is None
     assert spec_for(rules).kernel is None

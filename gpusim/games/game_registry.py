@@ -99,7 +99,13 @@ def _described_spec(r, game: dict) -> GameSpec:
     from gpusim.games.described.builder import spec_of
     from gpusim.games.described.sections import parse_description
 
-    return spec_of(parse_description(r, game))
+    spec = spec_of(parse_description(r, game))
+    for name, _, table in spec.game_def.table_names:
+        if table not in spec.table_strategies:
+            allowed = ", ".join(map(repr, spec.table_strategies)) or "none (no exact solver)"
+            raise r.fail(f"game.strategies.{name}.table",
+                         f"value {table!r} is not allowed; allowed: {allowed}")
+    return spec
 
 
 def register_description(r, game: dict) -> GameSpec:

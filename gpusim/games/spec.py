@@ -413,6 +413,17 @@ class GameSpec:
     def strategy(self, name: str) -> StrategyEntry | None:
         return next((s for s in self.strategies if s.name == name), None)
 
+    def table_of(self, name: str) -> str | None:
+        """The table strategy whose decision tables strategy ``name`` reads: itself, or the one
+        its entry names (``table:<table strategy>``, another name of it); None for a rule
+        strategy."""
+        if name in self.table_strategies:
+            return name
+        entry = self.strategy(name) if isinstance(name, str) else None
+        if entry is not None and entry.source.startswith("table:"):
+            return entry.source.removeprefix("table:")
+        return None
+
     def solver(self) -> Any:
         """The exact solver (:class:`gpusim.exact.solver.ExactSolver`), imported on first use;
         None for a game without one."""

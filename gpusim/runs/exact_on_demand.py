@@ -103,9 +103,14 @@ def exact_report(
     """
     spec = spec_for(rules)
     solver = _solver(rules)
-    if strategy in spec.table_strategies:
+    if _reads_tables(spec, strategy):
         decision_tables(rules, progress=progress, backend=backend)
     return versioned(solver.report(rules, strategy, progress=progress, backend=backend))
+
+
+def _reads_tables(spec, name: str) -> bool:
+    """Whether strategy ``name`` reads the decision tables (:meth:`GameSpec.table_of`)."""
+    return spec.table_of(name) is not None
 
 
 def is_cached(rules, strategy: str) -> bool:
@@ -116,7 +121,7 @@ def is_cached(rules, strategy: str) -> bool:
     solver = spec.solver()
     if solver is None:
         return False
-    if solver.rule_strategies_are_slow and strategy not in spec.table_strategies:
+    if solver.rule_strategies_are_slow and not _reads_tables(spec, strategy):
         return False
     return (cache_dir() / solver.counts_file(rules)).is_file()
 
@@ -127,6 +132,6 @@ def prepare_strategy(name: str | None, rules, *, progress: bool = True) -> None:
     else (a rule strategy, an unknown name, a game without a solver) is left to the lookup."""
     spec = spec_for(rules)
     name = name or rules.default_strategy
-    if name in spec.table_strategies and spec.solver() is not None:
+    if _reads_tables(spec, name) and spec.solver() is not None:
         if stored_tables(rules) is None:
             decision_tables(rules, progress=progress)

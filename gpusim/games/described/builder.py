@@ -238,7 +238,9 @@ def spec_of(d: Description) -> GameSpec:
         paytables={b.name: d.paytable(str(b.paytable or b.bonus)).lines
                    for b in d.bets if b.paytable or b.bonus},
         strategies=optimal + tuple(StrategyEntry(name, f"rules:{name}", desc or name)
-                                   for name, desc, _ in d.strategies),
+                                   for name, desc, _ in d.strategies)
+        + tuple(StrategyEntry(name, f"table:{table}", desc or f"the {table} tables")
+                for name, desc, table in d.table_names),
         table_strategies=table_strategies,
         table_strategy_class=tables if solved else None,
         exact_solver=solver if solved else None,

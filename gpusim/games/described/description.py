@@ -225,6 +225,9 @@ class Description:
     options: tuple[OptionDef, ...] = ()
     chosen: tuple[tuple[str, Any], ...] = ()  # (option, value) applied to raw to make this game
     meter: tuple[str, str] | None = None  # (bet, event): the event that wins a progressive meter
+    # (name, description, table strategy): a strategy that is one of the shape's table
+    # strategies under another name
+    table_names: tuple[tuple[str, str, str], ...] = ()
 
     def word(self, word: str) -> str:
         """An outcome word (:data:`EVENT_WORDS`) as this game's events name it."""

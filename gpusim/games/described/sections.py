@@ -233,6 +233,8 @@ def parse_strategies(r: ConfigReader, game: dict, d: Description):
                             "letters, digits, '-' and '_'")
         if not isinstance(s, dict):
             raise r.fail(w, "value is not allowed; expected a table")
+        if "table" in s:  # another name of a table strategy (parse_table_names)
+            continue
         r.keys(s, w, ("description", *points))
         desc = r.string(s, w, "description", default="")
         per_point = []
@@ -261,6 +263,22 @@ def parse_strategies(r: ConfigReader, game: dict, d: Description):
     return tuple(out)
 
 
+def parse_table_names(r: ConfigReader, game: dict) -> tuple[tuple[str, str, str], ...]:
+    """The strategies of ``game["strategies"]`` that name a table strategy of the game's exact
+    solver (``{ description = "...", table = "optimal" }``): (name, description, table). Which
+    tables the solver has is checked when the game is built
+    (:func:`gpusim.games.game_registry.register_description`)."""
+    table = r.table(game, "game", "strategies", required=False) or {}
+    out = []
+    for name, s in table.items():
+        if not isinstance(s, dict) or "table" not in s:
+            continue
+        w = f"game.strategies.{name}"
+        r.keys(s, w, ("description", "table"))
+        out.append((name, r.string(s, w, "description", default=""), r.string(s, w, "table")))
+    return tuple(out)
+
+
 def _check_used(r: ConfigReader, d: Description) -> None:
     used = {b.paytable for b in d.bets} | {b.bonus for b in d.bets}
     for t in d.paytables:
@@ -285,7 +303,8 @@ def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     d = events(r, game, d)
     _check_used(r, d)
     d = meter(r, game, d)
-    d = replace(d, strategies=parse_strategies(r, game, d))
+    d = replace(d, strategies=parse_strategies(r, game, d),
+                table_names=parse_table_names(r, game))
     if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
         raise r.fail("game.decisions", "no action places, pulls or folds anything; at least "
                                        "one must (bet, pull, fold = true)")

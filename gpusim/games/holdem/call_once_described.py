@@ -51,9 +51,12 @@ def stored_or_solved(rules, backend: str) -> dict[str, np.ndarray]:
 def strategy_table(rules, strategy: str, counts, *, backend: str = "cpu") -> np.ndarray:
     """(1755, 1326) call table of a strategy: a table strategy, or a rule strategy's decisions
     on every (flop class, hole) representative."""
+    from gpusim.games import spec_for
+
     p = prices_of(rules)
-    if strategy in TABLE_STRATEGIES:
-        return stored_or_solved(rules, backend)[f"{p.point}/{strategy}"]
+    table = spec_for(rules).table_of(strategy)  # a table strategy, or another name of one
+    if table is not None:
+        return stored_or_solved(rules, backend)[f"{p.point}/{table}"]
     from gpusim.board_index import subsets
     from gpusim.exact.cache import representative_rounds
     from gpusim.games.strategy_registry import get_strategy

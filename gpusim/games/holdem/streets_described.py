@@ -47,9 +47,12 @@ def stored_or_solved(rules, backend: str) -> dict[str, np.ndarray]:
 def strategy_tables(rules, strategy: str, river, *, backend: str = "cpu"):
     """(preflop (169,), turn (1755, 1326), river (16432, 1326)) bool tables of a strategy: a
     table strategy's, or a rule strategy's decisions on one representative per class."""
-    if strategy in TABLE_STRATEGIES:
+    from gpusim.games import spec_for
+
+    table = spec_for(rules).table_of(strategy)  # a table strategy, or another name of one
+    if table is not None:
         t = stored_or_solved(rules, backend)
-        return t[f"preflop/{strategy}"], t[f"turn/{strategy}"], t[f"river/{strategy}"]
+        return t[f"preflop/{table}"], t[f"turn/{table}"], t[f"river/{table}"]
     from gpusim.games.described.layout import tree
     from gpusim.games.strategy_registry import get_strategy
 
