@@ -1,7 +1,9 @@
 """Casino Hold'em described in TOML (tests/data/casino_holdem_described.toml and its evolution
-config) settles as the hand-written game does: on the same random rounds and random decisions,
-every offered bet has the same stake, net and event name, and the hands the same ranks; its
-rule strategies take the package's action on every round; the new keys of the vocabulary
+config, the description the shipped configs were switched to, under another game name) settles
+as the shipped configs do: on the same random rounds and random decisions, every offered bet
+has the same stake, net and event name, and the hands the same ranks (before the switch, this
+compared it with the hand-written package); its rule strategies take the hand-written
+strategies' action on every round (tests/ch_reference.py); the new keys of the vocabulary
 (lines of whole categories, ``event_names``, ``fold_event``, ``run_with_own``) refuse a mistake
 in one line. Slow: the golden counts of both configs under every strategy the description has.
 """
