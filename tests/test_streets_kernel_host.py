@@ -20,71 +20,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _host_build import build_harness, random_rounds, table_dir
+from test_kernels_settle_host import HARNESS
 
 from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.config import load_config
 from gpusim.games.strategy_registry import get_strategy
 
-HARNESS = r"""
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
-#include "host_io.h"
-#include "settle_holdem_bonus.cuh"
-
-// decide STRATEGY TABLEDIR CARDS OUT: n x 3 uint8 decisions (flop, turn, river bet).
-// chunk STRATEGY TABLEDIR SEED FIRST N FLAGS OUT: the kernel's loop on the host (as
-//   kernels/holdem_bonus.cu). OUT: max-bins uint64 counts, then the royal count and its
-//   (offset << 16 | code) words.
-int main(int argc, char** argv) {
-  if (argc < 2) return 2;
-  const std::string mode = argv[1];
-  if (mode == "decide" && argc == 6) {
-    const int strategy = std::atoi(argv[2]);
-    TableFiles tf(argv[3]);
-    const std::vector<int32_t> cards = load<int32_t>(argv[4]);
-    const size_t n = cards.size() / 9;
-    std::vector<uint8_t> out(3 * n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      const GpusimThbDecision d = gpusim_thb_decide(strategy, &cards[9 * i], tf.t);
-      out[3 * i] = d.flop;
-      out[3 * i + 1] = d.turn;
-      out[3 * i + 2] = d.river;
-    }
-    save(argv[5], out);
-    return 0;
-  }
-  if (mode == "chunk" && argc == 9) {
-    const int strategy = std::atoi(argv[2]);
-    TableFiles tf(argv[3]);
-    const unsigned long long seed = std::strtoull(argv[4], nullptr, 10);
-    const unsigned long long first = std::strtoull(argv[5], nullptr, 10);
-    const unsigned long long n = std::strtoull(argv[6], nullptr, 10);
-    const int flags = std::atoi(argv[7]);
-    const uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-    std::vector<unsigned long long> bins(GPUSIM_THB_MAX_BINS, 0ull);
-    std::vector<unsigned long long> royal;
-    for (unsigned long long i = 0; i < n; ++i) {
-      bool is_royal;
-      const int code = gpusim_thb_play_round(k0, k1, first + i, strategy, flags & 1, flags & 2,
-                                             flags & 4, tf.t, &is_royal);
-      if (is_royal) {
-        royal.push_back((i << 16) | (unsigned)code);
-      } else {
-        bins[code]++;
-      }
-    }
-    bins.push_back(royal.size());
-    bins.insert(bins.end(), royal.begin(), royal.end());
-    save(argv[8], bins);
-    return 0;
-  }
-  std::fprintf(stderr, "bad arguments\n");
-  return 2;
-}
-"""
 DATA = Path(__file__).resolve().parent / "data"
 DESCRIBED = DATA / "holdem_bonus_described.toml"
 _GAMES = ("holdem_bonus_described", "thb_kqs", "thb_not_streets")
@@ -103,6 +44,7 @@ def _forget_described_thb():
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory) -> Path:
+    # the kernels' host harness of tests/test_kernels_settle_host.py (its thb modes)
     return build_harness(tmp_path_factory, "streets_host", HARNESS)
 
 
@@ -122,7 +64,7 @@ def _kernel_chunk(exe: Path, rules, spec, seed, first, n, meter):
     (flags,) = KERNEL.head_args(rules)
     work = exe.parent
     subprocess.run(
-        [str(exe), "chunk", str(spec.code), str(table_dir(exe, spec)), str(seed),
+        [str(exe), "chunk", "thb", str(spec.code), str(table_dir(exe, spec)), str(seed),
          str(first), str(n), str(int(flags)), str(work / "chunk.bin")],
         check=True, timeout=300,
     )  # fmt: skip
@@ -196,7 +138,7 @@ def test_kernel_basic_takes_the_described_basic_rules_action(harness, config):
     work = harness.parent
     cards.tofile(work / "dcards.bin")
     subprocess.run(
-        [str(harness), "decide", str(spec.code), str(table_dir(harness, spec)),
+        [str(harness), "decide", "thb", str(spec.code), str(table_dir(harness, spec)),
          str(work / "dcards.bin"), str(work / "dout.bin")],
         check=True, timeout=300,
     )  # fmt: skip
