@@ -45,3 +45,15 @@ def table_dir(exe: Path, spec) -> Path:
     for key, arr in spec.tables.items():
         np.ascontiguousarray(arr).tofile(d / f"{key}.bin")
     return d
+
+
+def host_decide(exe: Path, game: str, spec, cards: np.ndarray) -> np.ndarray:
+    """(N, 3) bool: the harness's ``decide`` for ``game`` (``ch`` or ``thb``): the kernel's
+    decisions on ``cards`` (a bet placed at each point, in the game's point order)."""
+    import subprocess
+
+    work = exe.parent
+    np.ascontiguousarray(cards, np.int32).tofile(work / "dcards.bin")
+    subprocess.run([str(exe), "decide", game, str(spec.code), str(table_dir(exe, spec)),
+                    str(work / "dcards.bin"), str(work / "dout.bin")], check=True, timeout=300)
+    return np.fromfile(work / "dout.bin", np.uint8).reshape(len(cards), 3).astype(bool)

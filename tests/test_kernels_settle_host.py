@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import KERNELS, build_harness, random_rounds, table_dir
+from _host_build import KERNELS, build_harness, host_decide, random_rounds, table_dir
 from _variants import variant
 
 from gpusim.compute.backends import cupy_rounds as cb
@@ -371,14 +371,7 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
     rules, strat, spec = _spec(config, strategy)
     n = 100_000
     cards = random_rounds(n, seed=zlib.crc32(f"{config}/{strategy}".encode()))
-    work = harness.parent
-    cards.tofile(work / "dcards.bin")
-    subprocess.run(
-        [str(harness), "decide", _game(rules), str(spec.code), str(table_dir(harness, spec)),
-         str(work / "dcards.bin"), str(work / "dout.bin")],
-        check=True, timeout=300,
-    )  # fmt: skip
-    got = np.fromfile(work / "dout.bin", np.uint8).reshape(n, 3).astype(bool)
+    got = host_decide(harness, _game(rules), spec, cards)
     from gpusim.games import spec_for
     from gpusim.strategy.tree import taken
 

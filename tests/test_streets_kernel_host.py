@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import build_harness, random_rounds, table_dir
+from _host_build import build_harness, host_decide, random_rounds, table_dir
 from test_kernels_settle_host import HARNESS
 
 from gpusim.compute.backends import cupy_rounds as cb
@@ -135,14 +135,7 @@ def test_kernel_basic_takes_the_described_basic_rules_action(harness, config):
     spec = cb.strategy_spec(rules, strat)
     n = 100_000
     cards = random_rounds(n, seed=zlib.crc32(f"{config}/basic".encode()))
-    work = harness.parent
-    cards.tofile(work / "dcards.bin")
-    subprocess.run(
-        [str(harness), "decide", "thb", str(spec.code), str(table_dir(harness, spec)),
-         str(work / "dcards.bin"), str(work / "dout.bin")],
-        check=True, timeout=300,
-    )  # fmt: skip
-    got = np.fromfile(work / "dout.bin", np.uint8).reshape(n, 3).astype(bool)
+    got = host_decide(harness, "thb", spec, cards)
     want = taken(spec_for(rules).decisions,
                  {k: np.asarray(v).astype(np.int32) for k, v in strat.decide(cards).items()})
     for i, point in enumerate(("flop", "turn", "river")):

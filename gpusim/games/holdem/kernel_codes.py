@@ -93,12 +93,15 @@ def rename_actions(rule: str, names: dict[str, str]) -> str:
     return re.sub(pattern, lambda m: repr(names[m.group(0)[1:-1]]), rule)
 
 
-def rule_code_by_place(rules, strategy, kernel_rules: dict, points: Sequence[str],
+def rule_code_by_place(rules, strategy, kernel_of, kernel_rules: dict, points: Sequence[str],
                        actions: Sequence[Sequence[str]]) -> int | None:
     """:func:`kernel_rule_code` for rule lists written in the kernel's point and action names
     (``kernel_rules``: {code: {kernel point: [rule]}}; ``points``, ``actions``: the kernel's
-    tree), matched to the description's points and actions by their place in the tree."""
+    tree), matched to the description's points and actions by their place in the tree; None
+    for a game the kernel does not play (``kernel_of(description)`` None)."""
     d = rules.game_def
+    if d is None or kernel_of(d) is None:
+        return None
     texts: dict = {}
     for code, text in kernel_rules.items():
         texts[code] = {}

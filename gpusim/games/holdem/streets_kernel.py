@@ -239,7 +239,5 @@ def rule_code(rules, strategy) -> int | None:
     None for any other."""
     from gpusim.games.holdem.kernel_codes import rule_code_by_place
 
-    d = rules.game_def
-    if d is None or kernel_of(d) is None:
-        return None
-    return rule_code_by_place(rules, strategy, KERNEL_RULES, _KERNEL_POINTS, _KERNEL_NAMES)
+    return rule_code_by_place(rules, strategy, kernel_of, KERNEL_RULES, _KERNEL_POINTS,
+                              _KERNEL_NAMES)
