@@ -1,17 +1,22 @@
-"""A hand-written game against its TOML description, in one run: the exact solve from an empty
-cache, and the steady-state simulation rate of each strategy.
+"""A config against another description of the same game, in one run: the exact solve from an
+empty cache, and the steady-state simulation rate of each strategy.
 
 Usage::
 
     python benchmarks/described_vs_package.py --pair casino_holdem=PATH.toml
                                               [--rounds 1048576] [--repeats 5] [--no-solve]
 
-``PATH.toml`` describes the same game (its settlement is checked equal to the package's round
-by round in the test suite). Each solve runs in its own empty cache folder, the package's first;
-each strategy's rate is the median rounds/s over the repeats after a warm-up chunk, the package
-and the description taking turns within each repeat (``benchmarks/simulate.py``'s timing), so
-a change in the machine's speed touches both alike. Printed: seconds and rounds/s side by side
-and the description's ratio to the package (solve time: lower is better; rate: higher).
+Written to measure each hand-written game (a package, named by its shipped config) against its
+TOML description (``PATH.toml``, checked equal round by round in the test suite) before the
+package was removed; every shipped game is a description now, so the figures in
+docs/performance.md name the commits they were taken on. It still compares a plugin game with
+a description of it, or two descriptions of one game.
+
+Each solve runs in its own empty cache folder, the package's first; each strategy's rate is
+the median rounds/s over the repeats after a warm-up chunk, the package and the description
+taking turns within each repeat (``benchmarks/simulate.py``'s timing), so a change in the
+machine's speed touches both alike. Printed: seconds and rounds/s side by side and the
+description's ratio to the package (solve time: lower is better; rate: higher).
 """
 
 from __future__ import annotations

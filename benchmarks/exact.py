@@ -96,20 +96,21 @@ def _solve(game: str, workers: int) -> dict:
                   "values": sol.values, "values_main": sol.values_main, "paths": sol.paths,
                   "fold": sol.fold}
     else:
+        from gpusim.games.holdem.streets import analyse
+        from gpusim.games.holdem.streets_cache import CACHE_LEVEL as level
         from gpusim.games.holdem.streets_counts import (
             preflop_ev,
             river_rule,
             solve_river,
             turn_pass,
         )
-        from gpusim.games.holdem_bonus.exact import CACHE_LEVEL as level
-        from gpusim.games.holdem_bonus.exact import analyse
+        from gpusim.games.holdem.streets_shape import prices_of
 
         river = solve_river(4, workers=workers)
         t1 = time.perf_counter()
         tp = turn_pass(river, river_rule(river, "optimal"), "optimal")
         num, den = preflop_ev(tp.joint)
-        rep = analyse(river, tp, num > -den, rules, "optimal")
+        rep = analyse(river, tp, num > -den, prices_of(rules), "optimal")
         arrays = {k: getattr(river, k) for k in ("boards", "weights", "W", "L", "WX", "valid")}
     t2 = time.perf_counter()
     with tempfile.TemporaryDirectory() as d:

@@ -102,15 +102,16 @@ def bench_game(game: str, n_classes: int | None, repeat: int, workers: int) -> d
 def _full_thb(river) -> float:
     """Seconds of the CPU stages after the GPU river counts: turn stage, preflop, report."""
     from gpusim.config import load_config
+    from gpusim.games.holdem.streets import analyse
     from gpusim.games.holdem.streets_counts import preflop_ev, river_rule, turn_pass
-    from gpusim.games.holdem_bonus.exact import analyse
+    from gpusim.games.holdem.streets_shape import prices_of
 
     rules = load_config("holdem_bonus")
     t0 = time.perf_counter()
     rb = river_rule(river, "optimal")
     tp = turn_pass(river, rb, "optimal")
     num, den = preflop_ev(tp.joint)
-    analyse(river, tp, num > -den, rules, "optimal")
+    analyse(river, tp, num > -den, prices_of(rules), "optimal")
     return time.perf_counter() - t0
 
 

@@ -13,38 +13,25 @@ has a fractional pay (a Blind's 3:2 flush) takes it as a string ``"A:B"`` (A for
 staked) and refuses a stake that would pay a fraction of a money unit: money is integral
 everywhere, so such a game's base unit is a multiple of B.
 
-Schema (keys not listed are errors)::
+Schema (keys not listed are errors; every game is described, docs/config.md lists each
+game's keys and docs/describe-a-game.md the ``[game]`` table)::
 
-    game = "casino_holdem" | "holdem_bonus"      # required
-    name = "..."                                  # optional, default: the file's stem
-    description = "..."                           # optional one-liner for `gpusim games`
-    default_strategy = "optimal"                  # optional, default "optimal"
+    game = "casino_holdem"     # the game another config describes; or a [game] table here
+    name = "..."               # optional, default: the file's stem
+    description = "..."        # optional one-liner for `gpusim games`
+    default_strategy = "optimal"  # optional, default "optimal"
 
-    [stakes]               # integer money units; the ante is required (>= 1)
-    ante = 1               # Call, Flop, Turn and River are derived (2x, 2x, 1x, 1x ante)
-    aa_bonus = 1           # casino_holdem side bet; 0 or absent: not offered
-    bonus = 1              # holdem_bonus side bets; 0 or absent: not offered
-    jackpot = 1
+    [stakes]                   # integer money units: the base bet (required, >= 1) and each
+    ante = 1                   # side bet (0 or absent: not offered); the main bets placed by
+    aa_bonus = 1               # a decision are multiples of the base bet (the game's actions)
 
-    # casino_holdem
-    [rules]
+    [rules]                    # the options the game's [game.options] declares
     fold_forfeits_bonus = true
-    [rules.dealer_qualifier]   # the dealer qualifies with this hand or better
-    hand = "pair"              # a category name (see gpusim.cards.CATEGORY_KEYS)
-    rank = "4"                 # the lowest rank that names it: pair of fours
-    [paytables.ante]           # ANTE_LINES, all required
-    [paytables.aa_bonus]       # AA_BONUS_LINES, all required when the side bet is offered
 
-    # holdem_bonus
-    [rules]
-    ante_pays_from = "straight"   # the Ante pays 1:1 on a win with this category or better
-    [paytables.bonus]             # BONUS_LINES, all required; AA_vs_dealer_AA is optional:
-                                  # absent means there is no such line (AA always pays AA)
-    [jackpot]                     # required when the Jackpot is offered
-    contribution_bp = 5000        # basis points of each Jackpot wager added to the meter
-    reset = 0                     # meter value after a royal (money units)
-    cards = "hole_and_flop"       # or "all_seven": which cards make the Jackpot hand
-    [paytables.jackpot]           # JACKPOT_LINES ("X for 1"); the royal flush wins the meter
+    [paytables.<bet>]          # every line of every paytable the game declares
+    [jackpot]                  # a game with a meter ([game.meter]) whose bet is offered:
+    contribution_bp = 5000     # basis points of each wager added to the meter
+    reset = 0                  # meter value after it is won (money units)
 
 ``config_hash`` is the sha256 of the canonical JSON of :meth:`to_dict` without ``name``,
 ``description``, ``source`` and ``default_strategy``: two configs with the same game rules,

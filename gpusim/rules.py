@@ -135,8 +135,9 @@ class JackpotRules:
     """Progressive Jackpot side bet: fixed prizes ("X for 1"), the meter for a royal flush.
 
     ``contribution_bp``: basis points (1/10000) of each Jackpot wager added to the meter.
-    ``reset``: meter value after a royal (money units). ``cards``: ``"hole_and_flop"`` (the
-    player's first five cards, settled even after a fold) or ``"all_seven"``.
+    ``reset``: meter value after a royal (money units). ``cards``: the name of the described
+    hand the meter's bet is settled on (Texas Hold'em Bonus's ``first_five``: the hole cards and
+    the flop).
     """
 
     prizes: Paytable

@@ -31,7 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # table, naming the game instead (the mistakes below are a config's, not a description's)
 CH = 'game = "casino_holdem"\n' + (ROOT / "configs" / "casino_holdem.toml").read_text().split(
     "# --- the game itself")[0]
-THB = (ROOT / "configs" / "holdem_bonus.toml").read_text()
+# the same for Texas Hold'em Bonus (configs/holdem_bonus.toml carries its game's description)
+THB = 'game = "holdem_bonus"\n' + (ROOT / "configs" / "holdem_bonus.toml").read_text().split(
+    "# --- the game itself")[0]
 
 
 @dataclass
@@ -187,8 +189,13 @@ CASES: list[Case] = [
     cfg("qualifier-hand", CH, 'hand = "pair"', 'hand = "pairs"', "hand", "pairs"),
     cfg("qualifier-rank", CH, 'rank = "4"', 'rank = "Z"', "rank", "Z"),
     cfg("qualifier-rank-int", CH, 'rank = "4"', "rank = 4", "rank", "4"),
-    cfg("ante-pays-from", THB, 'ante_pays_from = "straight"', 'ante_pays_from = "straights"',
-        "ante_pays_from", "straights"),
+    # the Ante's pays are its paytable's lines now (from a flush: straight = 0): the old
+    # [rules] ante_pays_from is a key the game does not have, and a line must be a hand it pays
+    cfg("ante-pays-from", THB, "[paytables.ante]",
+        '[rules]\nante_pays_from = "straights"\n\n[paytables.ante]', "'rules'", "unknown key",
+        "allowed keys", "paytables"),
+    cfg("ante-pay-line", THB, "straight = 1\n", "straights = 1\n", "paytables.ante.straights",
+        "'straights'", "straight_flush"),
     cfg("contribution-high", THB, "contribution_bp = 5000", "contribution_bp = 20000",
         "contribution_bp", "20000"),
     cfg("contribution-negative", THB, "contribution_bp = 5000", "contribution_bp = -1",
@@ -197,7 +204,9 @@ CASES: list[Case] = [
         "contribution_bp", "50.5"),
     cfg("reset-negative", THB, "reset = 0", "reset = -5", "reset", "-5"),
     cfg("reset-nan", THB, "reset = 0", "reset = nan", "reset", "nan"),
-    cfg("jackpot-cards", THB, 'cards = "hole_and_flop"', 'cards = "all"', "cards", "all"),
+    # the Jackpot hand is the game's (hole cards + flop), no longer a config's [jackpot] cards
+    cfg("jackpot-cards", THB, "reset = 0 ", 'cards = "all"\nreset = 0 ', "jackpot.cards",
+        "unknown key", "contribution_bp, reset"),
     cfg("stakes-not-table", CH, "[stakes]\nante = 1        # the Call is 2 x ante\naa_bonus = 1",
         "stakes = 1", "stakes", "1"),
     cfg("strategy-unknown", CH, 'default_strategy = "optimal"', 'default_strategy = "psychic"',

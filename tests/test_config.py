@@ -10,7 +10,7 @@ from gpusim.config import (
     load_config,
     shipped_configs,
 )
-from gpusim.games import spec_for
+from gpusim.games import bets, spec_for
 
 CH_TOML = """\
 game = "casino_holdem"
@@ -56,8 +56,13 @@ ante = 1
 bonus = 1
 jackpot = 1
 
-[rules]
-ante_pays_from = "straight"
+[paytables.ante]
+royal_flush = 1
+straight_flush = 1
+four_of_a_kind = 1
+full_house = 1
+flush = 1
+straight = 1
 
 [paytables.bonus]
 AA_vs_dealer_AA = 1000
@@ -132,18 +137,29 @@ def test_casino_holdem_seed_002():
 
 def test_holdem_bonus_seeds():
     r = load_config("holdem_bonus")
-    assert r.bonus_paytable.as_dict() == {
+    assert r.game == "holdem_bonus"
+    assert r.pays()["bonus"] == {
         "AA_vs_dealer_AA": 1000, "AA": 30, "AKs": 25, "AQs_AJs": 20, "AKo": 15, "KK_QQ_JJ": 10,
         "AQo_AJo": 5, "TT_to_22": 3,
     }
-    assert r.jackpot.prizes.as_dict() == {
-        "straight_flush": 2500, "four_of_a_kind": 250, "full_house": 50, "flush": 25,
-        "straight": 10, "three_of_a_kind": 3,
-    }
-    assert r.jackpot.cards == "hole_and_flop" and r.ante_pays_from == "straight"
+    jackpot = {"straight_flush": 2500, "four_of_a_kind": 250, "full_house": 50, "flush": 25,
+               "straight": 10, "three_of_a_kind": 3}
+    assert r.pays()["jackpot"] == r.meter.prizes.as_dict() == jackpot
+    assert (r.meter.contribution_bp, r.meter.reset) == (5000, 0)
+    # the Ante pays 1:1 from a straight up (below it a win pushes)
+    assert r.pays()["ante"] == {"royal_flush": 1, "straight_flush": 1, "four_of_a_kind": 1,
+                                "full_house": 1, "flush": 1, "straight": 1}
+    # the Jackpot hand: the hole cards and the flop (columns 0, 1 and 4..6)
+    hand = {p.name: p.hand for p in r.game_def.paytables}["jackpot"]
+    assert hand == r.meter.cards == "first_five"
+    assert r.game_def.hand(hand).columns == (0, 1, 4, 5, 6)
     classic = load_config("holdem_bonus_classic")
-    assert "AA_vs_dealer_AA" not in classic.bonus_paytable
-    assert classic.jackpot is None and classic.stakes["jackpot"] == 0
+    assert classic.game == "holdem_bonus"
+    # no 1000:1 line of its own: AA-vs-dealer-AA pays as AA does
+    assert classic.pays()["bonus"]["AA_vs_dealer_AA"] == classic.pays()["bonus"]["AA"] == 30
+    assert classic.pays()["ante"] == r.pays()["ante"]
+    assert classic.meter is None and classic.stakes["jackpot"] == 0
+    assert "jackpot" not in bets(classic)
 
 
 def test_hash_is_stable_and_follows_the_rules(tmp_path):
@@ -205,10 +221,15 @@ BAD = [
      "TT_to_22"),
     ("thb", "contribution_bp = 5000", "contribution_bp = 12000", "jackpot.contribution_bp",
      "12000", "0..10000"),
-    ("thb", 'ante_pays_from = "straight"', 'ante_pays_from = "royal"', "rules.ante_pays_from",
-     "'royal'", "'flush'"),
-    ("thb", "reset = 0\n", "reset = 0\ncards = \"seven\"\n", "jackpot.cards", "'seven'",
-     "'all_seven'"),
+    # the Ante's pays are [paytables.ante] lines (the old [rules] ante_pays_from is no key of
+    # the game's), and the Jackpot hand is the game's (no [jackpot] cards)
+    ("thb", "[paytables.ante]\n", '[rules]\nante_pays_from = "royal"\n\n[paytables.ante]\n',
+     "rules", "unknown key", "paytables"),
+    ("thb", "straight = 1\n", "straights = 1\n", "paytables.ante.straights", "'straights'",
+     "straight_flush"),
+    ("thb", "straight = 1\n", "straight = -1\n", "paytables.ante.straight", "-1", "X >= 0"),
+    ("thb", "reset = 0\n", "reset = 0\ncards = \"seven\"\n", "jackpot.cards", "unknown key",
+     "contribution_bp, reset"),
     ("thb", "straight = 10\n", "straight = 10\nroyal_flush = 5\n",
      "paytables.jackpot.royal_flush", "'royal_flush'", "three_of_a_kind"),
 ]

@@ -13,11 +13,11 @@ that the runner module imports.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
+import thb_reference
 from _variants import variant
+from thb_reference import thb_all_seven
 
 from gpusim.board_index import board_classes
 from gpusim.compute.backends import cupy_rounds as cb
@@ -30,6 +30,9 @@ pytestmark = [
     pytest.mark.skipif(not cb.available(),
                        reason=f"needs CuPy and an NVIDIA GPU: {cb.unavailable_reason()}"),
 ]
+
+
+_forget_all_seven = thb_reference.forget_all_seven  # the fixture
 
 
 def _jax_counts(rules, strat, seed, first, n, meter):
@@ -101,8 +104,7 @@ def test_uth_dealer_qualifier_variant_equals_jax():
 
 def test_jackpot_royals_and_meter_equal_jax():
     """Seven-card Jackpot hand: ~30 royal hits in 2^20 rounds, the meter restarting each time."""
-    rules = load_config("holdem_bonus")
-    rules = replace(rules, jackpot=replace(rules.jackpot, cards="all_seven"))
+    rules = thb_all_seven()
     got, want = _both(rules, "basic", 4, 0, 1 << 20, meter=987_654_321)
     assert len(want[0].jackpot_hits) >= 10
     assert got == want
@@ -112,8 +114,7 @@ def test_royal_buffer_overflow_reruns(monkeypatch):
     """A royal buffer of one slot overflows; the launch is rerun and the counts stay exact."""
     monkeypatch.setattr(cb, "ROYAL_CAP_BASE", 1)
     monkeypatch.setattr(cb, "ROYAL_CAP_ROUNDS", 1 << 40)
-    rules = load_config("holdem_bonus")
-    rules = replace(rules, jackpot=replace(rules.jackpot, cards="all_seven"))
+    rules = thb_all_seven()
     got, want = _both(rules, "basic", 4, 118_000, 14_000, meter=5)
     assert len(want[0].jackpot_hits) >= 2
     assert got == want

@@ -280,3 +280,19 @@ def test_configs_that_differ_only_in_numbers_share_a_compiled_program(tmp_path):
     assert rules["pays"].config_hash != base.config_hash
     assert rules["pays"].structure_hash == base.structure_hash
     assert rules["no_side_bet"].structure_hash != base.structure_hash
+
+
+def test_rounds_of_another_width_are_refused_in_one_line():
+    """A round missing a column must not be settled: a gather would read it clamped, a slice
+    not at all (the hands are sliced from the dealt round where no point sees them whole)."""
+    import numpy as np
+
+    from gpusim.config import load_config
+    from gpusim.games import settle
+
+    rules = load_config("caribbean_stud")  # ten cards a round
+    for width in (9, 11):
+        with pytest.raises(ValueError, match=r"cards: shape \(4, \d+\) is not allowed; "
+                                             r"caribbean_stud deals \(N, 10\)") as e:
+            settle(np.zeros((4, width), np.int32), {"raise": np.ones(4, np.int8)}, rules)
+        assert "\n" not in str(e.value)

@@ -1,9 +1,12 @@
-"""Texas Hold'em Bonus described in TOML (tests/data/holdem_bonus_described.toml and its classic
-config) settles and decides as the hand-written game does: on the same random rounds and random
-actions, every offered bet has the same stake, net and event name (the Bonus's
-AA-vs-dealer-AA, the Jackpot's meter), the hands the same ranks; each of the package's
-strategies, written as description rules, takes the package's action at every point reached.
-Each new key of the vocabulary refuses a mistake in one line."""
+"""Texas Hold'em Bonus's description (configs/holdem_bonus.toml's ``[game]`` and its classic
+config) settles and decides as the hand-written game did: on the same random rounds and random
+actions, every offered bet has the stake, net and event name of an independent per-round
+reference (eval7 hand ranks, the rules' text: ``ref_holdem_bonus`` of tests/test_settlement.py),
+the Bonus's AA-vs-dealer-AA and the Jackpot's meter included, and the event tables are the
+hand-written game's; the description's rule strategies take the hand-written reference's
+action (tests/thb_reference.py) or the shipped exact tables' (solved by the hand-written game
+until it became a description) at every point reached. Each new key of the vocabulary refuses
+a mistake in one line."""
 
 from __future__ import annotations
 
@@ -12,25 +15,39 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _describe_mistakes import assert_refused
+from test_settlement import _category, _ev7, ref_holdem_bonus
+from thb_reference import TREE, thb_always_play, thb_basic, thb_terms
 
-from gpusim.cards import parse_cards
-from gpusim.config import editable_doc, load_config, parse_config
+from gpusim.cards import CATEGORY_KEYS, parse_cards
+from gpusim.config import editable_doc, load_config, parse_config, shipped_configs
 from gpusim.games import settle, spec_for
 from gpusim.games.strategy_registry import get_strategy
 from gpusim.rules import rules_hash
 from gpusim.strategy.tree import taken
 
-DATA = Path(__file__).resolve().parent / "data"
-DESCRIBED = DATA / "holdem_bonus_described.toml"
-CLASSIC = DATA / "holdem_bonus_classic_described.toml"
+CONFIGS = ("holdem_bonus", "holdem_bonus_classic")
+DESCRIBED = shipped_configs()["holdem_bonus"]
+CLASSIC = shipped_configs()["holdem_bonus_classic"]
 N = 20_000
-PAIRS = [("holdem_bonus", DESCRIBED), ("holdem_bonus_classic", CLASSIC)]
 STRATEGIES = ("always-play", "basic", "optimal", "win-over-half", "win-over-half-ev")
 RULES = {"optimal": "win-over-lose", "win-over-half-ev": "win-over-half-ev-rules",
          "win-over-half": "win-over-half-ev-rules"}
-"""The description rules that take each package table strategy's actions (the described game's
-own ``optimal`` and ``win-over-half-ev`` are its exact tables, ``win-over-half`` another name of
-the latter)."""
+"""The description rules that take each table strategy's actions (``optimal`` and
+``win-over-half-ev`` are the game's exact tables, ``win-over-half`` another name of the
+latter)."""
+REFERENCE = {"always-play": thb_always_play, "basic": thb_basic}
+"""The hand-written rule strategies (tests/thb_reference.py) the description's rules are."""
+EVENTS = {
+    "ante": {"fold", *(f"win:{c}" for c in CATEGORY_KEYS), "tie", "loss"},
+    "flop": {"fold", "win", "tie", "loss"},
+    "turn": {"fold", "check", "win", "tie", "loss"},
+    "river": {"fold", "check", "win", "tie", "loss"},
+    "bonus": {"AA_vs_AA", "AA", "AKs", "AQs", "AJs", "AKo", "KK", "QQ", "JJ", "AQo", "AJo",
+              "TT", "99", "88", "77", "66", "55", "44", "33", "22", "other"},
+    "jackpot": set(CATEGORY_KEYS),
+}
+"""The hand-written game's events of each bet (its events module, until it became a
+description)."""
 # hand-dealt rounds (player, dealer, flop, turn, river) for the rarest events
 PLANTED = [
     "As Ah Ad Ac Ks Qs Js Ts",      # AA against the dealer's AA; a royal flush in the first five
@@ -49,8 +66,7 @@ def _forget_the_game():
     yield
     from gpusim.games import SPECS
 
-    for game in ("holdem_bonus_described", "thb_broken"):
-        SPECS._all().pop(game, None)  # type: ignore[attr-defined]
+    SPECS._all().pop("thb_broken", None)  # type: ignore[attr-defined]
 
 
 def _planted() -> np.ndarray:
@@ -86,33 +102,58 @@ def _named(settlement) -> dict[str, np.ndarray]:
             for b, e in settlement.events.items()}
 
 
-def _same(a, b, bets) -> None:
-    names_a, names_b = _named(a), _named(b)
-    for bet in bets:
-        np.testing.assert_array_equal(np.asarray(a.stakes[bet]), np.asarray(b.stakes[bet]),
-                                      err_msg=f"{bet} stakes")
-        np.testing.assert_array_equal(np.asarray(a.nets[bet]), np.asarray(b.nets[bet]),
-                                      err_msg=f"{bet} nets")
-        bad = np.flatnonzero(names_a[bet] != names_b[bet])
-        assert bad.size == 0, (bet, [(names_a[bet][i], names_b[bet][i]) for i in bad[:5]])
+def _reference(rules, cards, decisions, meter) -> dict[str, tuple[list, list, list]]:
+    """{bet: (stakes, nets, event names)} of every round by the per-round reference (the bets
+    it leaves out of a round: stake 0, net 0, event None)."""
+    terms = thb_terms(rules)
+    offered = list(settle(cards[:1], {k: v[:1] for k, v in decisions.items()}, rules).stakes)
+    out = {b: ([], [], []) for b in offered}
+    for i, c in enumerate(cards.tolist()):
+        d = [bool(decisions[k][i]) for k in ("flop", "turn", "river")]
+        ref = ref_holdem_bonus(terms, c, *d, int(meter[i]))
+        for bet in offered:
+            stake, returned, event = ref.get(bet, (0, 0, None))
+            out[bet][0].append(stake)
+            out[bet][1].append(returned - stake)
+            out[bet][2].append(event)
+    return out
 
 
-@pytest.mark.parametrize(("package", "described"), PAIRS, ids=["icelandic", "classic"])
-def test_settlement_equals_the_package(rounds, package, described):
+@pytest.mark.parametrize("config", CONFIGS, ids=["icelandic", "classic"])
+def test_settlement_equals_the_reference(rounds, config):
     cards, decisions = rounds
-    pkg, desc = load_config(package), load_config(described)
-    a, b = settle(cards, decisions, pkg), settle(cards, decisions, desc)
+    rules = load_config(config)
+    meter = np.random.default_rng(3).integers(0, 100_000, len(cards))
+    s = settle(cards, decisions, rules, jackpot_meter=meter)
     offered = ["ante", "flop", "turn", "river", "bonus"] + (
-        ["jackpot"] if package == "holdem_bonus" else [])
-    assert list(a.stakes) == list(b.stakes) == offered
-    _same(a, b, offered)
-    for field in ("player_rank", "dealer_rank", "player_category", "dealer_category"):
-        np.testing.assert_array_equal(np.asarray(getattr(a, field)),
-                                      np.asarray(getattr(b, field)), err_msg=field)
-    # every event name the package can give, the description can give, and no other
-    assert {k: set(v) for k, v in a.event_table} == {k: set(v) for k, v in b.event_table}
+        ["jackpot"] if config == "holdem_bonus" else [])
+    assert list(s.stakes) == offered
+    # every event name the hand-written game could give, the description can give, and no other
+    assert {k: set(v) for k, v in s.event_table} == {b: EVENTS[b] for b in offered}
+    named = _named(s)
+    ref = _reference(rules, cards, decisions, meter)
+    for bet in offered:
+        stakes, nets, events = (np.asarray(x, dtype=object) for x in ref[bet])
+        placed = stakes != 0
+        np.testing.assert_array_equal(np.asarray(s.stakes[bet]), stakes.astype(np.int64),
+                                      err_msg=f"{bet} stakes")
+        np.testing.assert_array_equal(np.asarray(s.nets[bet]), nets.astype(np.int64),
+                                      err_msg=f"{bet} nets")
+        bad = np.flatnonzero(placed & (named[bet] != events))
+        assert bad.size == 0, (bet, [(named[bet][i], events[i]) for i in bad[:5]])
+        # a bet the reference leaves out is one the round never placed (a fold, a check)
+        assert set(named[bet][~placed]) <= {"fold", "check"}, bet
+    # the hands: each one's category, and which of the two is higher, as eval7 has them
+    rows = cards.tolist()
+    for who, hole in (("player", slice(0, 2)), ("dealer", slice(2, 4))):
+        cats = [CATEGORY_KEYS.index(_category([*c[hole], *c[4:9]])) for c in rows]
+        np.testing.assert_array_equal(np.asarray(getattr(s, f"{who}_category")), cats,
+                                      err_msg=who)
+    order = [np.sign(_ev7([*c[0:2], *c[4:9]]) - _ev7([*c[2:4], *c[4:9]])) for c in rows]
+    got = np.sign(np.asarray(s.player_rank, np.int64) - np.asarray(s.dealer_rank, np.int64))
+    np.testing.assert_array_equal(got, order, err_msg="player_rank vs dealer_rank")
     # the rounds reach every path and the rare events
-    seen = {bet: set(v) for bet, v in _named(b).items()}
+    seen = {bet: set(v) for bet, v in named.items()}
     assert seen["ante"] >= {"fold", "win:high_card", "win:straight", "win:royal_flush", "tie",
                             "loss"}
     assert seen["turn"] == seen["river"] == {"fold", "check", "win", "tie", "loss"}
@@ -123,25 +164,27 @@ def test_settlement_equals_the_package(rounds, package, described):
 
 
 def test_the_meter_pays_what_it_is_handed(rounds):
-    """A royal flush with the flop returns the meter handed to the settlement (the package's
-    rule), the other Jackpot hands their "X for 1" prize."""
+    """A royal flush with the flop returns the meter handed to the settlement (the hand-written
+    game's rule), the other Jackpot hands their "X for 1" prize."""
     cards, decisions = rounds
-    pkg, desc = load_config("holdem_bonus"), load_config(DESCRIBED)
-    a = settle(cards, decisions, pkg, jackpot_meter=123_457)
-    b = settle(cards, decisions, desc, jackpot_meter=123_457)
-    _same(a, b, ["jackpot"])
-    hit = _named(b)["jackpot"] == "royal_flush"
-    assert hit.any() and (np.asarray(b.nets["jackpot"])[hit] == 123_456).all()
-    spec = spec_for(desc)
+    rules = load_config("holdem_bonus")
+    s = settle(cards, decisions, rules, jackpot_meter=123_457)
+    named = _named(s)["jackpot"]
+    ref = _reference(rules, cards, decisions, np.full(len(cards), 123_457))["jackpot"]
+    np.testing.assert_array_equal(np.asarray(s.nets["jackpot"]), np.asarray(ref[1]))
+    assert (named == np.asarray(ref[2], dtype=object)).all()
+    hit = named == "royal_flush"
+    assert hit.any() and (np.asarray(s.nets["jackpot"])[hit] == 123_456).all()
+    spec = spec_for(rules)
     assert (spec.meter_bet, spec.meter_event) == ("jackpot", "royal_flush")
-    assert spec.meter_rules(desc) == spec_for(pkg).meter_rules(pkg).__class__(
-        desc.meter.prizes, 5000, 0, "first_five")
-    assert spec.meter_active(desc) and not spec.meter_active(load_config(CLASSIC))
+    meter = spec.meter_rules(rules)
+    assert meter == type(meter)(rules.meter.prizes, 5000, 0, "first_five")
+    assert spec.meter_active(rules) and not spec.meter_active(load_config(CLASSIC))
 
 
 def test_config_round_trips_and_hashes():
     full, classic = load_config(DESCRIBED), load_config(CLASSIC)
-    assert full.game == classic.game == "holdem_bonus_described"
+    assert full.game == classic.game == "holdem_bonus"
     assert full.game_def == classic.game_def  # one game, two configs' numbers
     assert full.to_dict()["jackpot"] == {"contribution_bp": 5000, "reset": 0}
     assert "jackpot" not in classic.to_dict()
@@ -173,17 +216,22 @@ def strategy_rounds():
 
 
 @pytest.mark.parametrize("name", STRATEGIES)
-@pytest.mark.parametrize(("package", "described"), PAIRS, ids=["icelandic", "classic"])
-def test_rule_strategies_take_the_packages_actions(strategy_rounds, name, package, described):
+@pytest.mark.parametrize("config", CONFIGS, ids=["icelandic", "classic"])
+def test_rule_strategies_take_the_references_actions(strategy_rounds, name, config):
+    """The description's rules take, at every point, the hand-written reference's action
+    (``basic``, ``always-play``) or the shipped exact tables' (the table strategies)."""
     cards = strategy_rounds
-    pkg, desc = load_config(package), load_config(described)
-    a = get_strategy(name, pkg).decide(cards)
-    b = get_strategy(RULES.get(name, name), desc).decide(cards)
-    took = {}
-    for rules, d in ((pkg, a), (desc, b)):
-        took[rules.game] = taken(spec_for(rules).decisions,
-                                 {k: np.asarray(v).astype(np.int32) for k, v in d.items()})
-    ta, tb = took[pkg.game], took[desc.game]
+    rules = load_config(config)
+    spec = spec_for(rules)
+    if name in REFERENCE:
+        tree, a = TREE, REFERENCE[name](cards)
+    else:
+        assert spec.table_of(name) is not None, name  # the tables, not the rules below
+        tree, a = spec.decisions, get_strategy(name, rules).decide(cards)
+    b = get_strategy(RULES.get(name, name), rules).decide(cards)
+    assert spec.table_of(RULES.get(name, name)) is None  # description rules
+    ta, tb = (taken(t, {k: np.asarray(v).astype(np.int32) for k, v in d.items()})
+              for t, d in ((tree, a), (spec.decisions, b)))
     for point in ("flop", "turn", "river"):
         bad = np.flatnonzero(np.asarray(ta[point]) != np.asarray(tb[point]))
         assert bad.size == 0, (name, point, cards[bad[:3]].tolist())
@@ -251,7 +299,8 @@ CASES = [
 
 @pytest.mark.parametrize(("cid", "edits", "key", "needles"), CASES, ids=[c[0] for c in CASES])
 def test_new_keys_refuse_mistakes(tmp_path, cid, edits, key, needles):
-    text = TEXT.replace('name = "holdem_bonus_described"\ntitle', 'name = "thb_broken"\ntitle')
+    text = TEXT.replace('name = "holdem_bonus"\ntitle', 'name = "thb_broken"\ntitle')
+    assert text != TEXT
     assert_refused(tmp_path, cid, text, edits, key, needles)
 
 
@@ -266,6 +315,10 @@ def test_configs_validate_against_the_schema(path):
 
     schema = json.loads((Path(description.__file__).with_name("schema.json")).read_text())
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    if isinstance(doc.get("game"), str):  # the classic config names the game the other holds
+        assert doc["game"] == "holdem_bonus"
+        game = tomllib.loads(DESCRIBED.read_text(encoding="utf-8"))["game"]
+        doc = {**doc, "game": game}
     jsonschema.Draft202012Validator(schema).validate(doc)
     broken = dict(doc, jackpot={"contribution_bp": 5000})  # no reset
     assert not jsonschema.Draft202012Validator(schema).is_valid(broken)

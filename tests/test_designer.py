@@ -3,9 +3,9 @@ That its candidates are what a fresh ``gpusim exact`` gives is tested with the o
 solves, in tests/test_exact_truth.py.
 
 Brute force here prices every paytable of a small space by another path: a side bet through the
-config parser and the exact side-bet tables; Casino Hold'em's Ante through the exact solver's own
-``optimal_decisions`` and ``ante_pays`` on a slice of the counts (a few flop classes enumerated
-here, so the test takes seconds).
+config parser and the deals counted one by one (the Bonus's starting hands); Casino Hold'em's
+Ante through the exact solver's own ``optimal_decisions`` and ``ante_pays`` on a slice of the
+counts (a few flop classes enumerated here, so the test takes seconds).
 """
 
 from __future__ import annotations
@@ -49,11 +49,52 @@ def _found_rows(table, lines) -> set[tuple[int, ...]]:
     return {tuple(int(v) for v in row) for row in table.select(list(lines)).rows()}
 
 
-def _bonus_rtp(rules) -> Fraction:
-    from gpusim.games.holdem_bonus.exact import bonus_table
+_RANKS = "23456789TJQKA"
 
-    t = bonus_table(rules)
-    return 1 + sum(Fraction(p) * c for _, p, c, _ in t.events) / t.placed
+
+def _hole_class(a: int, b: int) -> str:
+    """A starting hand's class ("AA", "AKs", "T9o") from two card codes (rank = code >> 2)."""
+    hi, lo = sorted((a >> 2, b >> 2), reverse=True)
+    if hi == lo:
+        return _RANKS[hi] * 2
+    return _RANKS[hi] + _RANKS[lo] + ("s" if a & 3 == b & 3 else "o")
+
+
+def _bonus_rows(rules) -> dict[str, int]:
+    """{Bonus line or "other": deals}, brute force over the C(52,2) x C(50,2) (player hole, dealer
+    hole) deals: each player hole's class (tests/thb_reference.py names each line's classes); for
+    the player's aces, every dealer hole of the 50 cards left, counting the dealer's aces."""
+    from thb_reference import BONUS_LINE_CLASSES
+
+    line_of = {cls: ln for ln, classes in BONUS_LINE_CLASSES.items() for cls in classes}
+    has_vs = "AA_vs_dealer_AA" in rules.pays()["bonus"]
+    rows = dict.fromkeys([*(["AA_vs_dealer_AA"] if has_vs else []), *BONUS_LINE_CLASSES,
+                          "other"], 0)
+    for a, b in itertools.combinations(range(52), 2):
+        line = line_of.get(_hole_class(a, b), "other")
+        if line == "AA" and has_vs:
+            rest = [c for c in range(52) if c not in (a, b)]
+            aces = sum(c >> 2 == 12 and d >> 2 == 12 for c, d in itertools.combinations(rest, 2))
+            rows["AA_vs_dealer_AA"] += aces
+            rows["AA"] += 1225 - aces
+        else:
+            rows[line] += 1225
+    assert sum(rows.values()) == 1326 * 1225
+    return rows
+
+
+_BONUS_ROWS: dict[bool, dict[str, int]] = {}
+
+
+def _bonus_rtp(rules) -> Fraction:
+    """The Bonus's RTP from the config parser's paytable (X:1) and :func:`_bonus_rows`."""
+    pays = rules.pays()["bonus"]
+    key = "AA_vs_dealer_AA" in pays
+    if key not in _BONUS_ROWS:
+        _BONUS_ROWS[key] = _bonus_rows(rules)
+    rows = _BONUS_ROWS[key]
+    net = sum(Fraction(pays[ln]) * n for ln, n in rows.items() if ln != "other") - rows["other"]
+    return 1 + net / (1326 * 1225)
 
 
 def _aa_rtp(rules) -> Fraction:
@@ -103,16 +144,14 @@ def test_side_bet_search_is_exactly_the_brute_force_set(case):
 
 
 @pytest.mark.parametrize("config", ["holdem_bonus", "holdem_bonus_classic"])
-def test_bonus_counts_are_the_exact_modules(config):
+def test_bonus_counts_are_the_brute_force_ones(config):
     from gpusim.designer.models import side_bet_model
-    from gpusim.games.holdem_bonus.exact import bonus_table
 
     rules = load_config(config)
     m = side_bet_model(rules, "bonus")
-    t = bonus_table(rules)
-    rows = {e: c for e, _, c, _ in t.events}
+    rows = _bonus_rows(rules)
     assert dict(zip(m.lines, m.hits.tolist(), strict=True)) | {"other": m.lose} == rows
-    assert m.total == t.placed
+    assert m.total == sum(rows.values())
 
 
 def test_side_bet_filters_on_hit_frequency_sd_and_vi_match_brute_force(thb):
@@ -213,8 +252,9 @@ def test_write_config_gives_a_config_with_that_paytable(thb, tmp_path):
     rules = load_config(path)
     row = res.table.row(1, named=True)
     assert rules.name == "my_bonus"
-    assert rules.bonus_paytable.as_dict() == {ln: row[ln] for ln in res.lines}
-    assert rules.stakes == thb.stakes and rules.jackpot == thb.jackpot
+    assert rules.pays()["bonus"] == {ln: row[ln] for ln in res.lines}
+    assert rules.stakes == thb.stakes and rules.meter == thb.meter
+    assert rules.pays()["jackpot"] == thb.pays()["jackpot"]
     assert _bonus_rtp(rules) == Fraction(row["rtp_exact"])
 
 

@@ -11,9 +11,10 @@ from gpusim.cli import app
 from gpusim.config import load_config
 from gpusim.exact import cupy_counts as xb
 from gpusim.exact.cache import count_solver
+from gpusim.games import spec_for
 from gpusim.games.holdem import call_once_cupy as ch_cupy
 from gpusim.games.holdem import streets_cupy as thb_cupy
-from gpusim.games.holdem_bonus import exact as thb_pricing
+from gpusim.games.spec import load
 
 runner = CliRunner()
 
@@ -86,9 +87,10 @@ def test_backend_choice_reaches_the_solver(monkeypatch, tmp_path):
 
     monkeypatch.setattr(thb_cupy, "solve_river_cupy", fake)
     rules = load_config("holdem_bonus")
-    r = thb_pricing.cached_counts(rules, progress=False, backend="cupy")
+    solver = load(spec_for(rules).exact_solver)  # the described game's (streets_described.py)
+    r = solver.counts(rules, progress=False, backend="cupy")
     assert calls == [4] and r.W[0].any() and not r.W[1:].any()
-    again = thb_pricing.cached_counts(rules, progress=False, backend="cupy")  # from the cache
+    again = solver.counts(rules, progress=False, backend="cupy")  # from the cache
     assert calls == [4] and np.array_equal(again.W, r.W)
     with pytest.raises(ValueError, match="backend 'tpu'"):
         count_solver(solve_river, lambda: fake, "tpu")

@@ -8,8 +8,8 @@
   deal stakes a whole number of units). The integers give the printed probabilities, returns,
   RTP and hit frequency back.
 - Largest win: each bet's ``max_win`` is the brute-force maximum read here from the config file
-  itself: the top pay of the bet's lines (a described bet's showdown pays, paytable and bonus
-  lines; a hand-written game's paytables and its fixed 1:1 pays) x the largest stake multiple
+  itself: the top pay of the bet's lines (its showdown pays, paytable and bonus lines, read
+  from the described game's ``[game]`` table) x the largest stake multiple
   the game's decision tree allows x the bet's stake / the Ante. One bet's strategy never puts its
   top multiple on its top line: Mississippi Stud's third street, brute-forced from the
   strategy's own third-street actions (the report's ``first_decision``) and the best hand each
@@ -86,25 +86,6 @@ def _top(table: dict) -> Fraction:
     return max(_pay(v) for v in table.values())
 
 
-def _hand_written_maxima(config: str, doc: dict) -> dict[str, Fraction]:
-    """{bet: largest net win in Antes} of a hand-written game, from its config file and its
-    decision tree's multiples."""
-    rules = load_config(config)
-    mult = spec_for(rules).stake_multiples
-    stakes = doc["stakes"]
-    ante = Fraction(stakes["ante"])
-    pays = doc["paytables"]
-    if rules.game == "holdem_bonus":
-        # every main bet pays 1:1 (the Ante on a straight or better)
-        out = {b: Fraction(1) * mult[b] for b in ("ante", "flop", "turn", "river")}
-        if stakes.get("bonus", 0) > 0:
-            out["bonus"] = _top(pays["bonus"]) * stakes["bonus"] / ante
-        if stakes.get("jackpot", 0) > 0:  # "X for 1"; the royal flush's meter is left out
-            out["jackpot"] = (_top(pays["jackpot"]) - 1) * stakes["jackpot"] / ante
-        return out
-    raise AssertionError(f"{config}: no maxima for game {rules.game!r}")
-
-
 def _outcome_pay(value: str, paytable: Fraction) -> Fraction:
     named = {"paytable": paytable, "push": Fraction(0), "lose": Fraction(-1)}
     return named[value] if value in named else _pay(value)
@@ -123,6 +104,8 @@ def _described_maxima(config: str, doc: dict) -> dict[str, Fraction]:
         if b.get("side") and stakes.get(bet, 0) == 0:
             continue
         line = _top(pays[b["paytable"]]) if "paytable" in b else Fraction(0)
+        if game.get("paytables", {}).get(b.get("paytable"), {}).get("pays") == "for_one":
+            line -= 1  # "X for 1": the prize replaces the stake (a royal's meter is left out)
         best = (max(_outcome_pay(v, line) for v in b["showdown"].values())
                 if "showdown" in b else line)
         if "bonus" in b:
@@ -189,8 +172,9 @@ def test_max_win_of_every_bet_and_round_is_the_brute_force_maximum(name):
     named = doc.get("game")
     if isinstance(named, str) and isinstance(_toml(named).get("game"), dict):
         doc = {**doc, "game": _toml(named)["game"]}  # a described game another config holds
-    want = (_described_maxima(config, doc) if isinstance(doc.get("game"), dict)
-            else _hand_written_maxima(config, doc))
+    # every shipped game is described (Texas Hold'em Bonus was the last hand-written one)
+    assert isinstance(doc.get("game"), dict), f"{config}: no [game] table to read maxima from"
+    want = _described_maxima(config, doc)
     for bet in rep["bets"]:  # a side bet a fold forfeits, as if always settled: the same best
         if bet.endswith("_always_settled"):
             want[bet] = want[bet.removesuffix("_always_settled")]

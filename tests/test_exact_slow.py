@@ -44,13 +44,14 @@ def test_casino_holdem_full_solve_matches_seed_002():
 @pytest.mark.slow
 def test_holdem_bonus_full_solve_matches_seed_001():
     from gpusim.exact._parallel import default_workers
+    from gpusim.games.holdem.streets import analyse
     from gpusim.games.holdem.streets_counts import (
         preflop_ev,
         river_rule,
         solve_river,
         turn_pass,
     )
-    from gpusim.games.holdem_bonus.exact import analyse
+    from gpusim.games.holdem.streets_shape import prices_of
 
     rules = load_config("holdem_bonus")
     river = solve_river(4, workers=default_workers())
@@ -59,7 +60,7 @@ def test_holdem_bonus_full_solve_matches_seed_001():
     num, den = preflop_ev(tp.joint)
     # every deal of every class is counted once
     assert (tp.joint.sum(axis=(1, 2, 3)) == den).all()
-    rep = analyse(river, tp, num > -den, rules, "optimal")
+    rep = analyse(river, tp, num > -den, prices_of(rules), "optimal")
     main = rep["main"]
     print("ante RTP", main["ante_rtp"], "total bet RTP", main["total_bet_rtp"])
     assert abs(main["ante_rtp"] - 0.9796) < TOL

@@ -1,12 +1,15 @@
 """The CUDA kernels' per-round logic compiled for the host (g++), checked against the JAX path.
 
-A C++ harness (built in a temporary folder; skipped without g++) includes the same headers as
-``kernels/casino_holdem.cu`` and ``kernels/holdem_bonus.cu`` and
+A C++ harness (tests/_host_build.py ``HARNESS``, built in a temporary folder; skipped without
+g++) includes the same headers as ``kernels/casino_holdem.cu`` and ``kernels/holdem_bonus.cu``
+(the street-bets kernel, which plays the described Texas Hold'em Bonus) and
 
-- settles given rounds and decisions (events, stakes, nets): compared with
-  :func:`gpusim.games.settle` on random rounds of every shipped config and rule variant, and with
-  the hand-worked scenario hands of ``test_scenarios_*.py``;
-- decides given rounds: compared with every strategy the CuPy backend supports;
+- settles given rounds and decisions (events, stakes, nets): compared with the description's
+  :func:`gpusim.games.settle` on random rounds of every shipped config and rule variant (the
+  kernel's events matched to the description's by name), and with the hand-worked scenario
+  hands of ``test_scenarios_*.py``;
+- decides given rounds: compared with every strategy the CuPy backend supports, and the
+  street-bets kernel's own rule lists with the hand-written strategies (tests/thb_reference.py);
 - plays a whole chunk with the kernel's per-round function and histogram: reduced by
   :func:`gpusim.compute.backends.cupy_rounds.counts_from_bins` it must equal the JAX runner's
   ChunkCounts (:mod:`gpusim.runs.runner`; Jackpot royal rounds and the meter too).
@@ -21,167 +24,45 @@ from __future__ import annotations
 import shutil
 import subprocess
 import zlib
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import KERNELS, build_harness, host_decide, random_rounds, table_dir
+import thb_reference
+from _host_build import HARNESS, KERNELS, build_harness, host_decide, random_rounds, table_dir
 from _variants import variant
+from thb_reference import thb_all_seven
 
+from gpusim.cards import CATEGORY_KEYS
 from gpusim.compute.backends import cupy_rounds as cb
-from gpusim.config import Stakes, load_config
-from gpusim.games import bets, event_names, event_returns, settle
+from gpusim.config import load_config
+from gpusim.games import bets, event_names, event_returns, settle, spec_for
 from gpusim.games.holdem.call_once_shape import qualifier_rank
-from gpusim.games.holdem_bonus import event_returns as thb_returns
+from gpusim.games.holdem.streets_kernel import BONUS_CLASSES
 from gpusim.games.strategy_registry import get_strategy
 from gpusim.strategy import StrategyError
 
-HARNESS = r"""
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
-#include "host_io.h"
-#include "settle_casino_holdem.cuh"
-#include "settle_holdem_bonus.cuh"
+CONFIGS = {n: load_config(n) for n in ("casino_holdem", "casino_holdem_evolution",
+                                       "holdem_bonus", "holdem_bonus_classic")}
+CH, CH_EVO, THB, THB_CLASSIC = CONFIGS.values()
 
 
-// settle ch|thb RULES CARDS DECISIONS OUT: rules as int32 words (struct order); cards n x 9
-//   int32; decisions n x 3 uint8 (ch: call first). OUT per round int32: events, stakes, nets
-//   (3 or 6 bets each), then player rank, dealer rank.
-// decide ch|thb STRATEGY TABLEDIR CARDS OUT: n x 3 uint8 decisions.
-// chunk ch|thb STRATEGY TABLEDIR SEED FIRST N ARG OUT: the kernel's loop on the host; ARG is
-//   "qualifier,has_aa" (ch) or the flags (thb). OUT: max-bins uint64 counts, then the royal
-//   count and its (offset << 16 | code) words.
-int main(int argc, char** argv) {
-  if (argc < 3) return 2;
-  const std::string mode = argv[1];
-  const bool ch = std::strcmp(argv[2], "ch") == 0;
-  if (mode == "settle" && argc == 7) {
-    const std::vector<int32_t> words = load<int32_t>(argv[3]);
-    const std::vector<int32_t> cards = load<int32_t>(argv[4]);
-    const std::vector<uint8_t> dec = load<uint8_t>(argv[5]);
-    const size_t n = cards.size() / 9;
-    std::vector<int32_t> out;
-    if (ch) {
-      GpusimChRules r;
-      if (words.size() * 4 != sizeof(r)) return 4;
-      std::memcpy(&r, words.data(), sizeof(r));
-      for (size_t i = 0; i < n; ++i) {
-        const GpusimChSettlement s = gpusim_ch_settle(&cards[9 * i], dec[3 * i] != 0, r);
-        const int32_t row[11] = {s.events.ante, s.events.call, s.events.aa_bonus, s.stake[0],
-                                 s.stake[1], s.stake[2], s.net[0], s.net[1], s.net[2],
-                                 (int32_t)s.events.player_rank, (int32_t)s.events.dealer_rank};
-        out.insert(out.end(), row, row + 11);
-      }
-    } else {
-      GpusimThbRules r;
-      if (words.size() * 4 != sizeof(r)) return 4;
-      std::memcpy(&r, words.data(), sizeof(r));
-      for (size_t i = 0; i < n; ++i) {
-        GpusimThbDecision d;
-        d.flop = dec[3 * i] != 0;
-        d.turn = dec[3 * i + 1] != 0;
-        d.river = dec[3 * i + 2] != 0;
-        const GpusimThbSettlement s = gpusim_thb_settle(&cards[9 * i], d, r);
-        const GpusimThbEvents& e = s.events;
-        const int32_t ev[6] = {e.ante, e.flop, e.turn, e.river, e.bonus, e.jackpot};
-        out.insert(out.end(), ev, ev + 6);
-        out.insert(out.end(), s.stake, s.stake + 6);
-        out.insert(out.end(), s.net, s.net + 6);
-        out.push_back((int32_t)e.player_rank);
-        out.push_back((int32_t)e.dealer_rank);
-      }
-    }
-    save(argv[6], out);
-    return 0;
-  }
-  if (mode == "decide" && argc == 7) {
-    const int strategy = std::atoi(argv[3]);
-    TableFiles tf(argv[4]);
-    const std::vector<int32_t> cards = load<int32_t>(argv[5]);
-    const size_t n = cards.size() / 9;
-    std::vector<uint8_t> out(3 * n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      if (ch) {
-        out[3 * i] = gpusim_ch_decide(strategy, &cards[9 * i], tf.t);
-      } else {
-        const GpusimThbDecision d = gpusim_thb_decide(strategy, &cards[9 * i], tf.t);
-        out[3 * i] = d.flop;
-        out[3 * i + 1] = d.turn;
-        out[3 * i + 2] = d.river;
-      }
-    }
-    save(argv[6], out);
-    return 0;
-  }
-  if (mode == "chunk" && argc == 10) {
-    const int strategy = std::atoi(argv[3]);
-    TableFiles tf(argv[4]);
-    const unsigned long long seed = std::strtoull(argv[5], nullptr, 10);
-    const unsigned long long first = std::strtoull(argv[6], nullptr, 10);
-    const unsigned long long n = std::strtoull(argv[7], nullptr, 10);
-    const uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
-    std::vector<unsigned long long> bins(ch ? GPUSIM_CH_MAX_BINS : GPUSIM_THB_MAX_BINS, 0ull);
-    std::vector<unsigned long long> royal;
-    if (ch) {
-      unsigned qualifier;
-      int has_aa;
-      if (std::sscanf(argv[8], "%u,%d", &qualifier, &has_aa) != 2) return 2;
-      for (unsigned long long i = 0; i < n; ++i) {
-        bins[gpusim_ch_play_round(k0, k1, first + i, strategy, qualifier, has_aa != 0, tf.t)]++;
-      }
-    } else {
-      const int flags = std::atoi(argv[8]);
-      for (unsigned long long i = 0; i < n; ++i) {
-        bool is_royal;
-        const int code = gpusim_thb_play_round(k0, k1, first + i, strategy, flags & 1, flags & 2,
-                                               flags & 4, tf.t, &is_royal);
-        if (is_royal) {
-          royal.push_back((i << 16) | (unsigned)code);
-        } else {
-          bins[code]++;
-        }
-      }
-    }
-    bins.push_back(royal.size());
-    bins.insert(bins.end(), royal.begin(), royal.end());
-    save(argv[9], bins);
-    return 0;
-  }
-  std::fprintf(stderr, "bad arguments\n");
-  return 2;
-}
-"""
+_forget_all_seven = thb_reference.forget_all_seven  # the fixture
 
-CH = load_config("casino_holdem")
-CH_EVO = load_config("casino_holdem_evolution")
-THB = load_config("holdem_bonus")
-THB_CLASSIC = load_config("holdem_bonus_classic")
-CONFIGS = {
-    "casino_holdem": CH,
-    "casino_holdem_evolution": CH_EVO,
-    "holdem_bonus": THB,
-    "holdem_bonus_classic": THB_CLASSIC,
-}
-# Rule variants beyond the shipped configs: other stakes, no side bet, the flush Ante line,
-# the seven-card Jackpot hand, a stricter dealer qualifier.
+
+# Rule variants beyond the shipped configs: other stakes, no side bet, the flush Ante line
+# (the Ante's straight line paying 0), the seven-card Jackpot hand, a stricter dealer qualifier.
 VARIANTS = {
-    "ch_stakes_3_2": variant("casino_holdem", {"stakes.ante": 3, "stakes.aa_bonus": 2}),
-    "ch_no_aa": variant("casino_holdem", {"stakes.aa_bonus": 0}),
-    "ch_qualifier_jacks": variant("casino_holdem", {"rules.dealer_qualifier.rank": "J"}),
-    "thb_flush_ante": replace(THB, ante_pays_from="flush"),
-    "thb_all_seven": replace(THB, jackpot=replace(THB.jackpot, cards="all_seven")),
-    "thb_stakes_2_3_5": replace(THB, stakes=Stakes((("ante", 2), ("bonus", 3), ("jackpot", 5)))),
-    "thb_no_side_bets": replace(
-        THB_CLASSIC,
-        stakes=Stakes((("ante", 1), ("bonus", 0), ("jackpot", 0))),
-        bonus_paytable=None,
-    ),
+    "ch_stakes_3_2": lambda: variant("casino_holdem", {"stakes.ante": 3, "stakes.aa_bonus": 2}),
+    "ch_no_aa": lambda: variant("casino_holdem", {"stakes.aa_bonus": 0}),
+    "ch_qualifier_jacks": lambda: variant("casino_holdem", {"rules.dealer_qualifier.rank": "J"}),
+    "thb_flush_ante": lambda: variant("holdem_bonus", {"paytables.ante.straight": 0}),
+    "thb_all_seven": thb_all_seven,
+    "thb_stakes_2_3_5": lambda: variant("holdem_bonus", {"stakes.ante": 2, "stakes.bonus": 3,
+                                                         "stakes.jackpot": 5}),
+    "thb_no_side_bets": lambda: variant("holdem_bonus_classic", {"stakes.bonus": 0}),
 }
-ALL_RULES = {**CONFIGS, **VARIANTS}
+ALL_RULES = {**{n: (lambda r=r: r) for n, r in CONFIGS.items()}, **VARIANTS}  # made when used
 
 
 @pytest.fixture(scope="module")
@@ -202,12 +83,37 @@ def _ch_aa_order(rules) -> np.ndarray:
     return np.array([kernel.index(n) for n in names], np.int64)
 
 
+THB_BETS = ("ante", "flop", "turn", "river", "bonus", "jackpot")
+THB_KERNEL_EVENTS = {
+    "ante": ("fold", *(f"win:{c}" for c in CATEGORY_KEYS), "tie", "loss"),
+    "flop": ("fold", "win", "tie", "loss"),
+    "turn": ("fold", "check", "win", "tie", "loss"),
+    "river": ("fold", "check", "win", "tie", "loss"),
+    "bonus": BONUS_CLASSES,
+    "jackpot": CATEGORY_KEYS,
+}
+"""The street-bets kernel's events of each bet, by name in its order
+(kernels/settle_holdem_bonus.cuh: ante 0 fold, 1 + c a win with category c, 11 tie, 12 loss;
+the Bonus's as ``gpusim_thb_bonus_event``; the Jackpot's the meter hand's category)."""
+
+
+def _thb_order(rules) -> dict[str, np.ndarray]:
+    """{offered bet: the kernel's event of each of the description's}, matched by name: the
+    description's events of a bet must be the kernel's, in any order."""
+    out = {}
+    for bet, names in event_names(rules).items():
+        kernel = THB_KERNEL_EVENTS[bet]
+        assert sorted(names) == sorted(kernel), (bet, names)
+        out[bet] = np.array([kernel.index(n) for n in names], np.int64)
+    return out
+
+
 def _rule_words(rules, meter: int) -> np.ndarray:
     """The GpusimChRules / GpusimThbRules struct of the headers, as int32 words."""
     offered = bets(rules)
+    ret = event_returns(rules)
     if rules.game == "casino_holdem":
-        ret = event_returns(rules)  # Ante and Call events in the kernel's order
-        aa = (0,) * 22
+        aa = (0,) * 22  # Ante and Call events are in the kernel's order
         if "aa_bonus" in offered:
             aa = np.zeros(22, np.int64)
             aa[_ch_aa_order(rules)] = ret["aa_bonus"]
@@ -216,18 +122,26 @@ def _rule_words(rules, meter: int) -> np.ndarray:
         return (
             np.array(head + list(ret["ante"]) + list(aa), np.int64).astype(np.uint32).view(np.int32)
         )
-    ret = thb_returns(rules)
-    bonus = ret.get("bonus", (0,) * 21)
-    jp = [0 if r is None else r for r in ret.get("jackpot", (0,) * 10)]
-    all_seven = rules.jackpot is not None and rules.jackpot.cards == "all_seven"
+    order = _thb_order(rules)
+
+    def kernel_returns(bet: str) -> list[int]:
+        """The bet's returns in the kernel's event order (0 where not offered; the royal's
+        meter, None, is the meter word's)."""
+        out = np.zeros(len(THB_KERNEL_EVENTS[bet]), np.int64)
+        if bet in ret:
+            out[order[bet]] = [0 if r is None else int(r) for r in ret[bet]]
+        return out.tolist()
+
+    (flags,) = spec_for(rules).kernel.head_args(rules)  # 4: the meter's hand is all seven cards
     head = [
         rules.stakes.ante,
         rules.stakes["bonus"] if "bonus" in offered else 0,
         rules.stakes["jackpot"] if "jackpot" in offered else 0,
-        int(all_seven),
+        int(flags) >> 2 & 1,
         meter,
     ]
-    return np.array(head + list(ret["ante"]) + list(bonus) + jp, np.int32)
+    words = head + [w for bet in ("ante", "bonus", "jackpot") for w in kernel_returns(bet)]
+    return np.array(words, np.int32)
 
 
 def _host_settle(exe: Path, rules, cards: np.ndarray, dec: np.ndarray, meter: int = 0):
@@ -243,14 +157,13 @@ def _host_settle(exe: Path, rules, cards: np.ndarray, dec: np.ndarray, meter: in
     )  # fmt: skip
     k = 3 if game == "ch" else 6
     out = np.fromfile(work / "out.bin", np.int32).reshape(len(cards), 3 * k + 2)
-    names = (
-        ("ante", "call", "aa_bonus")
-        if game == "ch"
-        else ("ante", "flop", "turn", "river", "bonus", "jackpot")
-    )
+    names = ("ante", "call", "aa_bonus") if game == "ch" else THB_BETS
     events = {b: out[:, i] for i, b in enumerate(names)}
     if game == "ch" and "aa_bonus" in bets(rules):  # the description's event numbers
         events["aa_bonus"] = np.argsort(_ch_aa_order(rules))[events["aa_bonus"]].astype(np.int32)
+    if game == "thb":  # the description's event numbers, by name
+        for bet, order in _thb_order(rules).items():
+            events[bet] = np.argsort(order)[events[bet]].astype(np.int32)
     return {
         "events": events,
         "stakes": {b: out[:, k + i] for i, b in enumerate(names)},
@@ -284,7 +197,7 @@ def _assert_settlement_equal(host, s, rules, label=""):
 
 @pytest.mark.parametrize("name", list(ALL_RULES))
 def test_host_settle_matches_jax_onrandom_rounds(harness, name):
-    rules = ALL_RULES[name]
+    rules = ALL_RULES[name]()
     n = 100_000
     cards = random_rounds(n, seed=len(name))
     # Random decisions, including a Turn/River bet after a fold (settle must ignore it).
@@ -301,8 +214,8 @@ def _scenario_rows():
 
     rows = [(r, text, {"call": np.asarray([call])}, None, exp)
             for r, text, call, exp in ch_s.SCENARIOS]  # fmt: skip
-    rows += [(r, text, thb_s._decisions(code), meter, exp)
-             for r, text, code, meter, exp in thb_s.SCENARIOS]  # fmt: skip
+    rows += [(thb_all_seven() if r == thb_s.ALL_SEVEN else r, text, thb_s._decisions(code), meter,
+              exp) for r, text, code, meter, exp in thb_s.SCENARIOS]  # fmt: skip
     return rows, ch_s._round
 
 
@@ -314,15 +227,10 @@ def test_host_settle_matches_the_hand_worked_scenarios(harness):
         dec = np.zeros((1, 3), np.uint8)
         for i, key in enumerate(decisions):
             dec[0, i] = bool(decisions[key][0])
-        default_meter = rules.jackpot.reset if getattr(rules, "jackpot", None) else 0
+        default_meter = rules.meter.reset if rules.meter is not None else 0
         host = _host_settle(harness, rules, cards, dec, default_meter if meter is None else meter)
         got = {}
-        names = {
-            "ch": ("ante", "call", "aa_bonus"),
-            "thb": ("ante", "flop", "turn", "river", "bonus", "jackpot"),
-        }[_game(rules)]
-        from gpusim.games import event_names
-
+        names = {"ch": ("ante", "call", "aa_bonus"), "thb": THB_BETS}[_game(rules)]
         ev_names = event_names(rules)
         for bet in names:
             if bet not in ev_names or host["stakes"][bet][0] == 0:
@@ -355,6 +263,7 @@ SUPPORTED = [
     ("holdem_bonus", "basic"),
     ("holdem_bonus", "optimal"),
     ("holdem_bonus", "win-over-half-ev"),
+    ("holdem_bonus", "win-over-half"),  # another name of the win-over-half-ev tables
     ("casino_holdem_evolution", "optimal"),
     ("holdem_bonus_classic", "optimal"),
 ]
@@ -372,7 +281,6 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
     n = 100_000
     cards = random_rounds(n, seed=zlib.crc32(f"{config}/{strategy}".encode()))
     got = host_decide(harness, _game(rules), spec, cards)
-    from gpusim.games import spec_for
     from gpusim.strategy.tree import taken
 
     # the kernel reports a bet placed: the action index 1 at a point the round reached
@@ -388,16 +296,49 @@ def test_host_decisions_match_python_strategy(harness, config, strategy):
         assert 0 < got[:, len(keys) - 1].sum() < n
 
 
+THB_REFERENCE = [
+    ("holdem_bonus", "always-play"),
+    ("holdem_bonus", "basic"),
+    ("holdem_bonus_classic", "basic"),
+]
+
+
+@pytest.mark.parametrize(("config", "strategy"), THB_REFERENCE)
+def test_host_thb_rules_take_the_hand_written_references_action(harness, config, strategy):
+    """The kernel's own rule lists (kernels/strategy_holdem_bonus.cuh), to which the described
+    rule strategies are sent, are round by round the hand-written strategies
+    (tests/thb_reference.py)."""
+    import thb_reference as ref
+
+    from gpusim.strategy.tree import taken
+
+    rules, _strat, spec = _spec(config, strategy)
+    assert spec.code == {"always-play": cb.STRAT_ALWAYS, "basic": cb.STRAT_BASIC}[strategy]
+    n = 100_000
+    cards = random_rounds(n, seed=zlib.crc32(f"{config}/{strategy}/reference".encode()))
+    got = host_decide(harness, "thb", spec, cards)
+    hand = {"always-play": ref.thb_always_play, "basic": ref.thb_basic}[strategy]
+    want = taken(ref.TREE, {k: np.asarray(v).astype(np.int32) for k, v in hand(cards).items()})
+    for i, point in enumerate(("flop", "turn", "river")):
+        bad = np.flatnonzero(got[:, i] != (want[point] == 1))
+        assert bad.size == 0, f"{point}: {bad.size} rounds differ, e.g. cards {cards[bad[0]]}"
+        if strategy != "always-play":  # both actions occur: the comparison is not vacuous
+            assert 0 < got[:, i].sum() < n
+
+
 def test_unsupported_strategy_is_a_one_line_error():
-    # the per-round counting form of the Swedish rules' rule (the registered name serves its tables)
-    # has no kernel form
-    from gpusim.games.holdem_bonus.strategies import thb_win_over_half
+    # the per-round counting form of the Swedish rules' rule (the registered name serves its
+    # tables) has no kernel form; nor have the description's rules that count P(win) per round
+    from thb_reference import thb_win_over_half
+
     from gpusim.strategy import RuleStrategy
 
-    strat = RuleStrategy("win-over-half-per-round", "holdem_bonus", thb_win_over_half)
-    with pytest.raises(StrategyError) as exc:
-        cb.strategy_spec(THB, strat)
-    assert "\n" not in str(exc.value) and "win-over-half-per-round" in str(exc.value)
+    strats = [RuleStrategy("win-over-half-per-round", "holdem_bonus", thb_win_over_half),
+              get_strategy("win-over-lose", THB), get_strategy("win-over-half-ev-rules", THB)]
+    for strat in strats:
+        with pytest.raises(StrategyError) as exc:
+            cb.strategy_spec(THB, strat)
+        assert "\n" not in str(exc.value) and strat.name in str(exc.value)
 
 
 def test_strategy_of_another_game_is_rejected():
@@ -412,7 +353,6 @@ def _host_chunk(exe: Path, rules, spec, seed, first, n):
     """The kernel's loop on the host: the chunk's histogram and royal hits, in the game's
     joint codes (a described game's through its kernel's code map)."""
     from gpusim.compute.bins import remap_codes
-    from gpusim.games import spec_for
     from gpusim.games.spec import load
 
     work = exe.parent
@@ -467,7 +407,7 @@ def test_host_chunk_with_jackpot_royals_equals_jax_chunk(harness):
     The window (seed 4, rounds 118,000 ..) was picked because it holds two royals; that it does
     is checked on the JAX side, so the choice is not an expected value of the code under test.
     """
-    rules = VARIANTS["thb_all_seven"]
+    rules = thb_all_seven()
     strat = get_strategy("basic", rules)
     spec = cb.strategy_spec(rules, strat)
     seed, first, n, meter = 4, 118_000, 14_000, 987_654_321

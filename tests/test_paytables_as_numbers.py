@@ -4,57 +4,57 @@ nets from the same deals."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
 
+import jax
 import numpy as np
 import pytest
+import thb_reference
 from _variants import variant
+from thb_reference import BONUS_LINE_CLASSES, thb_all_seven
 
 from gpusim import compile_cache
 from gpusim.compute import program
 from gpusim.compute.chunks import ChunkRunner
 from gpusim.dealing import deal
-from gpusim.games import payout, settle
-from gpusim.games.holdem_bonus.events import BONUS_HANDS
-from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
+from gpusim.games import event_names, payout, settle
 from gpusim.games.strategy_registry import get_strategy
-from gpusim.rules import Paytable, Stakes
 
 BATCH = 4096
 ROUNDS = 4000
 COMPILED = ("compiled", "unsaved", "jit")
 SMALL_PAIRS = BONUS_LINE_CLASSES["TT_to_22"]
+# a strategy with a fingerprint (its tables), so its batch programs are kept by key; the
+# description's rule strategies have none yet, and are compiled afresh for every config
+STRATEGY = "optimal"
 
 
-def _with_line(table: Paytable, line: str, pay: int) -> Paytable:
-    return Paytable(tuple((k, pay if k == line else v) for k, v in table.lines))
-
-
-def _with_stake(stakes: Stakes, bet: str, amount: int) -> Stakes:
-    return Stakes(tuple((b, amount if b == bet else a) for b, a in stakes.amounts))
+_forget_all_seven = thb_reference.forget_all_seven  # the fixture
 
 
 @pytest.fixture(scope="module")
 def variants(thb):
     """The shipped Texas Hold'em Bonus, its Bonus paying TT-22 one more, and its Ante doubled."""
-    pays = thb.bonus_paytable["TT_to_22"]
-    richer = replace(thb, name="richer",
-                     bonus_paytable=_with_line(thb.bonus_paytable, "TT_to_22", pays + 1))
-    doubled = replace(thb, name="doubled", stakes=_with_stake(thb.stakes, "ante", 2))
+    pays = thb.pays()["bonus"]["TT_to_22"]
+    richer = variant(thb, {"name": "richer", "paytables.bonus.TT_to_22": pays + 1})
+    doubled = variant(thb, {"name": "doubled", "stakes.ante": 2})
     return thb, richer, doubled
 
 
 def test_pays_and_stakes_are_not_structure_but_bets_qualifier_and_flags_are(variants, ch):
     thb, richer, doubled = variants
-    strat = get_strategy("basic", thb)
+    strat = get_strategy(STRATEGY, thb)
     key = program._cache_key(thb, strat, BATCH)
-    for other in (richer, doubled, replace(thb, ante_pays_from="flush"),
-                  replace(thb, jackpot=replace(thb.jackpot, reset=500, contribution_bp=100))):
+    assert key is not None
+    # the Ante paying from a flush (its straight line pays 0) and the meter's numbers are numbers
+    for other in (richer, doubled, variant(thb, {"paytables.ante.straight": 0}),
+                  variant(thb, {"jackpot.reset": 500, "jackpot.contribution_bp": 100})):
         assert other.config_hash != thb.config_hash
         assert other.structure_hash == thb.structure_hash
         assert program._cache_key(other, strat, BATCH) == key
-    for other in (replace(thb, stakes=_with_stake(thb.stakes, "bonus", 0)),
-                  replace(thb, jackpot=replace(thb.jackpot, cards="all_seven"))):
+    # a side bet not offered, and the Jackpot on all seven cards (the description's Jackpot hand
+    # changed, a game of its own), are structure
+    for other in (variant(thb, {"stakes.bonus": 0}), thb_all_seven()):
         assert other.structure_hash != thb.structure_hash
         assert program._cache_key(other, strat, BATCH) != key
     # Casino Hold'em, a description: its pays are numbers; its options (a fold forfeiting the AA
@@ -65,16 +65,25 @@ def test_pays_and_stakes_are_not_structure_but_bets_qualifier_and_flags_are(vari
 
 
 def test_public_settle_compiles_once_per_structure(variants):
-    from gpusim.games.holdem_bonus import settlement
-
+    # the described settlement runs inside a caller's jit, compiled per rules.structure() with
+    # the numbers (payout) as arguments: the richer Bonus reuses the compiled program
     thb, richer, _ = variants
     cards = np.asarray(deal(11, 0, 512, 9))
-    play = {k: np.ones(512, bool) for k in ("flop", "turn", "river")}
-    base = settle(cards, play, thb)
-    compiled = settlement._settle._cache_size()
-    more = settle(cards, play, richer)
-    assert settlement._settle._cache_size() == compiled
-    small = np.isin(np.asarray(base.events["bonus"]), [BONUS_HANDS.index(h) for h in SMALL_PAIRS])
+    play = {k: np.ones(512, np.int32) for k in ("flop", "turn", "river")}
+
+    @partial(jax.jit, static_argnames=("structure",))
+    def compiled_settle(cards, pay, structure):
+        return settle(cards, play, structure, payout=pay)
+
+    base = compiled_settle(cards, payout(thb), thb.structure())
+    compiled = compiled_settle._cache_size()
+    more = compiled_settle(cards, payout(richer), richer.structure())
+    assert compiled_settle._cache_size() == compiled
+    for bet in base.nets:  # the compiled settlement is the public one
+        np.testing.assert_array_equal(base.nets[bet], settle(cards, play, thb).nets[bet])
+        np.testing.assert_array_equal(more.nets[bet], settle(cards, play, richer).nets[bet])
+    bonus_events = event_names(thb)["bonus"]
+    small = np.isin(np.asarray(base.events["bonus"]), [bonus_events.index(h) for h in SMALL_PAIRS])
     assert small.any()
     delta = np.asarray(more.nets["bonus"]) - np.asarray(base.nets["bonus"])
     np.testing.assert_array_equal(delta, small * thb.stakes["bonus"])
@@ -88,7 +97,7 @@ def test_public_settle_compiles_once_per_structure(variants):
 def test_configs_that_differ_only_in_numbers_share_one_batch_program(variants, tmp_path,
                                                                      monkeypatch):  # fmt: skip
     monkeypatch.setenv(compile_cache.ENV, str(tmp_path))
-    strat = get_strategy("basic", variants[0])
+    strat = get_strategy(STRATEGY, variants[0])
     origins, programs, counts = [], [], []
     for rules in variants:
         runner = ChunkRunner(rules, strat, batch=BATCH)

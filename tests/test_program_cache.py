@@ -130,6 +130,12 @@ def test_the_key_changes_with_everything_the_program_is_made_of(setup):
     mixed = PointRules(basic.fn.points, {**basic.fn.fns, "river": lambda seen: seen[:, 0] > 0})
     assert strategy_fingerprint(RuleStrategy("mixed", rules.game, mixed)) is None
     assert program._cache_key(rules, basic, BATCH) not in (None, key)
+    # a described game's rule strategies share their functions' import paths: each is told
+    # apart by its name (the description itself is in the rules' structure hash)
+    always = get_strategy("always-play", rules)
+    assert strategy_fingerprint(always) not in (None, strategy_fingerprint(basic))
+    assert program._cache_key(rules, always, BATCH) not in (None, key,
+                                                            program._cache_key(rules, basic, BATCH))
 
 
 def test_a_callers_own_function_is_never_cached(setup, tmp_path):

@@ -5,23 +5,31 @@ Layout: "player | dealer | flop turn river"; decisions "FTR" = flop/turn/river b
 ("F--" bets the flop and checks twice, "---" folds). Stakes: Ante 1, Flop 2, Turn 1, River 1,
 Bonus 1, Jackpot 1 unless noted. ``holdem_bonus`` = the Icelandic rules (Bonus with AA-vs-dealer-AA
 1000:1, Jackpot "X for 1" prizes, royal = meter); ``holdem_bonus_classic`` = the Swedish rules (no
-1000:1 line, no Jackpot).
+1000:1 line of its own, no Jackpot).
 """
-
-from dataclasses import replace
 
 import numpy as np
 import pytest
+import thb_reference
+from _variants import variant
+from thb_reference import thb_all_seven
 
 from gpusim.cards import parse_cards
-from gpusim.config import Stakes, load_config
-from gpusim.games import bets, settle
-from gpusim.games.holdem_bonus import JACKPOT_ROYAL
+from gpusim.config import load_config
+from gpusim.games import bets, event_names, settle
 
 S001 = load_config("holdem_bonus")
 S000 = load_config("holdem_bonus_classic")
-FLUSH_ANTE = replace(S001, ante_pays_from="flush")
-ALL_SEVEN = replace(S001, jackpot=replace(S001.jackpot, cards="all_seven"))
+# the Ante pays from a flush: its straight line pays 0 (a winning straight pushes)
+FLUSH_ANTE = variant("holdem_bonus", {"paytables.ante.straight": 0})
+# the Jackpot hand as the best five of all seven cards (the description's own Jackpot hand is
+# the hole cards and the flop, [game.hands.first_five]): a variant of the description itself,
+# so a game of its own name, made when its scenario runs (a game registered at import would
+# be listed by every test that runs in the same process)
+ALL_SEVEN = "all_seven"
+
+
+_forget_all_seven = thb_reference.forget_all_seven  # the fixture
 
 
 def _round(text: str) -> list[int]:
@@ -60,7 +68,8 @@ SCENARIOS = [
     (S000, "9c Td | 2h 2s | Jh Qs Kd 3c 4c", "FTR", None,
      {"ante": (1, "win:straight"), "flop": (2, "win"), "turn": (1, "win"),
       "river": (1, "win"), "bonus": (-1, "other")}),
-    # ante_pays_from = flush: a winning straight only pushes the Ante (0); the rest as above.
+    # The Ante from a flush (straight = 0): a winning straight only pushes the Ante (0); the
+    # rest as above.
     (FLUSH_ANTE, "9c Td | 2h 2s | Jh Qs Kd 3c 4c", "FTR", None,
      {"ante": (0, "win:straight"), "flop": (2, "win"), "turn": (1, "win"),
       "river": (1, "win"), "bonus": (-1, "other"), "jackpot": (9, "straight")}),
@@ -107,7 +116,8 @@ SCENARIOS = [
     (S001, "Ac Ad | Ah As | 2c 5d 9h Jc Kd", "FTR", None,
      {"ante": (0, "tie"), "flop": (0, "tie"), "turn": (0, "tie"), "river": (0, "tie"),
       "bonus": (1000, "AA_vs_AA"), "jackpot": (-1, "pair")}),
-    # The Swedish rules has no such line: AA pays 30:1 whatever the dealer holds.
+    # The Swedish rules have no such line: AA pays 30:1 whatever the dealer holds (the config's
+    # AA_vs_dealer_AA line pays as AA does).
     (S000, "Ac Ad | Ah As | 2c 5d 9h Jc Kd", "FTR", None,
      {"ante": (0, "tie"), "flop": (0, "tie"), "turn": (0, "tie"), "river": (0, "tie"),
       "bonus": (30, "AA_vs_AA")}),
@@ -171,6 +181,8 @@ SCENARIOS = [
 
 @pytest.mark.parametrize("rules, text, code, meter, expected", SCENARIOS)
 def test_scenario(rules, text, code, meter, expected):
+    if rules == ALL_SEVEN:
+        rules = thb_all_seven()
     check(rules, text, code, expected, meter)
 
 
@@ -187,7 +199,7 @@ def test_scenarios_cover_every_bonus_and_jackpot_line():
 def test_bigger_ante_scales_the_streets():
     # Ante 2 -> Flop 4, Turn 2, River 2; straight win: +2, +4, +2, +2. Bonus 3 units lose -3;
     # Jackpot 1 unit straight 10 for 1 -> +9.
-    rules = replace(S001, stakes=Stakes((("ante", 2), ("bonus", 3), ("jackpot", 1))))
+    rules = variant("holdem_bonus", {"stakes.ante": 2, "stakes.bonus": 3, "stakes.jackpot": 1})
     check(rules, "9c Td | 2h 2s | Jh Qs Kd 3c 4c", "FTR",
           {"ante": (2, "win:straight"), "flop": (4, "win"), "turn": (2, "win"),
            "river": (2, "win"), "bonus": (-3, "other"), "jackpot": (9, "straight")})
@@ -202,4 +214,5 @@ def test_jackpot_meter_per_round():
     dec = {k: np.ones(3, bool) for k in ("flop", "turn", "river")}
     s = settle(cards, dec, S001, jackpot_meter=np.asarray([1000, 2000, 5000]))
     assert np.asarray(s.nets["jackpot"]).tolist() == [999, 1999, 9]
-    assert (np.asarray(s.events["jackpot"]) == JACKPOT_ROYAL).tolist() == [True, True, False]
+    royal_event = event_names(S001)["jackpot"].index("royal_flush")
+    assert (np.asarray(s.events["jackpot"]) == royal_event).tolist() == [True, True, False]

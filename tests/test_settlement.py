@@ -7,12 +7,12 @@ import jax
 import numpy as np
 import pytest
 from ch_reference import ch_terms
+from thb_reference import thb_terms
 from uth_reference import uth_terms
 
 from gpusim.cards import format_card
 from gpusim.config import load_config, shipped_configs
 from gpusim.games import bets, decision_names, event_names, event_returns, settle, spec_for
-from gpusim.games.holdem_bonus import JACKPOT_ROYAL
 
 _TYPES = {
     "High Card": "high_card",
@@ -179,10 +179,10 @@ def ref_ultimate_holdem(rules, c, multiple):
     return out
 
 
-def _random_rounds(rng, n, deck):
-    """n rounds of 9 distinct cards from ``deck`` (a card-code list)."""
+def _random_rounds(rng, n, deck, k=9):
+    """n rounds of k distinct cards from ``deck`` (a card-code list)."""
     deck = np.asarray(deck, dtype=np.int32)
-    idx = np.argsort(rng.random((n, len(deck))), axis=1)[:, :9]
+    idx = np.argsort(rng.random((n, len(deck))), axis=1)[:, :k]
     return deck[idx]
 
 
@@ -219,8 +219,8 @@ def test_matches_reference_and_conserves_money(config, deck):
     nets = {b: np.asarray(v) for b, v in s.nets.items()}
     events = {b: np.asarray(v) for b, v in s.events.items()}
     returns = event_returns(rules)
-    terms = {"ultimate_holdem": uth_terms, "casino_holdem": ch_terms}.get(
-        rules.game, lambda r: r)(rules)
+    terms = {"ultimate_holdem": uth_terms, "casino_holdem": ch_terms,
+             "holdem_bonus": thb_terms}[rules.game](rules)
     totals = {b: [0, 0] for b in bets(rules)}  # [wagered, returned] by the reference
     for i in range(n):
         c = cards[i].tolist()
@@ -231,7 +231,7 @@ def test_matches_reference_and_conserves_money(config, deck):
             ref = ref_ultimate_holdem(terms, c, pre + 2 if pre else 2 * flop or river)
         else:
             d = [bool(dec[k][i]) for k in ("flop", "turn", "river")]
-            ref = ref_holdem_bonus(rules, c, *d, int(meter[i]))
+            ref = ref_holdem_bonus(terms, c, *d, int(meter[i]))
         for bet in bets(rules):
             stake = int(stakes[bet][i])
             net = int(nets[bet][i])
@@ -256,7 +256,8 @@ def test_matches_reference_and_conserves_money(config, deck):
 def test_contract_shapes_and_event_tables(shipped_name):
     rules = load_config(shipped_name)
     rng = np.random.default_rng(5)
-    cards = _random_rounds(rng, 64, range(52))
+    # as many cards as the game deals (Caribbean Stud: 10)
+    cards = _random_rounds(rng, 64, range(52), spec_for(rules).cards_per_round)
     dec = {k: np.ones(64, bool) for k in decision_names(rules)}
     s = settle(cards, dec, rules)
     assert tuple(s.stakes) == tuple(s.nets) == tuple(s.events) == bets(rules)
@@ -306,9 +307,13 @@ def test_decision_keys_are_checked():
 
 
 def test_jackpot_royal_event_index():
+    # the Jackpot's events are the categories of its hand, the royal flush (the meter's) once
     rules = load_config("holdem_bonus")
-    assert event_names(rules)["jackpot"][JACKPOT_ROYAL] == "royal_flush"
-    assert event_returns(rules)["jackpot"][JACKPOT_ROYAL] is None
+    names = event_names(rules)["jackpot"]
+    royal = names.index("royal_flush")
+    assert names.count("royal_flush") == 1
+    assert event_returns(rules)["jackpot"][royal] is None  # the meter, not a fixed prize
+    assert [i for i, r in enumerate(event_returns(rules)["jackpot"]) if r is None] == [royal]
 
 
 def test_rules_are_static_and_hashable():

@@ -168,7 +168,7 @@ def test_thb_jackpot_fixed_prizes(all_five_card_rounds):
         assert counts[cat] == n, cat
     # "X for 1": 2500 x 36 + 250 x 624 + 50 x 3744 + 25 x 5108 + 10 x 10200 + 3 x 54912.
     assert fixed == Fraction(827_636, N5)
-    meter_share = Fraction(rules.jackpot.contribution_bp, 10_000)
+    meter_share = Fraction(rules.meter.contribution_bp, 10_000)
     total = fixed + meter_share
     print(
         f"\nTHB Jackpot: fixed prizes {float(fixed) * 100:.6f} %, + meter share "

@@ -18,7 +18,7 @@ SEED = 5
 
 def test_meter_arithmetic_by_hand():
     rules = load_config("holdem_bonus")
-    jp = rules.jackpot
+    jp = rules.meter
     stakes = np.ones(10, np.int64)  # one unit on the Jackpot every round
     nets = -stakes.copy()
     royal = np.zeros(10, bool)
@@ -54,7 +54,7 @@ def royal_rounds():
 @pytest.mark.parametrize("chunk", [ROUNDS, 262_144, 27_581])
 def test_jackpot_hits_recorded_and_chunk_independent(tmp_path, chunk, royal_rounds):
     rules = load_config("holdem_bonus")
-    jp = rules.jackpot
+    jp = rules.meter
     run = gpusim.simulate(
         "holdem_bonus", rounds=ROUNDS, seed=SEED, out=tmp_path / "r", strategy="always-play",
         chunk=chunk,

@@ -35,11 +35,11 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy.stats import chi2
+from thb_reference import BONUS_LINE_CLASSES
 
 import gpusim
 from gpusim.config import load_config
 from gpusim.games import bets, spec_for
-from gpusim.games.holdem_bonus.rules import BONUS_LINE_CLASSES
 
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 Z999 = 3.2905267314919255

@@ -1,5 +1,7 @@
 """Strategies: the registry, the information contract, the rule lists on hand-built hands,
-and the exact win counting behind ``win-over-half``."""
+and the exact win counting behind ``win-over-half``. Texas Hold'em Bonus's strategies are its
+description's (configs/holdem_bonus.toml), checked against the hand-written references of
+tests/thb_reference.py on the same hands and round by round."""
 
 import itertools
 
@@ -8,13 +10,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from ch_reference import ch_basic, ch_side_bet_optimal
+from thb_reference import TREE as THB_TREE
+from thb_reference import thb_always_play, thb_basic, thb_preflop_play, thb_win_over_half
 
 import gpusim.games.strategy_registry as registry
 import gpusim.strategy
 from gpusim.cards import class_members, format_card, hand_class, parse_cards
 from gpusim.config import load_config
 from gpusim.games import spec_for
-from gpusim.games.holdem_bonus.strategies import thb_basic, thb_preflop_play, thb_win_over_half
 from gpusim.games.strategy_registry import (
     get_strategy,
     register_strategy,
@@ -26,6 +29,11 @@ from gpusim.strategy.equity import showdown_counts
 
 CH = load_config("casino_holdem")
 THB = load_config("holdem_bonus")
+
+
+def _thb(name):
+    """The description's strategy ``name`` as a function of the cards (the references' shape)."""
+    return get_strategy(name, THB).decide
 
 
 def _round(text: str) -> np.ndarray:
@@ -116,6 +124,8 @@ def test_the_trees_points_see_what_the_rules_say():
         spec = spec_for(rules)
         assert {p.name: p.sees for p in spec.decisions} == {p: SEEN[p] for p in
                                                             spec.decision_points}
+    # the description's tree is the hand-written game's: points, actions, stakes, sees
+    assert spec_for(THB).decisions == THB_TREE
 
 
 @pytest.mark.parametrize("rules", [CH, THB], ids=["casino_holdem", "holdem_bonus"])
@@ -154,13 +164,15 @@ def test_decisions_ignore_unseen_cards(rules, name, n):
         assert (again == decision).all(), key
 
 
-def test_win_over_half_ignores_unseen_cards():
+@pytest.mark.parametrize("decide", [thb_win_over_half, _thb("win-over-half")],
+                         ids=["reference", "described"])
+def test_win_over_half_ignores_unseen_cards(decide):
     rng = np.random.default_rng(12)
     cards = _deal(rng, 6)
-    base = {k: np.asarray(v) for k, v in thb_win_over_half(cards).items()}
+    base = {k: np.asarray(v) for k, v in decide(cards).items()}
     for key in ("turn", "river"):
         other = _reshuffle_unseen(cards, SEEN[key], rng)
-        assert (np.asarray(thb_win_over_half(other)[key]) == base[key]).all(), key
+        assert (np.asarray(decide(other)[key]) == base[key]).all(), key
 
 
 # --- rule lists on hand-built hands ------------------------------------------------------------
@@ -190,10 +202,16 @@ def test_ch_side_bet_optimal_calls_every_aa_bonus_win():
     assert not bool(np.asarray(ch_side_bet_optimal(_round("9h 2c | Kd 5s 3h"))["call"])[0])
 
 
-def test_thb_preflop_fold_list_is_23o_to_27o():
+@pytest.mark.parametrize("name", ["reference", "basic", "win-over-half"])
+def test_thb_preflop_fold_list_is_23o_to_27o(name):
+    # every hole-card pair once, the other seven cards the lowest unused
     holes = np.asarray(list(itertools.combinations(range(52), 2)), dtype=np.int32)
-    cards = np.concatenate([holes, np.zeros((len(holes), 7), np.int32)], axis=1)
-    play = np.asarray(thb_preflop_play(cards))
+    cards = np.asarray([[*h, *[c for c in range(52) if c not in h][:7]] for h in holes.tolist()],
+                       dtype=np.int32)
+    if name == "reference":
+        play = np.asarray(thb_preflop_play(cards))
+    else:  # the description's strategy: the Flop point's action 1 is the bet, 0 the fold
+        play = np.asarray(_thb(name)(cards)["flop"]) == 1
     folded = {hand_class(a, b) for (a, b), p in zip(holes, play, strict=True) if not p}
     assert folded == {"32o", "42o", "52o", "62o", "72o"}
     assert (~play).sum() == 5 * len(class_members("72o"))
@@ -213,23 +231,26 @@ def test_thb_preflop_fold_list_is_23o_to_27o():
         ("Ah 5h | Kh 9h 3h 7h", True, True),  # flush by the turn
     ],
 )
-def test_thb_basic(text, turn, river):
-    d = {k: int(np.asarray(v)[0]) for k, v in thb_basic(_round(text)).items()}
+@pytest.mark.parametrize("decide", [thb_basic, _thb("basic")], ids=["reference", "described"])
+def test_thb_basic(decide, text, turn, river):
+    d = {k: int(np.asarray(v)[0]) for k, v in decide(_round(text)).items()}
     assert d == {"flop": 1, "turn": int(turn), "river": int(river)}  # 1 bet, 0 fold / check
 
 
-def test_thb_win_over_half_extremes():
+@pytest.mark.parametrize("decide", [thb_win_over_half, _thb("win-over-half")],
+                         ids=["reference", "described"])
+def test_thb_win_over_half_extremes(decide):
     # Royal flush made on the flop: no dealer hand beats or ties it (P(win) = 1): bet both.
-    d = thb_win_over_half(_round("Ah Kh | Qh Jh Th 2c 3d"))
+    d = decide(_round("Ah Kh | Qh Jh Th 2c 3d"))
     assert bool(np.asarray(d["turn"])[0]) and bool(np.asarray(d["river"])[0])
     # 7-2 offsuit against three aces on the board and a K-Q turn: every dealer card beats or
     # ties it far more than half the time.
-    d = thb_win_over_half(_round("7c 2d | Ah Ad As Kc 3h"))
+    d = decide(_round("7c 2d | Ah Ad As Kc 3h"))
     assert not bool(np.asarray(d["turn"])[0]) and not bool(np.asarray(d["river"])[0])
     # 2-3 offsuit folds preflop: the later points are not reached, so no bets at all.
     from gpusim.strategy.tree import placed_multiples
 
-    d = thb_win_over_half(_round("3c 2d | Ah Ad As Kc 3h"))
+    d = decide(_round("3c 2d | Ah Ad As Kc 3h"))
     assert int(np.asarray(d["flop"])[0]) == 0
     placed = placed_multiples(spec_for(THB).decisions, {k: np.asarray(v) for k, v in d.items()})
     assert not any(int(v[0]) for v in placed.values())
@@ -306,6 +327,14 @@ def test_win_over_half_tables_equal_per_round_counting():
         assert (table[key] == direct[key]).all(), key
 
 
+def test_thb_always_play_equals_the_reference():
+    cards = _deal(np.random.default_rng(3), 2_000)
+    got, want = _thb("always-play")(cards), thb_always_play(cards)
+    for key in ("flop", "turn", "river"):
+        assert (np.asarray(got[key]) == np.asarray(want[key])).all(), key
+        assert (np.asarray(got[key]) == 1).all(), key  # the bet, at every point
+
+
 def _thb_basic_by_features(cards):
     """The Texas Hold'em Bonus basic rule list written on the generic _features, as it was
     first implemented: the reference for the bit-mask version."""
@@ -324,16 +353,22 @@ def _thb_basic_by_features(cards):
 
 
 def test_thb_basic_equals_the_feature_rule_list():
+    """The reference's bit-mask rule list, its first feature version and the description's
+    ``basic`` decide alike at every point, round by round (reached or not)."""
     rng = np.random.default_rng(2024)
     cards = _deal(rng, 200_000)
     # plus rounds rich in the rare features: hole cards and board from two suits, low ranks
     low = np.argsort(rng.random((50_000, 24)), axis=1)[:, :9].astype(np.int32)
     low = (low // 2) * 4 + (low % 2)  # ranks 2..K, clubs and diamonds only
+    described = _thb("basic")
     for batch in (cards, low):
         got = thb_basic(batch)
         want = _thb_basic_by_features(batch)
+        desc = described(batch)
         for key, w in zip(("flop", "turn", "river"), want, strict=True):
             g = np.asarray(got[key])
             bad = np.flatnonzero(g != w)
             assert bad.size == 0, f"{key}: {bad.size} rounds differ, first {batch[bad[0]]}"
+            bad = np.flatnonzero(np.asarray(desc[key]) != g)
+            assert bad.size == 0, f"described {key}: {bad.size} differ, first {batch[bad[0]]}"
         assert 0 < np.asarray(got["river"]).mean() < 1

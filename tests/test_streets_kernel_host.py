@@ -1,7 +1,8 @@
 """The street-bets kernel (``kernels/holdem_bonus.cu``) serving a described game of its shape
-(gpusim/games/holdem/streets_kernel.py), host-compiled as in ``test_kernels_settle_host.py``:
+(gpusim/games/holdem/streets_kernel.py), host-compiled as in ``test_kernels_settle_host.py``
+(the harness of tests/_host_build.py):
 
-- a whole chunk of Texas Hold'em Bonus described in TOML (both tests/data configs), the kernel
+- a whole chunk of Texas Hold'em Bonus (both shipped configs: the game is described), the kernel
   playing the described rule strategies it computes itself and the exact tables, its codes sent
   through :func:`code_map` to the description's joint codes, gives the JAX runner's counts
   exactly, Jackpot royals and the meter included;
@@ -19,22 +20,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _host_build import build_harness, host_decide, random_rounds, table_dir
-from test_kernels_settle_host import HARNESS
+from _host_build import HARNESS, build_harness, host_decide, random_rounds, table_dir
 
 from gpusim.compute.backends import cupy_rounds as cb
 from gpusim.config import load_config
 from gpusim.games.strategy_registry import get_strategy
 
-DATA = Path(__file__).resolve().parent / "data"
-DESCRIBED = DATA / "holdem_bonus_described.toml"
-_GAMES = ("holdem_bonus_described", "thb_kqs", "thb_not_streets")
+DESCRIBED = Path(__file__).resolve().parents[1] / "configs" / "holdem_bonus.toml"
+_GAMES = ("thb_kqs", "thb_not_streets")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _forget_described_thb():
-    """Loading the described configs registers their game in this process; the registry lists
-    the shipped games only once this module is done (docs/config.md is made from it)."""
+    """Loading the variants registers their games in this process; the registry lists the
+    shipped games only once this module is done (docs/config.md is made from it)."""
     yield
     from gpusim.games import SPECS
 
@@ -44,16 +43,12 @@ def _forget_described_thb():
 
 @pytest.fixture(scope="module")
 def harness(tmp_path_factory) -> Path:
-    # the kernels' host harness of tests/test_kernels_settle_host.py (its thb modes)
+    # the kernels' host harness (tests/_host_build.py; its thb modes)
     return build_harness(tmp_path_factory, "streets_host", HARNESS)
 
 
 def _rules(config: str):
-    from gpusim.games import spec_for
-
-    rules = load_config(DATA / f"{config}.toml")
-    spec_for(rules)  # registers the game again where another module's clean-up removed it
-    return rules
+    return load_config(config)
 
 
 def _kernel_chunk(exe: Path, rules, spec, seed, first, n, meter):
@@ -79,14 +74,14 @@ def _kernel_chunk(exe: Path, rules, spec, seed, first, n, meter):
 
 
 def _shipped_tables(rules):
-    """The described game's ``optimal``, from the shipped config's decision tables (bit for bit
-    the ones its description solves to, tests/test_described_holdem_bonus_exact.py): nothing to
-    solve in a fresh clone."""
+    """The game's ``optimal``, from the shipped config's decision tables (bit for bit the ones
+    its description solves to, tests/test_described_holdem_bonus_exact.py): nothing to solve in
+    a fresh clone."""
     from gpusim.games.described.layout import tree
     from gpusim.games.holdem.streets_tables import StreetsTables
     from gpusim.strategy.tables import stored_tables
 
-    shipped = stored_tables(load_config(rules.name.removesuffix("_described")))
+    shipped = stored_tables(rules)
     return StreetsTables(name="optimal", game=rules.game,
                          tables=StreetsTables.pack("optimal", shipped), tree=tree(rules.game_def))
 
@@ -98,14 +93,14 @@ def _jax_chunk(rules, strat, seed, first, n, meter):
 
 
 CHUNKS = [
-    # described config (tests/data), strategy, seed, first round, rounds, meter (1/10,000
+    # shipped config, strategy, seed, first round, rounds, meter (1/10,000
     # units), whether the window holds a Jackpot royal (hole cards + flop: seed 5 deals them at
     # rounds 525,824 and 785,308, tests/test_reduce.py)
-    ("holdem_bonus_described", "always-play", 5, 520_000, 20_000, 55_555, True),
-    ("holdem_bonus_described", "basic", 5, 780_000, 20_000, 987_654_321, True),
-    ("holdem_bonus_described", "optimal", 5, 510_000, 30_000, 0, True),
-    ("holdem_bonus_classic_described", "optimal", 2**64 - 1, 2**33 + 5, 20_000, 0, False),
-    ("holdem_bonus_classic_described", "always-play", 7, 2**32 - 9_000, 20_000, 0, False),
+    ("holdem_bonus", "always-play", 5, 520_000, 20_000, 55_555, True),
+    ("holdem_bonus", "basic", 5, 780_000, 20_000, 987_654_321, True),
+    ("holdem_bonus", "optimal", 5, 510_000, 30_000, 0, True),
+    ("holdem_bonus_classic", "optimal", 2**64 - 1, 2**33 + 5, 20_000, 0, False),
+    ("holdem_bonus_classic", "always-play", 7, 2**32 - 9_000, 20_000, 0, False),
 ]
 
 
@@ -123,7 +118,7 @@ def test_host_chunk_through_the_code_map_equals_the_described_jax_chunk(
     assert _kernel_chunk(harness, rules, spec, seed, first, n, meter) == want
 
 
-@pytest.mark.parametrize("config", ["holdem_bonus_described", "holdem_bonus_classic_described"])
+@pytest.mark.parametrize("config", ["holdem_bonus", "holdem_bonus_classic"])
 def test_kernel_basic_takes_the_described_basic_rules_action(harness, config):
     """``gpusim_thb_basic`` (kernels/strategy_holdem_bonus.cuh) is, round by round, the described
     ``basic`` rules :func:`rule_code` sends to it."""
@@ -147,7 +142,7 @@ def test_kernel_basic_takes_the_described_basic_rules_action(harness, config):
 def test_rule_code_knows_the_kernels_rule_lists_only():
     from gpusim.games.holdem.streets_kernel import rule_code
 
-    rules = _rules("holdem_bonus_described")
+    rules = _rules("holdem_bonus")
     codes = {s: rule_code(rules, get_strategy(s, rules))
              for s in ("always-play", "basic", "win-over-lose", "win-over-half-ev-rules")}
     assert codes == {"always-play": 0, "basic": 1, "win-over-lose": None,
@@ -155,7 +150,8 @@ def test_rule_code_knows_the_kernels_rule_lists_only():
 
 
 def _variant(tmp_path: Path, name: str, edits: list[tuple[str, str]]):
-    text = DESCRIBED.read_text().replace('name = "holdem_bonus_described"', f'name = "{name}"')
+    # the config's name and its game's
+    text = DESCRIBED.read_text().replace('name = "holdem_bonus"', f'name = "{name}"')
     for old, new in edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
@@ -186,7 +182,7 @@ def test_kernel_of_serves_the_shape_only(tmp_path):
     from gpusim.games import spec_for
     from gpusim.games.holdem.streets_kernel import KERNEL, kernel_of
 
-    for config in ("holdem_bonus_described", "holdem_bonus_classic_described"):
+    for config in ("holdem_bonus", "holdem_bonus_classic"):
         assert kernel_of(_rules(config).game_def) is KERNEL
     # a River bet of 2 x the Ante: not Texas Hold'em Bonus's tree (nor solved: no optimal)
     rules = _variant(tmp_path, "thb_not_streets", [
@@ -203,5 +199,5 @@ def test_kernel_head_flags():
     from gpusim.games.holdem.streets_kernel import kernel_head
 
     # 1 the Bonus, 2 the Jackpot (hole cards + flop: no 4); the classic config has no Jackpot
-    assert int(kernel_head(_rules("holdem_bonus_described"))[0]) == 3
-    assert int(kernel_head(_rules("holdem_bonus_classic_described"))[0]) == 1
+    assert int(kernel_head(_rules("holdem_bonus"))[0]) == 3
+    assert int(kernel_head(_rules("holdem_bonus_classic"))[0]) == 1

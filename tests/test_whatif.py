@@ -89,12 +89,23 @@ def test_main_game_line_points_to_exact(ch_run):
     assert res.exit_code == 0 and "optimal strategy" in res.stdout
 
 
+def test_thb_ante_line_now_a_paytable(thb_run):
+    # Texas Hold'em Bonus's Ante is a paytable of its description: from a flush (the straight
+    # line 1 -> 0) takes 1 a winning straight
+    c = _counts(thb_run, "ante")
+    n = thb_run.summary()["rounds"]
+    b = _json(thb_run, "--set", "ante.straight=0")["whatif"]["bets"]["ante"]
+    assert c.get("win:straight", 0) > 0
+    assert b["rtp_old"] - b["rtp_new"] == pytest.approx(c["win:straight"] / n, abs=1e-12)
+    assert "gpusim exact" in b["note"] and b["exact_for_side_bet"] is False
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
         (["--set", "bonus.AKx=30"], "bonus.AKs"),          # unknown line lists allowed ones
         (["--set", "jackpot.royal_flush=5"], "allowed"),  # the meter line is not a pay
-        (["--set", "ante.flush=2"], "allowed"),           # no Ante paytable in this game
+        (["--set", "flop.flush=2"], "allowed"),           # no Flop paytable in this game
         (["--set", "bonus.AKs=x"], "whole numbers"),
         (["--set", "bonus.AKs"], "BET.LINE=PAY"),
         (["--target-rtp", "0.95"], "--line"),

@@ -78,8 +78,10 @@ def strategy_fingerprint(strategy) -> str | None:
 
     A table strategy: its name and the sha256 of each table. A rule strategy whose function
     (or, for a ``PointRules``, every point's function) is part of gpusim: the import paths
-    (the code is in the source digest). Anything
-    else, e.g. a caller's own function, has no fingerprint and is never cached.
+    (the code is in the source digest), or the ``PointRules``'s ``key`` where its functions are
+    made per game (a described game's rule strategy: the description itself is in the rules'
+    ``structure_hash``, which the program's key holds too). Anything else, e.g. a caller's own
+    function, has no fingerprint and is never cached.
     """
     tables = getattr(strategy, "tables", None)
     if isinstance(tables, dict):
@@ -92,14 +94,15 @@ def strategy_fingerprint(strategy) -> str | None:
     fn = getattr(strategy, "fn", None)
     # a PointRules holds one function per decision point: each must be gpusim's own
     fns = getattr(fn, "fns", None) or {"": fn}
+    key = getattr(fn, "key", None)
     paths = []
     for point, f in fns.items():
         module = getattr(f, "__module__", "") or ""
         qualname = getattr(f, "__qualname__", "<")
-        if f is None or not module.startswith("gpusim.") or "<" in qualname:
+        if f is None or not module.startswith("gpusim.") or ("<" in qualname and key is None):
             return None
         paths.append(f"{point}={module}:{qualname}" if point else f"{module}:{qualname}")
-    return "rule:" + ",".join(paths)
+    return "rule:" + ",".join(paths) + (f"|{key}" if key is not None else "")
 
 
 @cache

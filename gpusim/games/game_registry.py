@@ -1,14 +1,14 @@
-"""The game registry: every game's :class:`GameSpec` by name, built-in and plugin.
+"""The game registry: every game's :class:`GameSpec` by name, shipped and plugin.
 
-:data:`SPECS` is discovered on first use: the built-in games, then each distribution's entry in
-the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`). :func:`spec_for` finds the
-spec of a config's rules or of a game's name. (The strategies of every game are looked up in
+:data:`SPECS` is discovered on first use: the games the shipped configs describe (a ``[game]``
+table), then each distribution's entry in the ``gpusim.games`` entry-point group
+(:data:`ENTRY_POINT_GROUP`). :func:`spec_for` finds the spec of a config's rules or of a game's
+name. (The strategies of every game are looked up in
 :mod:`gpusim.games.strategy_registry`.)
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator, Mapping
 
@@ -24,11 +24,6 @@ package (which has a ``SPEC``) or the :class:`GameSpec` itself, e.g. in its pypr
     my_game = "my_package.my_game"
 """
 
-_BUILT_IN = (
-    "gpusim.games.holdem_bonus",
-)
-
-
 def _as_spec(obj, where: str) -> GameSpec:
     spec = getattr(obj, "SPEC", obj)
     if not isinstance(spec, GameSpec):
@@ -37,18 +32,15 @@ def _as_spec(obj, where: str) -> GameSpec:
 
 
 def _discover() -> dict[str, GameSpec]:
-    """The built-in games, then every ``gpusim.games`` entry point's. A plugin that fails to
-    load, names an import path that would not load (:func:`import_path_problems`: checked
-    without importing, so reading the registry still imports no JAX), or reuses a name, is
-    reported in one line on stderr and left out: one broken distribution must not stop every
-    command. The built-in games' paths are checked by the test suite instead, so that every
-    command does not pay for reading their sources."""
+    """The games described in the shipped configs, then every ``gpusim.games`` entry point's.
+    A plugin that fails to load, names an import path that would not load
+    (:func:`import_path_problems`: checked without importing, so reading the registry still
+    imports no JAX), or reuses a name, is reported in one line on stderr and left out: one
+    broken distribution must not stop every command."""
     from importlib.metadata import entry_points
 
-    found = {}
-    for module in _BUILT_IN:
-        spec = importlib.import_module(module).SPEC
-        found[spec.name] = spec
+    found: dict[str, GameSpec] = {}
+    _shipped_descriptions(found)
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         where = f"game plugin {ep.name!r} ({ep.value})"
         try:
@@ -66,7 +58,6 @@ def _discover() -> dict[str, GameSpec]:
                   file=sys.stderr)
             continue
         found[spec.name] = spec
-    _shipped_descriptions(found)
     return found
 
 
@@ -149,7 +140,8 @@ class _Specs(Mapping):
 
 
 SPECS: Mapping[str, GameSpec] = _Specs()
-"""Every game, by name: the built-in ones in display order, then the plugins by name."""
+"""Every game, by name: the shipped configs' games (by config file name), then the plugins by
+name."""
 
 def spec_for(rules_or_game) -> GameSpec:
     """The spec of a game's rules (from :func:`gpusim.config.load_config`) or of its name."""

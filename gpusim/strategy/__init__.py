@@ -59,12 +59,16 @@ class PointRules:
     over the cards). ``write_out``: the batch program writes the decisions out instead of
     leaving them to be fused into the settlement's loop, as it does a table strategy's
     (:mod:`gpusim.compute.program`): for functions that look up large tables or count many
-    cards."""
+    cards. ``key``: what names the functions where their import paths cannot (a described
+    game's rule strategy, built per description: its strategy's name; the game's description is
+    in the rules' ``structure_hash``), so that its compiled programs are cached
+    (:func:`gpusim.compute.program.strategy_fingerprint`)."""
 
     points: tuple[DecisionPoint, ...]
     fns: Mapping[str, Callable[[Any], Any]]
     gather: bool = False
     write_out: bool = False
+    key: str | None = None
 
     def __call__(self, cards) -> dict[str, Any]:
         return decide_points(self.points, self.fns, cards, gather=self.gather)

@@ -28,6 +28,7 @@ from gpusim.games.described.options import config_values, value_dict
 from gpusim.games.described.sections import with_options
 from gpusim.games.spec import METER_SECTION, ConfigKey, GameSpec, JointCode, StrategyEntry
 from gpusim.rules import (
+    BP,
     INT32_MAX,
     MAX_PAY,
     ConfigReader,
@@ -206,7 +207,7 @@ def spec_of(d: Description) -> GameSpec:
             streets_shape.street_tree_of(d)
             solver, tables = ("gpusim.games.holdem.streets_described:SOLVER",
                               "gpusim.games.holdem.streets_described:DescribedStreetsTables")
-            designs, design_refusals = streets_shape.design_entries(d), {}
+            designs, design_refusals = streets_shape.design_entries(d)
             extra = {"forfeited_by_fold": streets_shape.forfeited_by_fold,
                      "side_bet_exact": streets_shape.side_bet_exact,
                      "kernel": streets_kernel.kernel_of(d)}
@@ -304,12 +305,28 @@ def _config_keys(d: Description) -> tuple[ConfigKey, ...]:
             allowed = "true or false" if bools else tuple(o.values)
             out.append(ConfigKey(f"rules.{o.name}", allowed, o.description,
                                  f"optional; default {_option_text(o.default)}"))
-    out += [ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}, or "
-                      "a string \"A:B\"",
-                      f"pays on the {p.hand} hand (0 pushes; a hand on no line: {p.otherwise}); "
-                      "a ratio pay needs stakes that make it whole",
-                      lines=p.lines, pays=("X:1", "A:B"))
-            for p in d.paytables]
+    if d.meter is not None:
+        bet, event = d.meter
+        when = f"when stakes.{bet} > 0"
+        out += [ConfigKey(f"{METER_SECTION}.contribution_bp", f"a whole number, 0 to {BP}",
+                          f"basis points (1/10000) of each {bet} wager added to the meter",
+                          when),
+                ConfigKey(f"{METER_SECTION}.reset", f"a whole number, 0 to {INT32_MAX}",
+                          f"the meter after a {event} wins it (money units)", when)]
+    for p in d.paytables:
+        won = f"; a {d.meter[1]} wins the meter" if d.meter and d.meter[0] in {
+            b.name for b in d.bets if b.paytable == p.name} else ""
+        if p.pays == "for_one":
+            out.append(ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}",
+                                 f"pays on the {p.hand} hand, X for 1 (the prize replaces the "
+                                 f"stake; a hand on no line: {p.otherwise}){won}",
+                                 lines=p.lines, pays=("X for 1",)))
+            continue
+        out.append(ConfigKey(f"paytables.{p.name}", f"every line a whole number 0 to {MAX_PAY}, "
+                             "or a string \"A:B\"",
+                             f"pays on the {p.hand} hand (0 pushes; a hand on no line: "
+                             f"{p.otherwise}){won}; a ratio pay needs stakes that make it whole",
+                             lines=p.lines, pays=("X:1", "A:B")))
     return tuple(out)
 
 

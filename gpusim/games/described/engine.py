@@ -28,7 +28,7 @@ from gpusim.games.described.description import RANKINGS, Description
 from gpusim.games.described.layout import layout, payout_numbers, tree
 from gpusim.games.described.starting import starting_class
 from gpusim.strategy import PointRules
-from gpusim.strategy.tree import taken
+from gpusim.strategy.tree import taken, visible
 
 __all__ = ["joint_code", "rule_strategy", "settle", "threshold"]
 
@@ -43,10 +43,29 @@ def _top_bit(x: jax.Array) -> jax.Array:
     return jnp.maximum(31 - jax.lax.clz(x.astype(_U)).astype(jnp.int32), 0)
 
 
+@cache
+def _gathered_sizes(d: Description) -> frozenset[int]:
+    """The sizes of the hands :func:`_rank` gathers: those of a hand some decision point sees
+    whole (:func:`_rank` says why)."""
+    seen = {tuple(p.sees) for p in tree(d)}
+    return frozenset(len(h.columns) for h in d.hands if tuple(h.columns) in seen)
+
+
 def _rank(cards: jax.Array, d: Description, hand: str) -> tuple[jax.Array, jax.Array]:
-    """(rank uint32, category index in the hand's ranking int32) of each round's hand."""
+    """(rank uint32, category index in the hand's ranking int32) of each round's hand.
+
+    How the hand's (N, k) cards are built decides what XLA's CPU backend writes to memory
+    (:func:`gpusim.strategy.tree.visible`). A hand of the size of one that a decision point sees
+    whole is gathered, like the strategies' views: the view and the hand are then one
+    column-major array, written once. Every other hand is sliced from the dealt round, which
+    XLA then writes column-major once for all of them, where a gather would write a copy per
+    hand (docs/performance.md: Texas Hold'em Bonus's ``optimal`` about 1.5x, ``basic`` 1.3x,
+    Mississippi Stud about 2x; gathering only the seen hand itself cost Ultimate Texas Hold'em's
+    ``optimal`` about 12 %, slicing every hand cost it 10 % and Three Card Poker half its rate).
+    """
     h = d.hand(hand)
-    cols = cards[:, list(h.columns)]
+    gather = len(h.columns) in _gathered_sizes(d)
+    cols = cards[:, list(h.columns)] if gather else visible(cards, tuple(h.columns))
     if h.ranking == "three_card":
         rank = evaluate_three(cols)
         return rank, (rank >> 27).astype(jnp.int32)
@@ -130,6 +149,10 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
                          f"{points}")
     pay = payout_numbers(rules) if payout is None else payout
     c = jnp.asarray(cards, jnp.int32)
+    if c.ndim != 2 or c.shape[1] != d.n_cards:
+        # a missing column would be read clamped (a gather) or not at all (a slice): no error
+        raise ValueError(f"cards: shape {tuple(c.shape)} is not allowed; {d.name} deals "
+                         f"(N, {d.n_cards}) cards a round")
     code = joint_code(c, decisions, d)
     lay = layout(d)
     base = d.base_bet
@@ -235,4 +258,4 @@ def rule_strategy(d: Description, name: str) -> PointRules:
     # out before the settlement reads them (gpusim.compute.program)
     heavy = any(cond in _WRITTEN_OUT for _, rules in desc[2] for rule in rules
                 for cond, _ in rule.conditions)
-    return PointRules(points, fns, gather=True, write_out=heavy)
+    return PointRules(points, fns, gather=True, write_out=heavy, key=f"described:{d.name}:{name}")

@@ -241,9 +241,10 @@ def side_bet_exact(rules) -> dict[str, dict[str, Fraction]]:
 _DESIGN = "gpusim.games.holdem.streets_design"
 
 
-def design_entries(d) -> dict:
+def design_entries(d) -> tuple[dict, dict]:
     """The designer's entries of a description of the shape: its side bets' paytables (no
-    decision touches either), as the hand-written game's."""
+    decision touches either), as the hand-written game's; and its refusal of the Ante's
+    paytable, which the shape pays 1:1 from a category up (a threshold, no pay to search)."""
     from gpusim.games.spec import DesignEntry
 
     t = roles(d)
@@ -252,4 +253,11 @@ def design_entries(d) -> dict:
         out[t.bonus] = DesignEntry("side", f"{_DESIGN}:bonus_hits")
     if t.jackpot is not None:
         out[t.jackpot] = DesignEntry("side", f"{_DESIGN}:jackpot_model")
-    return out
+    base = d.base_bet
+    refusals = {}
+    if d.bet(base).paytable is not None:
+        lowest = d.paytable(str(d.bet(base).paytable)).lines[-1]
+        refusals[base] = (f"the street-bets solver pays the {base} 1:1 from a hand category up, "
+                          "a threshold with no pay to search; price another threshold with "
+                          f"gpusim exact CONFIG --set {base}.{lowest}=0")
+    return out, refusals
