@@ -46,9 +46,9 @@ CHECKS = [
     ("holdem_bonus_classic", "basic", 4, 123, 500_000),
     ("ultimate_holdem", "optimal", 5, 2**32 - 7, 1_000_003),
     ("ultimate_holdem", "basic", 6, 0, 500_000),
-    # described Casino Hold'em through the call-once kernel's code map
-    ("tests/data/casino_holdem_described.toml", "basic", 7, 0, 500_000),
-    ("tests/data/casino_holdem_evolution_described.toml", "side-bet-optimal", 8, 2**33, 500_000),
+    # Casino Hold'em's rule strategies through the call-once kernel's code map too
+    ("casino_holdem", "basic", 7, 0, 500_000),
+    ("casino_holdem_evolution", "side-bet-optimal", 8, 2**33, 500_000),
 ]
 
 

@@ -1,4 +1,6 @@
-// Casino Hold'em per-round settlement: the CUDA twin of gpusim/games/casino_holdem.py.
+// Casino Hold'em per-round settlement: the CUDA twin of the call-once shape's described
+// settlement (gpusim/games/described/engine.py; the kernel's codes mapped by
+// gpusim/games/holdem/call_once_kernel.py).
 //
 // Event codes are those of the Python module (event_names): ante 0 fold, 1 + c dealer not
 // qualified, 11 + c win (c = the player's category 0..9), 21 tie, 22 loss; call 0 fold,
@@ -29,7 +31,7 @@ struct GpusimChEvents {
 };
 
 // cards: [player 0:2, dealer 2:4, flop 4:7, turn 7, river 8]. qualifier: the evaluator rank
-// of the weakest qualifying dealer hand (gpusim.games.casino_holdem.qualifier_threshold).
+// of the weakest qualifying dealer hand (gpusim.games.holdem.call_once_shape.qualifier_rank).
 GPUSIM_HD GpusimChEvents gpusim_ch_events(const int* cards, bool call, uint32_t qualifier) {
   GpusimChEvents ev;
   const uint32_t pr =

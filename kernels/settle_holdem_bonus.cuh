@@ -1,4 +1,6 @@
-// Texas Hold'em Bonus per-round settlement: the CUDA twin of gpusim/games/holdem_bonus.py.
+// Texas Hold'em Bonus per-round settlement: the CUDA twin of the street-bets shape's described
+// settlement (gpusim/games/described/engine.py; the kernel's codes mapped by
+// gpusim/games/holdem/streets_kernel.py).
 //
 // Event codes are those of the Python module (event_names): ante 0 fold, 1 + c win with
 // category c 0..9, 11 tie, 12 loss; flop 0 fold, 1 win, 2 tie, 3 loss; turn / river 0 fold,

@@ -1,16 +1,16 @@
-"""Casino Hold'em described in TOML (tests/data/casino_holdem_described.toml and its evolution
-config, the description the shipped configs were switched to, under another game name) settles
-as the shipped configs do: on the same random rounds and random decisions, every offered bet
-has the same stake, net and event name, and the hands the same ranks (before the switch, this
-compared it with the hand-written package); its rule strategies take the hand-written
-strategies' action on every round (tests/ch_reference.py); the new keys of the vocabulary
-(lines of whole categories, ``event_names``, ``fold_event``, ``run_with_own``) refuse a mistake
-in one line. Slow: the golden counts of both configs under every strategy the description has.
+"""Casino Hold'em's description (configs/casino_holdem.toml's ``[game]`` and its evolution
+config) settles as the hand-written game did: on the same random rounds and random decisions,
+every offered bet has the stake, net and event name of an independent per-round reference (eval7
+hand ranks, the rules' text: ``ref_casino_holdem`` of tests/test_settlement.py), the hands the
+categories and the order eval7 gives them, and the event tables and their returns are the
+hand-written game's; its rule strategies take the hand-written strategies' action on every
+round (tests/ch_reference.py); the new keys of the vocabulary (lines of whole categories,
+``event_names``, ``fold_event``, ``run_with_own``) refuse a mistake in one line. (The golden
+counts of both configs under every strategy are tests/test_golden.py's.)
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -19,28 +19,33 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from _describe_mistakes import assert_refused
+from ch_reference import ch_terms
+from test_settlement import (
+    assert_hands_as_eval7,
+    assert_settles_as,
+    by_bet,
+    ref_casino_holdem,
+)
 
-from gpusim.config import editable_doc, load_config, parse_config
-from gpusim.games import settle
+from gpusim.cards import CATEGORY_KEYS
+from gpusim.config import editable_doc, load_config, parse_config, shipped_configs
+from gpusim.games import settle, spec_for
 from gpusim.rules import rules_hash
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
-DESCRIBED = DATA / "casino_holdem_described.toml"
-EVOLUTION = DATA / "casino_holdem_evolution_described.toml"
-CONFIGS = {"casino_holdem": DESCRIBED, "casino_holdem_evolution": EVOLUTION}
+CONFIGS = ("casino_holdem", "casino_holdem_evolution")
+DESCRIBED = shipped_configs()["casino_holdem"]
+EVOLUTION = shipped_configs()["casino_holdem_evolution"]
 N = 20_000
-GAME = "casino_holdem_described"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _forget_the_game():
-    """Loading the configs registers their game in this process; the registry lists the
-    shipped games only once this module is done (docs/config.md is made from it)."""
-    yield
-    from gpusim.games import SPECS
-
-    SPECS._all().pop(GAME, None)  # type: ignore[attr-defined]
+AA_BONUS_HANDS = ("high_card", "pair_below_aces", "pair_of_aces", *CATEGORY_KEYS[2:])
+EVENTS = {
+    "ante": {"fold", *(f"dealer_not_qualified:{c}" for c in CATEGORY_KEYS),
+             *(f"win:{c}" for c in CATEGORY_KEYS), "tie", "loss"},
+    "call": {"fold", "dealer_not_qualified", "win", "tie", "loss"},
+    "aa_bonus": {*AA_BONUS_HANDS, *(f"fold:{b}" for b in AA_BONUS_HANDS)},
+}
+"""The hand-written game's events of each bet (its events module, until it became a
+description)."""
 
 
 @pytest.fixture(scope="module")
@@ -63,46 +68,65 @@ def _named(settlement) -> dict[str, np.ndarray]:
             for b, e in settlement.events.items()}
 
 
-@pytest.mark.parametrize(("package", "described"), list(CONFIGS.items()),
-                         ids=["norwegian", "evolution"])
-def test_settlement_equals_the_package(rounds, package, described):
-    cards, decisions = rounds
-    pkg, desc = load_config(package), load_config(described)
-    a, b = settle(cards, decisions, pkg), settle(cards, decisions, desc)
-    assert list(a.stakes) == list(b.stakes) == ["ante", "call", "aa_bonus"]
-    names_a, names_b = _named(a), _named(b)
-    for bet in a.stakes:
-        np.testing.assert_array_equal(np.asarray(a.stakes[bet]), np.asarray(b.stakes[bet]),
-                                      err_msg=f"{bet} stakes")
-        np.testing.assert_array_equal(np.asarray(a.nets[bet]), np.asarray(b.nets[bet]),
-                                      err_msg=f"{bet} nets")
-        bad = np.flatnonzero(names_a[bet] != names_b[bet])
-        assert bad.size == 0, (bet, [(names_a[bet][i], names_b[bet][i]) for i in bad[:5]])
-    for field in ("player_rank", "dealer_rank", "player_category", "dealer_category"):
-        np.testing.assert_array_equal(np.asarray(getattr(a, field)),
-                                      np.asarray(getattr(b, field)), err_msg=field)
-    # every event name the package can give, the description can give, and no other, and
-    # each with the same return
-    from gpusim.games import spec_for
+def _reference(terms, cards, calls, offered) -> dict[str, tuple[list, list, list]]:
+    """{bet: (stakes, nets, event names)} of every round by the per-round reference (the bets
+    it leaves out of a round: stake 0, net 0, event None)."""
+    return by_bet((ref_casino_holdem(terms, c, bool(calls[i]))
+                   for i, c in enumerate(cards.tolist())), offered)
 
-    returns = [dict(zip(n, spec_for(r).event_returns(r)[bet], strict=True))
-               for r, t in ((pkg, a), (desc, b)) for bet, n in t.event_table]
-    assert {k: set(v) for k, v in a.event_table} == {k: set(v) for k, v in b.event_table}
-    assert returns[:3] == returns[3:]
+
+def _returns(terms) -> dict[str, dict[str, int]]:
+    """{bet: {event: amount returned per unit staked}} as the hand-written game priced them
+    from the rules' text: the Ante's paytable (``straight_or_less`` below the flush) when the
+    dealer does not qualify or the player wins, the Call 1:1, the AA Bonus's paytable (lost
+    below a pair of aces), after a fold too unless the fold forfeits it."""
+    pt = terms.ante_paytable
+    ante = {"fold": 0, "tie": 1, "loss": 0}
+    for c in CATEGORY_KEYS:
+        pay = 1 + (pt[c] if c in pt else pt["straight_or_less"])
+        ante[f"dealer_not_qualified:{c}"] = ante[f"win:{c}"] = pay
+    out = {"ante": ante,
+           "call": {"fold": 0, "dealer_not_qualified": 1, "win": 2, "tie": 1, "loss": 0}}
+    aa = terms.aa_bonus_paytable
+    called = {b: 1 + aa[b] if b in aa else 0 for b in AA_BONUS_HANDS}
+    folded = {f"fold:{b}": 0 if terms.fold_forfeits_bonus else x for b, x in called.items()}
+    out["aa_bonus"] = called | folded
+    return out
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["norwegian", "evolution"])
+def test_settlement_equals_the_reference(rounds, config):
+    cards, decisions = rounds
+    rules = load_config(config)
+    terms = ch_terms(rules)
+    s = settle(cards, decisions, rules)
+    offered = ["ante", "call", "aa_bonus"]
+    assert list(s.stakes) == offered
+    # every event name the hand-written game could give, the description can give, and no
+    # other, and each with the hand-written game's return
+    assert {k: set(v) for k, v in s.event_table} == EVENTS
+    returns = spec_for(rules).event_returns(rules)
+    got = {bet: dict(zip(names, returns[bet], strict=True)) for bet, names in s.event_table}
+    assert got == _returns(terms)
+    named = _named(s)
+    ref = _reference(terms, cards, decisions["call"], offered)
+    # a bet the reference leaves out is the Call of a fold
+    assert_settles_as(s, named, ref, offered, {"fold"})
+    assert_hands_as_eval7(s, cards)
     # the rounds reach every path and the outcomes that differ between the configs
-    seen = {bet: set(v) for bet, v in names_b.items()}
+    seen = {bet: set(v) for bet, v in named.items()}
     assert {"fold", "dealer_not_qualified", "win", "tie", "loss"} == seen["call"]
     assert {"fold", "tie", "loss", "win:pair", "dealer_not_qualified:flush"} <= seen["ante"]
     assert {"fold:pair_of_aces", "fold:flush", "pair_of_aces", "flush", "high_card",
             "pair_below_aces"} <= seen["aa_bonus"]
-    folded_win = np.isin(names_b["aa_bonus"], ["fold:pair_of_aces", "fold:flush"])
-    won = np.asarray(b.nets["aa_bonus"])[folded_win]
-    assert (won < 0).all() if package == "casino_holdem" else (won > 0).all()
+    folded_win = np.isin(named["aa_bonus"], ["fold:pair_of_aces", "fold:flush"])
+    won = np.asarray(s.nets["aa_bonus"])[folded_win]
+    assert (won < 0).all() if config == "casino_holdem" else (won > 0).all()
 
 
 def test_options_reach_the_hash_and_round_trip():
     std, evo = load_config(DESCRIBED), load_config(EVOLUTION)
-    assert std.game == evo.game == GAME
+    assert std.game == evo.game == "casino_holdem"
     assert std.to_dict()["rules"] == {"fold_forfeits_bonus": True,
                                       "dealer_qualifier": {"hand": "pair", "rank": "4"}}
     assert evo.to_dict()["rules"]["fold_forfeits_bonus"] is False
@@ -156,11 +180,11 @@ def test_rule_strategies_are_the_hand_written_reference():
         others = [k for k in ("hole_pair", "flush4", "run4") if k != only]
         assert (f[only] & ~f[others[0]] & ~f[others[1]] & (f["hole_high"] < 8)).sum() > 500
     assert (basic & (f["hole_high"] < 8)).sum() > 1_000 and (~basic).sum() > 10_000
-    package = {"always-play": S.ch_always_play, "basic": S.ch_basic,
-               "side-bet-optimal": S.ch_side_bet_optimal}
-    assert sorted(package) == sorted(s[0] for s in d.strategies)
+    reference = {"always-play": S.ch_always_play, "basic": S.ch_basic,
+                 "side-bet-optimal": S.ch_side_bet_optimal}
+    assert sorted(reference) == sorted(s[0] for s in d.strategies)
     answers = {}
-    for name, strat in package.items():
+    for name, strat in reference.items():
         want = np.asarray(jax.jit(strat)(cards)["call"])
         got = np.asarray(jax.jit(rule_strategy(d, name))(cards)["call"])
         bad = np.flatnonzero(got != want)
@@ -210,7 +234,8 @@ CASES = [
 
 @pytest.mark.parametrize(("cid", "edits", "key", "needles"), CASES, ids=[c[0] for c in CASES])
 def test_new_keys_refuse_mistakes(tmp_path, cid, edits, key, needles):
-    text = TEXT.replace(f"name = \"{GAME}\"", "name = \"casino_holdem_broken\"")
+    text = TEXT.replace('name = "casino_holdem"\n', 'name = "casino_holdem_broken"\n')
+    assert text.count('name = "casino_holdem_broken"\n') == 2  # the config's and the game's
     assert_refused(tmp_path, cid, text, edits, key, needles)
 
 
@@ -221,41 +246,15 @@ def test_the_configs_validate_against_the_schema():
 
     schema = json.loads((ROOT / "gpusim" / "games" / "described" / "schema.json").read_text())
     validator = jsonschema.Draft202012Validator(schema)
-    for path in CONFIGS.values():
+    game = tomllib.loads(DESCRIBED.read_text(encoding="utf-8"))["game"]
+    for path in (DESCRIBED, EVOLUTION):
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        if isinstance(doc.get("game"), str):  # the evolution config names the game the other holds
+            assert (path, doc["game"]) == (EVOLUTION, "casino_holdem")
+            doc = {**doc, "game": game}
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
                   for e in validator.iter_errors(doc)]
         assert not errors, (path.name, errors)
     doc = tomllib.loads(DESCRIBED.read_text(encoding="utf-8"))
     doc["game"]["lines"]["straight_or_less"]["categories"] = ["straight"]
     assert not validator.is_valid(doc)
-
-
-# --- the golden counts (slow) ----------------------------------------------------------------
-
-_spec = importlib.util.spec_from_file_location("golden_record", ROOT / "tests/golden/record.py")
-record = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(record)
-GOLDEN = json.loads(record.GOLDEN.read_text())["simulation"]
-STRATEGIES = ["always-play", "basic", "side-bet-optimal"]
-
-
-def test_golden_has_the_described_strategies():
-    """The golden file records each config under every strategy the description carries."""
-    for config in CONFIGS:
-        for strategy in STRATEGIES:
-            assert f"{config}/{strategy}" in GOLDEN
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("config", sorted(CONFIGS))
-@pytest.mark.parametrize("strategy", STRATEGIES)
-def test_described_game_gives_the_golden_counts(config, strategy, tmp_path):
-    import gpusim
-
-    run = gpusim.simulate(str(CONFIGS[config]), rounds=record.ROUNDS, seed=record.SEED,
-                          strategy=strategy, backend="jax-cpu", out=tmp_path / "run")
-    now = record._normalise({t: record._table_rows(run, t) for t in record.TABLES})
-    want = GOLDEN[f"{config}/{strategy}"]
-    for table in record.TABLES:
-        assert now[table] == want[table], f"{config}/{strategy}: table {table} differs"

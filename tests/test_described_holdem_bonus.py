@@ -15,7 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from _describe_mistakes import assert_refused
-from test_settlement import _category, _ev7, ref_holdem_bonus
+from test_settlement import (
+    assert_hands_as_eval7,
+    assert_settles_as,
+    by_bet,
+    ref_holdem_bonus,
+)
 from thb_reference import TREE, thb_always_play, thb_basic, thb_terms
 
 from gpusim.cards import CATEGORY_KEYS, parse_cards
@@ -107,16 +112,10 @@ def _reference(rules, cards, decisions, meter) -> dict[str, tuple[list, list, li
     it leaves out of a round: stake 0, net 0, event None)."""
     terms = thb_terms(rules)
     offered = list(settle(cards[:1], {k: v[:1] for k, v in decisions.items()}, rules).stakes)
-    out = {b: ([], [], []) for b in offered}
-    for i, c in enumerate(cards.tolist()):
-        d = [bool(decisions[k][i]) for k in ("flop", "turn", "river")]
-        ref = ref_holdem_bonus(terms, c, *d, int(meter[i]))
-        for bet in offered:
-            stake, returned, event = ref.get(bet, (0, 0, None))
-            out[bet][0].append(stake)
-            out[bet][1].append(returned - stake)
-            out[bet][2].append(event)
-    return out
+    points = ("flop", "turn", "river")
+    rows = (ref_holdem_bonus(terms, c, *(bool(decisions[k][i]) for k in points), int(meter[i]))
+            for i, c in enumerate(cards.tolist()))
+    return by_bet(rows, offered)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=["icelandic", "classic"])
@@ -132,26 +131,9 @@ def test_settlement_equals_the_reference(rounds, config):
     assert {k: set(v) for k, v in s.event_table} == {b: EVENTS[b] for b in offered}
     named = _named(s)
     ref = _reference(rules, cards, decisions, meter)
-    for bet in offered:
-        stakes, nets, events = (np.asarray(x, dtype=object) for x in ref[bet])
-        placed = stakes != 0
-        np.testing.assert_array_equal(np.asarray(s.stakes[bet]), stakes.astype(np.int64),
-                                      err_msg=f"{bet} stakes")
-        np.testing.assert_array_equal(np.asarray(s.nets[bet]), nets.astype(np.int64),
-                                      err_msg=f"{bet} nets")
-        bad = np.flatnonzero(placed & (named[bet] != events))
-        assert bad.size == 0, (bet, [(named[bet][i], events[i]) for i in bad[:5]])
-        # a bet the reference leaves out is one the round never placed (a fold, a check)
-        assert set(named[bet][~placed]) <= {"fold", "check"}, bet
-    # the hands: each one's category, and which of the two is higher, as eval7 has them
-    rows = cards.tolist()
-    for who, hole in (("player", slice(0, 2)), ("dealer", slice(2, 4))):
-        cats = [CATEGORY_KEYS.index(_category([*c[hole], *c[4:9]])) for c in rows]
-        np.testing.assert_array_equal(np.asarray(getattr(s, f"{who}_category")), cats,
-                                      err_msg=who)
-    order = [np.sign(_ev7([*c[0:2], *c[4:9]]) - _ev7([*c[2:4], *c[4:9]])) for c in rows]
-    got = np.sign(np.asarray(s.player_rank, np.int64) - np.asarray(s.dealer_rank, np.int64))
-    np.testing.assert_array_equal(got, order, err_msg="player_rank vs dealer_rank")
+    # a bet the reference leaves out is one the round never placed (a fold, a check)
+    assert_settles_as(s, named, ref, offered, {"fold", "check"})
+    assert_hands_as_eval7(s, cards)
     # the rounds reach every path and the rare events
     seen = {bet: set(v) for bet, v in named.items()}
     assert seen["ante"] >= {"fold", "win:high_card", "win:straight", "win:royal_flush", "tie",

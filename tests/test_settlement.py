@@ -10,7 +10,7 @@ from ch_reference import ch_terms
 from thb_reference import thb_terms
 from uth_reference import uth_terms
 
-from gpusim.cards import format_card
+from gpusim.cards import CATEGORY_KEYS, format_card
 from gpusim.config import load_config, shipped_configs
 from gpusim.games import bets, decision_names, event_names, event_returns, settle, spec_for
 
@@ -145,6 +145,49 @@ def ref_holdem_bonus(rules, c, flop, turn, river, meter):
             ret = stake * jp.prizes.get(jc, 0)
         out["jackpot"] = (stake, ret, jc)
     return out
+
+
+def by_bet(refs, offered) -> dict[str, tuple[list, list, list]]:
+    """{bet: (stakes, nets, event names)} of rounds settled by a reference (``refs``: each
+    round's ``{bet: (stake, returned, event)}``); a bet a round leaves out: stake 0, net 0,
+    event None."""
+    out: dict[str, tuple[list, list, list]] = {b: ([], [], []) for b in offered}
+    for ref in refs:
+        for bet in offered:
+            stake, returned, event = ref.get(bet, (0, 0, None))
+            out[bet][0].append(stake)
+            out[bet][1].append(returned - stake)
+            out[bet][2].append(event)
+    return out
+
+
+def assert_settles_as(s, named, ref, offered, unplaced) -> None:
+    """The settlement ``s`` (``named``: its event names, {bet: (N,)}) gives each bet the
+    reference's stakes, nets and events (``ref``: :func:`by_bet`); a bet the reference leaves
+    out of a round is one of ``unplaced`` (a fold, a check)."""
+    for bet in offered:
+        stakes, nets, events = (np.asarray(x, dtype=object) for x in ref[bet])
+        placed = stakes != 0
+        np.testing.assert_array_equal(np.asarray(s.stakes[bet]), stakes.astype(np.int64),
+                                      err_msg=f"{bet} stakes")
+        np.testing.assert_array_equal(np.asarray(s.nets[bet]), nets.astype(np.int64),
+                                      err_msg=f"{bet} nets")
+        bad = np.flatnonzero(placed & (named[bet] != events))
+        assert bad.size == 0, (bet, [(named[bet][i], events[i]) for i in bad[:5]])
+        assert set(named[bet][~placed]) <= set(unplaced), bet
+
+
+def assert_hands_as_eval7(s, cards) -> None:
+    """Each hold'em round's player and dealer categories, and which of the two is higher, are
+    eval7's."""
+    rows = np.asarray(cards).tolist()
+    for who, hole in (("player", slice(0, 2)), ("dealer", slice(2, 4))):
+        cats = [CATEGORY_KEYS.index(_category([*c[hole], *c[4:9]])) for c in rows]
+        np.testing.assert_array_equal(np.asarray(getattr(s, f"{who}_category")), cats,
+                                      err_msg=who)
+    order = [np.sign(_ev7([*c[0:2], *c[4:9]]) - _ev7([*c[2:4], *c[4:9]])) for c in rows]
+    got = np.sign(np.asarray(s.player_rank, np.int64) - np.asarray(s.dealer_rank, np.int64))
+    np.testing.assert_array_equal(got, order, err_msg="player_rank vs dealer_rank")
 
 
 def ref_ultimate_holdem(rules, c, multiple):
