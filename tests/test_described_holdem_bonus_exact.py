@@ -161,6 +161,31 @@ def test_other_shapes_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
+def test_ante_pays_the_solver_cannot_count_are_refused_in_one_line(tmp_path):
+    """An Ante paying 2:1 on a flush is a config the simulator plays, but no threshold the
+    street-bets solver counts: ``gpusim exact`` and the ``optimal`` it would solve refuse it in
+    one line (exit 2), naming the paytable; a threshold it counts is priced."""
+    from typer.testing import CliRunner
+
+    from gpusim.cli import app
+
+    for args in (["exact", "holdem_bonus", "--set", "ante.flush=2"],
+                 ["exact", "holdem_bonus", "--set", "ante.flush=0"]):  # a gap: no threshold
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2, res.output
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert len(lines) == 1 and "paytables.ante: expected 1 from a category up" in lines[0]
+        assert "Traceback" not in res.output
+    text = (ROOT / "configs" / "holdem_bonus.toml").read_text()
+    assert text.count("\nflush = 1\n") == 1
+    path = tmp_path / "flush2.toml"
+    path.write_text(text.replace("\nflush = 1\n", "\nflush = 2\n"))
+    res = CliRunner().invoke(app, ["simulate", str(path), "--rounds", "1000",
+                                   "--out", str(tmp_path / "run")])
+    assert res.exit_code == 2 and "paytables.ante" in res.output, res.output
+    assert not (tmp_path / "run").exists()  # nothing half-done
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CONFIGS)
 def test_decision_tables_equal_the_shipped_ones(fresh, name):

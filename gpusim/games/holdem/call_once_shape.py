@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import cache
 
 from gpusim.cards import CATEGORY_KEYS
-from gpusim.games.holdem.seats import holdem_seats
+from gpusim.games.holdem.seats import holdem_seats, shape_refusal
 
 __all__ = ["CallTree", "call_tree_of", "design_entries", "forfeited_by_fold", "line_classes",
            "prices_of", "qualifier_rank", "refusal", "roles"]
@@ -52,8 +52,7 @@ class CallTree:
 
 
 def refusal(d, key: str, what: str) -> ValueError:
-    return ValueError(f"game {d.name!r}: {key}: {what}; the hold'em call-once solver counts "
-                      "Casino Hold'em's shape (docs/exact.md, hold'em-shaped descriptions)")
+    return shape_refusal(d, key, what, "call-once", "Casino Hold'em")
 
 
 def _lines_of(d, table) -> dict[str, tuple[int, ...]]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpusim.cards import CATEGORY_KEYS
-from gpusim.games.holdem.seats import holdem_seats
+from gpusim.games.holdem.seats import holdem_seats, shape_refusal
 from gpusim.games.spec import DesignEntry
 
 __all__ = ["PlayTree", "design_entries", "forfeited_by_fold", "play_tree_of", "refusal", "roles",
@@ -70,8 +70,7 @@ _WIN, _PUSH, _LOSE = Fraction(2), Fraction(1), Fraction(0)
 
 
 def refusal(d, key: str, what: str) -> ValueError:
-    return ValueError(f"game {d.name!r}: {key}: {what}; the hold'em play-once solver counts "
-                      "Ultimate Texas Hold'em's shape (docs/exact.md, hold'em-shaped descriptions)")
+    return shape_refusal(d, key, what, "play-once", "Ultimate Texas Hold'em")
 
 
 def roles(d) -> tuple[str, str, str, tuple[str, ...]]:

@@ -1,12 +1,24 @@
 """The deal every hold'em shape shares, read off a description: two cards to the player, two
 face down to the dealer, a five-card board in the shape's streets, and a showdown of each
-seat's two cards with the whole board, ranked as poker."""
+seat's two cards with the whole board, ranked as poker; and the one-line refusal of what a
+shape's solver cannot count."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["holdem_seats"]
+from gpusim.strategy import StrategyError
+
+__all__ = ["holdem_seats", "shape_refusal"]
+
+
+def shape_refusal(d, key: str, what: str, solver: str, game: str) -> StrategyError:
+    """The one-line refusal of a description, or of a config's numbers, that the hold'em
+    ``solver`` (its shape: ``game``'s) cannot count, naming the key. A StrategyError (a
+    ValueError): a config of the shape whose numbers it cannot price has no exact ``optimal``,
+    and every command says so in one line."""
+    return StrategyError(f"game {d.name!r}: {key}: {what}; the hold'em {solver} solver counts "
+                         f"{game}'s shape (docs/exact.md, hold'em-shaped descriptions)")
 
 
 def holdem_seats(d, streets: tuple[int, ...],

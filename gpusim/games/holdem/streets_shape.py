@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from gpusim.cards import CATEGORY_KEYS
-from gpusim.games.holdem.seats import holdem_seats
+from gpusim.games.holdem.seats import holdem_seats, shape_refusal
 
 __all__ = ["STRATEGIES", "StreetTree", "ante_pays_from", "design_entries", "forfeited_by_fold",
            "prices_of", "refusal", "roles", "side_bet_exact", "street_tree_of"]
@@ -54,8 +54,7 @@ class StreetTree:
 
 
 def refusal(d, key: str, what: str) -> ValueError:
-    return ValueError(f"game {d.name!r}: {key}: {what}; the hold'em street-bets solver counts "
-                      "Texas Hold'em Bonus's shape (docs/exact.md, hold'em-shaped descriptions)")
+    return shape_refusal(d, key, what, "street-bets", "Texas Hold'em Bonus")
 
 
 def roles(d) -> StreetTree:
