@@ -59,9 +59,10 @@ def _rank(cards: jax.Array, d: Description, hand: str) -> tuple[jax.Array, jax.A
     whole is gathered, like the strategies' views: the view and the hand are then one
     column-major array, written once. Every other hand is sliced from the dealt round, which
     XLA then writes column-major once for all of them, where a gather would write a copy per
-    hand (docs/performance.md: Texas Hold'em Bonus's ``optimal`` about 1.5x, ``basic`` 1.3x,
-    Mississippi Stud about 2x; gathering only the seen hand itself cost Ultimate Texas Hold'em's
-    ``optimal`` about 12 %, slicing every hand cost it 10 % and Three Card Poker half its rate).
+    hand. Against every hand gathered (``python benchmarks/hand_columns.py``, docs/performance.md):
+    Texas Hold'em Bonus's ``optimal`` about 1.55x, Mississippi Stud about 1.9x; slicing every
+    hand instead cost Ultimate Texas Hold'em's ``optimal`` about 10 % and Three Card Poker half
+    its rate.
     """
     h = d.hand(hand)
     gather = len(h.columns) in _gathered_sizes(d)
