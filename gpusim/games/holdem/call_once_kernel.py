@@ -122,15 +122,16 @@ def kernel_head(rules) -> tuple:
 def code_map(rules) -> np.ndarray:
     """(23 or 506,) int64: the description's joint code of every kernel code. ValueError (one
     line) where the config's bets settle two codes the kernel merges differently."""
-    from gpusim.games.described.layout import layout
-    from gpusim.games.holdem.kernel_codes import checked_map, joint_code, path_index
+    from gpusim.games.holdem.kernel_codes import (
+        checked_map,
+        joint_code,
+        path_index,
+        playable_layout,
+    )
 
+    lay = playable_layout(rules, _refusal, "call-once")
     d = rules.game_def
-    why = _refusal(d)
-    if why is not None:
-        raise ValueError(f"game {d.name!r}: the call-once kernel cannot play it: {why}")
     tree = call_tree_of(d)
-    lay = layout(d)
     player, side_hand = d.showdown[0], _side_hand(d, tree)
     fold = path_index(lay, d, [tree.fold_index])
     call = path_index(lay, d, [tree.call_index])

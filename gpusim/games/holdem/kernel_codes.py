@@ -16,8 +16,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["checked_map", "joint_code", "kernel_rule_code", "path_index", "rename_actions",
-           "rule_code_by_place"]
+__all__ = ["checked_map", "joint_code", "kernel_rule_code", "path_index", "playable_layout",
+           "rename_actions", "rule_code_by_place", "rule_code_of"]
+
+
+def playable_layout(rules, refusal, kernel: str):
+    """The description's layout (:func:`gpusim.games.described.layout.layout`) where the
+    ``kernel`` plays the game; ValueError (one line) naming why not, ``refusal(description)``
+    (None where it plays)."""
+    from gpusim.games.described.layout import layout
+
+    d = rules.game_def
+    why = refusal(d)
+    if why is not None:
+        raise ValueError(f"game {d.name!r}: the {kernel} kernel cannot play it: {why}")
+    return layout(d)
 
 
 def path_index(lay, d, took: Sequence[int]) -> int:
@@ -109,3 +122,16 @@ def rule_code_by_place(rules, strategy, kernel_of, kernel_rules: dict, points: S
             names = {k: a.name for k, a in zip(kernel_names, point.actions, strict=True)}
             texts[code][point.name] = [rename_actions(r, names) for r in text[kernel_point]]
     return kernel_rule_code(rules, strategy, texts)
+
+
+def rule_code_of(kernel_of, kernel_rules: dict, points: Sequence[str],
+                 actions: Sequence[Sequence[str]]):
+    """A kernel binding's ``rule_code(rules, strategy) -> int | None``: the kernel's strategy
+    code of a described rule strategy whose rules are, condition for condition, one of
+    ``kernel_rules`` (the actions matched by their place in the tree,
+    :func:`rule_code_by_place`); None for any other."""
+
+    def rule_code(rules, strategy) -> int | None:
+        return rule_code_by_place(rules, strategy, kernel_of, kernel_rules, points, actions)
+
+    return rule_code

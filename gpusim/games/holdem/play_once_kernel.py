@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.games.holdem.kernel_codes import rule_code_of
 from gpusim.games.holdem.play_once_shape import PlayTree, play_tree_of
 from gpusim.games.spec import KernelSpec
 
@@ -130,14 +131,15 @@ def kernel_head(rules) -> tuple:
 def code_map(rules) -> np.ndarray:
     """(300,) int64: the description's joint code of every kernel code. ValueError (one line)
     where the config's bets settle two codes the kernel merges differently."""
-    from gpusim.games.described.layout import layout
-    from gpusim.games.holdem.kernel_codes import checked_map, joint_code, path_index
+    from gpusim.games.holdem.kernel_codes import (
+        checked_map,
+        joint_code,
+        path_index,
+        playable_layout,
+    )
 
+    lay = playable_layout(rules, _refusal, "play-once")
     d = rules.game_def
-    why = _refusal(d)
-    if why is not None:
-        raise ValueError(f"game {d.name!r}: the play-once kernel cannot play it: {why}")
-    lay = layout(d)
     player = lay.class_hands[0] if lay.class_hands else None
     paths = [path_index(lay, d, took) for took in _PATHS]
 
@@ -158,12 +160,8 @@ def code_map(rules) -> np.ndarray:
     return checked_map(rules, stands_for, "play-once")
 
 
-def rule_code(rules, strategy) -> int | None:
-    """The kernel's strategy code of a described rule strategy whose rules are, condition for
-    condition, one of :data:`KERNEL_RULES` (the actions matched by their place in the tree);
-    None for any other."""
-    from gpusim.games.holdem.kernel_codes import rule_code_by_place
-
-    return rule_code_by_place(rules, strategy, kernel_of, KERNEL_RULES, _KERNEL_POINTS,
-                              _KERNEL_NAMES)
+rule_code = rule_code_of(kernel_of, KERNEL_RULES, _KERNEL_POINTS, _KERNEL_NAMES)
+"""``rule_code(rules, strategy)``: the kernel's strategy code of a described rule strategy whose
+rules are, condition for condition, one of :data:`KERNEL_RULES` (the actions matched by their
+place in the tree); None for any other."""
 

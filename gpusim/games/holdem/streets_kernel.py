@@ -27,6 +27,7 @@ import itertools
 
 import numpy as np
 
+from gpusim.games.holdem.kernel_codes import rule_code_of
 from gpusim.games.holdem.streets_shape import StreetTree, street_tree_of
 from gpusim.games.spec import KernelSpec
 
@@ -173,15 +174,17 @@ def _bonus_classes(d, hand: str) -> list[set[int]]:
 def code_map(rules) -> np.ndarray:
     """(52 x NB x NJ,) int64: the description's joint code of every kernel code. ValueError
     (one line) where the config's bets settle two codes the kernel merges differently."""
-    from gpusim.games.described.layout import SHOWDOWN, layout
-    from gpusim.games.holdem.kernel_codes import checked_map, joint_code, path_index
+    from gpusim.games.described.layout import SHOWDOWN
+    from gpusim.games.holdem.kernel_codes import (
+        checked_map,
+        joint_code,
+        path_index,
+        playable_layout,
+    )
 
+    lay = playable_layout(rules, _refusal, "street-bets")
     d = rules.game_def
-    why = _refusal(d)
-    if why is not None:
-        raise ValueError(f"game {d.name!r}: the street-bets kernel cannot play it: {why}")
     tree = street_tree_of(d)
-    lay = layout(d)
     has_bonus, has_jackpot = _offered(rules, tree)
     player, bonus_hand, jackpot_hand = (d.showdown[0], _hand_of(d, tree.bonus),
                                         _hand_of(d, tree.jackpot))
@@ -233,11 +236,7 @@ def code_map(rules) -> np.ndarray:
     return checked_map(rules, stands_for, "street-bets")
 
 
-def rule_code(rules, strategy) -> int | None:
-    """The kernel's strategy code of a described rule strategy whose rules are, condition for
-    condition, one of :data:`KERNEL_RULES` (the actions matched by their place in the tree);
-    None for any other."""
-    from gpusim.games.holdem.kernel_codes import rule_code_by_place
-
-    return rule_code_by_place(rules, strategy, kernel_of, KERNEL_RULES, _KERNEL_POINTS,
-                              _KERNEL_NAMES)
+rule_code = rule_code_of(kernel_of, KERNEL_RULES, _KERNEL_POINTS, _KERNEL_NAMES)
+"""``rule_code(rules, strategy)``: the kernel's strategy code of a described rule strategy whose
+rules are, condition for condition, one of :data:`KERNEL_RULES` (the actions matched by their
+place in the tree); None for any other."""
