@@ -83,7 +83,8 @@ def test_json_report_shape(tmp_path):
     assert {"game", "config", "strategy", "deals_counted", "main", "bets", "decisions",
             "preflop"} <= set(rep)
     assert set(rep["main"]) == {"house_edge_per_ante", "avg_total_wager", "element_of_risk",
-                                "total_bet_rtp", "sd_per_round", "ante_rtp"}
+                                "total_bet_rtp", "sd_per_round", "ante_rtp", "hit_frequency"}
+    assert 0 < rep["main"]["hit_frequency"] < 1
     assert len(rep["preflop"]) == 169
     for bet in rep["bets"].values():
         assert abs(sum(e["probability"] for e in bet["events"]) - 1) < 1e-12
