@@ -282,6 +282,49 @@ def test_configs_that_differ_only_in_numbers_share_a_compiled_program(tmp_path):
     assert rules["no_side_bet"].structure_hash != base.structure_hash
 
 
+def _sorted_keys(doc):
+    """A parsed TOML document with every table's keys sorted, as a formatter sorting keys
+    writes it; arrays keep their order."""
+    if isinstance(doc, dict):
+        return {k: _sorted_keys(doc[k]) for k in sorted(doc)}
+    if isinstance(doc, list):
+        return [_sorted_keys(v) for v in doc]
+    return doc
+
+
+def test_a_description_is_its_meaning_not_the_order_of_its_keys(tmp_path):
+    """A copy of a shipped config whose keys are reordered (``player`` and ``dealer`` of
+    ``[game.cards]`` swapped; every table sorted) is the shipped game, under its own name as
+    under a new one, with the shipped config hash; a copy that changes the game is refused."""
+    import tomllib
+
+    from gpusim.config import ConfigError, load_config
+    from gpusim.designer import toml_text
+
+    path = Path(__file__).resolve().parents[1] / "configs" / "three_card_poker.toml"
+    text = path.read_text()
+    base = load_config("three_card_poker")
+    swapped = text.replace("player = 3\ndealer = 3\n", "dealer = 3\nplayer = 3\n")
+    assert swapped != text
+    formatted = toml_text(_sorted_keys(tomllib.loads(text)))
+    assert "hands = {dealer = " in formatted  # the dealer's hand now first
+    for name, body in {"swapped": swapped, "formatted": formatted}.items():
+        (tmp_path / "three_card_poker.toml").write_text(body)
+        rules = load_config(tmp_path / "three_card_poker.toml")
+        assert rules.config_hash == base.config_hash, name
+        assert gpusim.games.spec_for(rules).name == rules.game, name
+    hashes = set()  # a new game's name: the same hash whichever order its keys come in
+    for i, body in enumerate((text, swapped, formatted)):
+        (tmp_path / f"renamed_{i}.toml").write_text(
+            body.replace('name = "three_card_poker"', 'name = "tcp_renamed"'))
+        hashes.add(load_config(tmp_path / f"renamed_{i}.toml").config_hash)
+    assert len(hashes) == 1 and base.config_hash not in hashes
+    changed = swapped.replace('qualifier = "Q"', 'qualifier = "K"')
+    (tmp_path / "three_card_poker.toml").write_text(changed)
+    with pytest.raises(ConfigError, match="'three_card_poker' is taken by another game"):
+        load_config(tmp_path / "three_card_poker.toml")
+
+
 def test_rounds_of_another_width_are_refused_in_one_line():
     """A round missing a column must not be settled: a gather would read it clamped, a slice
     not at all (the hands are sliced from the dealt round where no point sees them whole)."""

@@ -402,8 +402,9 @@ def toml_text(doc: dict, header: str = "") -> str:
     out: list[str] = [header] if header else []
 
     def table(prefix: str, d: dict) -> None:
-        # below the top level the keys keep their order (a described game's identity is its
-        # [game] table's text): a table before a plain value is inline, those after it [a.b]
+        # below the top level the keys keep their order (a described game shows its bets, hands
+        # and paytables in file order, and its base bet is the first main one): a table before
+        # a plain value is inline, those after it [a.b]
         items = list(d.items())
         if not prefix:
             items.sort(key=lambda kv: isinstance(kv[1], dict))

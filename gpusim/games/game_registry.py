@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from gpusim.games.spec import GameSpec, import_path_problems
 
-__all__ = ["ENTRY_POINT_GROUP", "SPECS", "register_description", "spec_for"]
+__all__ = ["ENTRY_POINT_GROUP", "SPECS", "register_description", "same_description", "spec_for"]
 
 ENTRY_POINT_GROUP = "gpusim.games"
 """Another installed distribution adds a game by naming, in this entry-point group, its game
@@ -99,15 +99,33 @@ def _described_spec(r, game: dict) -> GameSpec:
     return spec
 
 
+def same_description(a, b) -> bool:
+    """Whether two descriptions (:class:`~gpusim.games.described.Description`) are one game,
+    read as the config hash reads them (:func:`gpusim.rules.rules_hash`: the ``[game]`` table's
+    JSON with its keys sorted; arrays keep their order). A TOML formatter that sorts keys must
+    not turn a shipped game into "another game" under its own name, nor give one game two
+    identities."""
+    if not (a.raw and b.raw):  # built in code, not read from a [game] table
+        return a == b
+    return _canonical(a.raw) == _canonical(b.raw) and a.chosen == b.chosen
+
+
+def _canonical(raw: str) -> str:
+    import json
+
+    return json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":"))
+
+
 def register_description(r, game: dict) -> GameSpec:
     """The spec of the game a config's ``[game]`` table describes, registered under its name
-    (the same description again is the same game; another one under a taken name is a
-    ConfigError naming ``game.name``)."""
+    (the same description again, whatever the order of its keys, is the same game and gets the
+    spec registered first; another one under a taken name is a ConfigError naming
+    ``game.name``)."""
     spec = _described_spec(r, game)
     known = SPECS.get(spec.name)
     if known is None:
         SPECS._all()[spec.name] = spec  # type: ignore[attr-defined]
-    elif known.game_def != spec.game_def:
+    elif known.game_def is None or not same_description(known.game_def, spec.game_def):
         raise r.fail("game.name", f"value {spec.name!r} is taken by another game; choose "
                                   "another name")
     return SPECS[spec.name]
