@@ -1,11 +1,12 @@
 """The building blocks of game rules as data, shared by every game's config section.
 
-The frozen pieces (:class:`Paytable`, :class:`Stakes`, :class:`Qualifier`,
-:class:`JackpotRules`, with the one Jackpot meter arithmetic and its unit :data:`BP`), the one
-error type of a bad config (:class:`ConfigError`) and :class:`ConfigReader`, the typed access
-to a parsed TOML document that gives every game's parser the same one-line errors. Each game's
-own rules dataclass and parser live in ``gpusim/games/<game>/rules.py``; ``gpusim.config``
-loads files and dispatches to them. The schema is in the docstring of :mod:`gpusim.config`.
+The frozen pieces (:class:`Paytable`, :class:`Stakes`, :class:`Qualifier`, :class:`JackpotRules`,
+with the one Jackpot meter arithmetic and its unit :data:`BP`), the one error type of a bad config
+(:class:`ConfigError`) and :class:`ConfigReader`, the typed access to a parsed TOML document that
+gives every game's parser the same one-line errors. A described game's rules are
+:class:`gpusim.games.described.DescribedRules`, read by the engine's parser (a plugin brings its
+own); ``gpusim.config`` loads files and dispatches to the game's parser. The schema is in the
+docstring of :mod:`gpusim.config`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 // Each thread plays rounds first_round + i (grid-stride over i < n_rounds), reduces each to its
 // joint outcome code (settle_casino_holdem.cuh) and counts it in a per-block shared-memory
 // histogram; each block adds its non-zero bins to the global 64-bit histogram once at the end.
-// The host (gpusim/backends/cupy_rounds.py) turns the histogram into exact ChunkCounts.
+// The host (gpusim/compute/backends/cupy_rounds.py) turns the histogram into exact ChunkCounts.
 //
 // Compile-time constants (#defines injected by the host):
 //   GPUSIM_STRATEGY  strategy code (strategy_common.cuh), folds the decision to one branch.

@@ -1,5 +1,5 @@
-// Casino Hold'em exact count (gpusim/exact/casino_holdem.py, solve_counts) as device functions
-// shared by kernels/exact_casino_holdem.cu and the host test.
+// Casino Hold'em exact count (the call-once shape's, gpusim/games/holdem/call_once_counts.py,
+// solve_counts) as device functions shared by kernels/exact_casino_holdem.cu and the host test.
 //
 // A block takes one flop class and its 1,176 turn-river pairs. Per hole (index 0..1325 of the
 // class's canonical suits) it sums, over those boards and the dealer's 990 hands, 22 counts:

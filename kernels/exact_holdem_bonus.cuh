@@ -1,5 +1,6 @@
-// Texas Hold'em Bonus exact count, river level (stage 1 of gpusim/exact/holdem_bonus.py), as
-// device functions shared by kernels/exact_holdem_bonus.cu and the host test.
+// Texas Hold'em Bonus exact count, river level (stage 1 of the street-bets shape's count,
+// gpusim/games/holdem/streets_counts.py), as device functions shared by
+// kernels/exact_holdem_bonus.cu and the host test.
 //
 // A block takes one 4-card board class and its 48 river cards. Per hole (index 0..1325 of the
 // class's canonical suits) it sums, over the rivers and the dealer's 990 hands, the wins W,

@@ -4,7 +4,8 @@
 // A round is reduced to one "joint outcome code": the events of all its bets in mixed radix.
 // A chunk is then a histogram over these codes (plus a short list of Jackpot royal rounds,
 // whose net depends on the meter), and the host derives every per-bet net distribution, the
-// events, wagers, decisions and cross moments exactly from it (gpusim/backends/cupy_rounds.py),
+// events, wagers, decisions and cross moments exactly from it
+// (gpusim/compute/backends/cupy_rounds.py),
 // so the kernels accumulate one counter per round and never a money amount.
 #ifndef GPUSIM_SETTLE_COMMON_CUH
 #define GPUSIM_SETTLE_COMMON_CUH

@@ -1,7 +1,8 @@
 // Casino Hold'em decisions (call or fold, seeing the hole cards and the flop): the CUDA twin
-// of gpusim/strategy/basic.py (always-play, basic, side-bet-optimal) and of the table lookup
-// of gpusim/strategy/optimal.py (optimal, optimal-main). Plain C++, host-compiled and checked
-// decision by decision against the Python strategies by the test suite.
+// of the rule lists of gpusim/games/holdem/call_once_kernel.py (always-play, basic,
+// side-bet-optimal; as rules in configs/casino_holdem.toml) and of the table lookup of
+// gpusim/games/holdem/call_once_tables.py (optimal, optimal-main). Plain C++, host-compiled and
+// checked decision by decision against the described strategies by the test suite.
 #ifndef GPUSIM_STRATEGY_CASINO_HOLDEM_CUH
 #define GPUSIM_STRATEGY_CASINO_HOLDEM_CUH
 

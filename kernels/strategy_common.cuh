@@ -1,6 +1,7 @@
 // Pieces shared by the per-game strategies: hand features of the seen cards (the CUDA twin of
-// gpusim/strategy/basic.py's _features) and the decision-table lookups of
-// gpusim/strategy/optimal.py (colex board index, suit relabelling, packed bits).
+// gpusim/strategy/features.py, which the described rule strategies' conditions read) and the
+// decision-table lookups of gpusim/strategy/table_strategy.py (colex board index, suit
+// relabelling, packed bits).
 //
 // Plain C++ (GPUSIM_HD functions), so the test suite compiles it with g++ and compares every
 // decision with the Python strategies. Keep the two in step.
@@ -16,7 +17,8 @@
 #define GPUSIM_STRAT_TABLE 3
 
 // Decision tables, device (or host) pointers; a strategy reads only the ones it needs, so the
-// others may be null. Layouts are those of gpusim.strategy.optimal.TableStrategy:
+// others may be null. Layouts are those of gpusim.strategy.table_strategy.TableStrategy (the
+// call-once and street-bets shapes' tables, gpusim/games/holdem/*_tables.py):
 //   call / turn / river: packed bits, bit i at byte i >> 3, bit 7 - (i & 7) (np.packbits);
 //     row = board class * 1326 + hole index under the board's suit permutation.
 //   preflop: 169 bytes (0/1) per starting-hand class; grid: 169 int32, 13x13 cell -> class.

@@ -1,7 +1,9 @@
 // Texas Hold'em Bonus decisions: Flop bet (sees the hole cards), Turn bet (hole cards + flop),
-// River bet (+ the turn). The CUDA twin of gpusim/strategy/basic.py (always-play, basic) and of
-// the table lookup of gpusim/strategy/optimal.py (optimal, win-over-half-ev). Plain C++,
-// host-compiled and checked decision by decision against the Python strategies.
+// River bet (+ the turn). The CUDA twin of the rule lists of
+// gpusim/games/holdem/streets_kernel.py (always-play, basic; as rules in
+// configs/holdem_bonus.toml) and of the table lookup of gpusim/games/holdem/streets_tables.py
+// (optimal, win-over-half-ev). Plain C++, host-compiled and checked decision by decision
+// against the described strategies.
 #ifndef GPUSIM_STRATEGY_HOLDEM_BONUS_CUH
 #define GPUSIM_STRATEGY_HOLDEM_BONUS_CUH
 

@@ -36,7 +36,7 @@ struct GpusimUthTables {
   const int8_t* new_suit;
 };
 
-// --- basic (the published basic strategy, read as strategies.py's docstring reads them) --------
+// --- basic (the published basic strategy, as configs/ultimate_holdem.toml writes its rules) -----
 
 // A straight, flush or straight flush.
 GPUSIM_HD bool gpusim_uth_made(int cat) {

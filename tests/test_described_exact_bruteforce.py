@@ -1,7 +1,7 @@
 """The exact solver of described games against a brute force written here from the rule text.
 
 Three Card Poker, Caribbean Stud, Mississippi Stud and Let It Ride are described in TOML only,
-and :func:`gpusim.exact.described.solve` analyses them exactly from that description: the
+and :func:`gpusim.games.described.solver.solve` analyses them exactly from that description: the
 generic layout, engine and decision tree of :mod:`gpusim.games.described`. The brute force
 below shares none of it. Each game is re-implemented by hand from its rules as the configs'
 comments and ``docs/describe-a-game.md`` state them (qualifiers, the Ante Bonus, Pair Plus after

@@ -4,8 +4,10 @@ A game's spec lists the bets the designer searches (``GameSpec.designs``): a sid
 its integer counts per line (strategy-free); a side bet a fold forfeits is priced as it plays
 under a strategy (the game's ``forfeit_build``); a main-game paytable's model is the
 per-situation counts of the game's cached enumeration, priced under the optimal strategy
-re-optimised per candidate. The builders live in the game's package: a side bet's returns its
-hits per line (or its own separable model), a main game's its model.
+re-optimised per candidate. The builders live with the game's engine (a described game's in
+:mod:`gpusim.games.described.design`, a hold'em shape's in :mod:`gpusim.games.holdem`, a
+plugin's in its own package): a side bet's returns its hits per line (or its own separable
+model), a main game's its model.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The exact-analysis engine that every game's solver builds on (games bring their own solver,
-``gpusim/games/<game>/exact.py``; :mod:`gpusim.runs.exact_on_demand` runs them on demand).
+"""The exact-analysis engine that every game's solver builds on (the described games' one
+solver, :mod:`gpusim.games.described.solver`, and the hold'em shapes' solvers in
+:mod:`gpusim.games.holdem`; :mod:`gpusim.runs.exact_on_demand` runs them on demand).
 
 Modules, lowest first (import-linter checks this order): :mod:`~gpusim.exact._parallel` and
 :mod:`~gpusim.exact._profile` (worker processes, stage timers), :mod:`~gpusim.exact.cache`

@@ -1,7 +1,8 @@
 """The CuPy side of the exact solvers' board-major count kernels, for ``gpusim exact --backend
-cupy``: loading a game's ``kernels/exact_<game>.cu`` and launching it over board classes.
+cupy``: loading a shape's ``kernels/exact_<game>.cu`` and launching it over board classes.
 
-Each game with such a kernel binds it in its own package (``gpusim/games/<game>/exact_cupy.py``):
+Each hold'em shape with such a kernel binds it in :mod:`gpusim.games.holdem`
+(``call_once_cupy.py``, ``streets_cupy.py``):
 one thread block per board class, every count an integer, the results equal to the CPU solver's
 count for count. The device functions (``kernels/exact_*.cuh``) are compiled for the host by the
 test suite and compared with the CPU solver on a subset of board classes, through the same

@@ -253,7 +253,8 @@ def segment_sums(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class CellKind:
     """A game's own packing of the 5-card table's cells (the built-in ``"ch"`` and ``"thb"``
-    are the first two hold'em games; any other game passes one of these).
+    are the call-once and street-bets hold'em shapes', Casino Hold'em's and Texas Hold'em
+    Bonus's; any other game passes one of these).
 
     ``layout``: {table name: dtype}, each table (134459, 1326); ``qualified``: whether
     :func:`gpusim.exact.boards.sorted_counts` counts the dealer hands below a qualifier, the

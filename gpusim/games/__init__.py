@@ -1,4 +1,6 @@
-"""Game engines: one package per game, each described by one frozen :class:`GameSpec`.
+"""Games: each one frozen :class:`GameSpec`, built from a config's TOML description by the
+described-games engine (:mod:`gpusim.games.described`; the hold'em shapes' solvers and kernels
+in :mod:`gpusim.games.holdem`) or brought by a plugin.
 
 :data:`SPECS` (the game registry, :mod:`gpusim.games.game_registry`) maps a game's name to its
 spec; :func:`spec_for` finds the spec of rules (or of a name). The functions below ask the spec,
@@ -10,14 +12,14 @@ so a caller never branches on the game::
     event_names(rules) -> {bet: tuple[str, ...]}
     event_returns(rules) -> {bet: tuple[int | Fraction | None, ...]}   # returned per unit staked
 
-``settle`` is jitted with the rules' structure (``rules.structure()``: which bets, the
-qualifier, the flags; frozen and hashable) as a static argument and the rules' numbers
-(:func:`payout`: every pay and stake) as array arguments, so configs that differ only in their
-paytables or stakes share one compiled program, and it can sit in a simulation hot loop or
-inside a caller's own ``jax.jit`` (pass ``payout=`` to make the numbers traced there too).
-Event meanings are documented in each game's ``events`` module; what a new game must provide
-is in docs/architecture.md. A game may also come from another installed distribution, through
-the ``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`).
+``settle`` is jitted with the rules' structure (``rules.structure()``: which bets, the qualifier,
+the flags; frozen and hashable) as a static argument and the rules' numbers (:func:`payout`: every
+pay and stake) as array arguments, so configs that differ only in their paytables or stakes share
+one compiled program, and it can sit in a simulation hot loop or inside a caller's own ``jax.jit``
+(pass ``payout=`` to make the numbers traced there too). A described game's events are named by its
+description (:mod:`gpusim.games.described.layout` derives them); what a new game must provide is in
+docs/architecture.md. A game may also come from another installed distribution, through the
+``gpusim.games`` entry-point group (:data:`ENTRY_POINT_GROUP`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The conformance check every game passes, built-in, described or plugin:
+"""The conformance check every game passes, described or plugin:
 :func:`check_game` (``gpusim games --check NAME``).
 
 It deals rounds, lets each of the game's strategies decide and settles them, and checks what

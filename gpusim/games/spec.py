@@ -8,8 +8,9 @@ solver. docs/architecture.md lists what a new game must provide.
 
 The spec names its settlement, joint code, strategies, exact solver and kernel arguments by
 import path (``"module:attribute"``), not by object, so that reading a spec imports neither JAX
-nor the exact engine: :func:`load` resolves such a path on first use. The game package holds
-them all (its ``settlement``, ``strategies`` and ``exact`` modules). :func:`import_path_problems`
+nor the exact engine: :func:`load` resolves such a path on first use. For a described game
+they are the engine's modules (:mod:`gpusim.games.described`, and a hold'em shape's
+in :mod:`gpusim.games.holdem`); a plugin's, its own package's. :func:`import_path_problems`
 checks every path of a spec without importing it, so that a typo fails when the game is
 registered, not at first use.
 """

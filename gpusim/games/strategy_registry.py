@@ -1,8 +1,9 @@
 """The strategies of every game, by name: the registry the layers above look strategies up in.
 
 Each game's spec lists its strategies (``GameSpec.strategies``): rule lists (a
-:class:`~gpusim.strategy.PointRules` in the game's package) and table strategies, read from the
-exact decision tables by the spec's ``table_strategy_class``. A caller may register more (or
+:class:`~gpusim.strategy.PointRules`: a described game's, built from its description by
+:mod:`gpusim.games.described.engine`; a plugin's, in its package) and table strategies, read from
+the exact decision tables by the spec's ``table_strategy_class``. A caller may register more (or
 replace one) with :func:`register_strategy`::
 
     get_strategy("basic", rules) -> Strategy
@@ -107,7 +108,8 @@ def check_strategy_name(name: str, rules) -> None:
                 f"available: {', '.join(sorted(entries))}"
             )
         raise StrategyError(
-            f"strategy {name!r}: unknown for {spec.name}; allowed: {', '.join(sorted(entries))}"
+            f"strategy {name!r}: unknown for {spec.name}{spec.why_missing(name)}; allowed: "
+            f"{', '.join(sorted(entries))}"
         )
 
 

@@ -1,6 +1,6 @@
-"""What a player strategy is, whatever the game (the games' own strategies live in their
-packages, ``gpusim/games/<game>/strategies.py``; the registry by name is
-:mod:`gpusim.games.strategy_registry`).
+"""What a player strategy is, whatever the game (a described game's rule strategies are written
+in its description's ``[game.strategies]`` and run by :mod:`gpusim.games.described.engine`, a
+plugin's in its own package; the registry by name is :mod:`gpusim.games.strategy_registry`).
 
 A strategy maps dealt rounds to the player's actions, one small int per decision point of the
 game's decision tree (:mod:`gpusim.strategy.tree`; the game's ``GameSpec.decisions``)::

@@ -1,11 +1,11 @@
 """The exact solver of described games as an :class:`~gpusim.exact.solver.ExactSolver`: solves
 cached on disk, decision tables, and the exact report (docs/exact.md).
 
-A solve (:func:`gpusim.exact.described.solve`) is cached per config hash and strategy in the
-user's cache directory, so a second ``gpusim exact`` answers in a second. The report is built
-from the joint-code counts alone: every bet's events and their integer counts, the main game's
-outcomes, the share of each action, and, for the first decision point, each starting hand's
-EV per action.
+A solve (:func:`gpusim.games.described.solver.solve`) is cached per config hash and strategy
+in the user's cache directory, so a second ``gpusim exact`` answers in a second. The report is
+built from the joint-code counts alone: every bet's events and their integer counts, the main
+game's outcomes, the share of each action, and, for the first decision point, each starting
+hand's EV per action.
 """
 
 from __future__ import annotations

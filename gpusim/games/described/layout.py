@@ -11,8 +11,8 @@ A round's **joint code** is ``((path * n_showdown + showdown) * prod(classes)) +
 
 Every bet's event and stake multiple and every point's action taken are functions of the code
 (:class:`Layout` tables), so the settlement (:mod:`gpusim.games.described.engine`) computes
-the code and looks the rest up, and the device reduction counts codes exactly as for the
-hand-written games. Event names and their returns per unit come from the description; the
+the code and looks the rest up, and the device reduction counts codes exactly as for a
+plugin game written in Python. Event names and their returns per unit come from the description; the
 pays come from the config's paytables.
 """
 

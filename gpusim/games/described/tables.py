@@ -1,5 +1,5 @@
 """A described game's table strategy (``optimal``): the exact solver's decision tables
-(:mod:`gpusim.exact.described`), read in JAX.
+(:mod:`gpusim.games.described.solver`), read in JAX.
 
 A point's table is indexed by (node, information set). The node is the way the round came to
 the point (the actions taken before it: the best action may depend on the bets already

@@ -1,6 +1,6 @@
 """The call-once shape's counts (:mod:`gpusim.games.holdem.call_once_counts`), counted once per
-dealer qualifier and cached: the hand-written Casino Hold'em's solver and a described game of
-the shape read the same file."""
+dealer qualifier and cached: every description of the shape with that qualifier (Casino
+Hold'em's and its variants') is solved from the same file."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The call-once hold'em shape's paytables for ``gpusim design``, whatever game carries the
-shape (Casino Hold'em's package, or a description of its shape): the side bet's hit counts per
+shape (any description of it, Casino Hold'em's among them): the side bet's hit counts per
 line (:func:`side_hits`), the side bet as it plays where a fold forfeits it
 (:class:`SideUnderStrategy`, :func:`side_forfeit_model`) and the Ante's main-game model
 (:class:`AnteModel`, :func:`ante_main_model`), priced under the optimal call re-optimised per

@@ -1,6 +1,6 @@
 """The street-bets shape's river counts (:mod:`gpusim.games.holdem.streets_counts`, stage 1),
-counted once per Ante threshold and cached: the hand-written Texas Hold'em Bonus's solver and
-the described engine's ``win_chance`` condition read the same file."""
+counted once per Ante threshold and cached: the shape's solver and the described engine's
+``win_chance`` condition read the same file."""
 
 from __future__ import annotations
 

@@ -163,7 +163,7 @@ def ante_pays_from(rules) -> str:
 
 def prices_of(rules, *, merged: bool = True):
     """The config's numbers of the shape. ``merged``: a Bonus line of AA against the dealer's AA
-    that pays as AA does is counted as AA's (as the hand-written game's configs write it)."""
+    that pays as AA does is counted as AA's (as configs/holdem_bonus_classic.toml writes it)."""
     from gpusim.games.described.starting import cell_name
     from gpusim.games.holdem.streets import StreetPrices
 
