@@ -8,7 +8,10 @@ so ``import gpusim`` (and the command line's start-up) costs no JAX import. ``gp
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -36,7 +39,13 @@ _LAZY = {
     "open_run": "gpusim.runs.run_api",
     "simulate": "gpusim.runs.run_api",
     "design": "gpusim.designer",
+    "RunFolderError": "gpusim.runs.folder_base",
+    "StrategyError": "gpusim.strategy",
 }
+
+# functions whose RunFolderError names the settings as Python spells them (``force=True``): the
+# message the run folder raises names them as the command line does (``--force``)
+_PYTHON_SPELLING = frozenset({"simulate"})
 
 # submodules that ``import gpusim`` once loaded as a side effect: still reachable as attributes
 _SUBMODULES = frozenset({"cards", "rng"})
@@ -47,12 +56,15 @@ __all__ = [
     "ConfigError",
     "HAND_CLASSES",
     "Run",
+    "RunFolderError",
+    "StrategyError",
     "__version__",
     "best_five",
     "deal",
     "describe",
     "design",
     "evaluate",
+    "exact_report",
     "format_card",
     "format_cards",
     "get_strategy",
@@ -69,6 +81,62 @@ __all__ = [
 ]
 
 
+def exact_report(
+    config: Any,
+    strategy: str | None = None,
+    *,
+    pays: Mapping[str, int | str] | None = None,
+    backend: str = "cpu",
+    recompute: bool = False,
+    progress: bool = False,
+) -> dict:
+    """The exact report of ``config`` under ``strategy``: what ``gpusim exact CONFIG --json``
+    prints (docs/exact.md gives its JSON).
+
+    ``config`` is a shipped config's name, a TOML path or a loaded config; ``strategy`` defaults
+    to the config's ``default_strategy`` (name ``"optimal"`` to solve the game). ``pays`` prices
+    other paytable lines, as ``--set`` does: ``{"pair_plus.pair": 2}``. A shipped config with a
+    shipped strategy is answered from the shipped report unless ``recompute``; otherwise every
+    deal is counted (cached) on ``backend`` (``"cpu"`` or ``"cupy"``), with a progress bar on
+    stderr if ``progress``. Raises ConfigError or StrategyError (one-line messages), and
+    ValueError for a game with no exact solver.
+    """
+    from gpusim.config import load_config, parse_pay_settings, with_pays
+    from gpusim.exact.shipped import shipped_report
+    from gpusim.games.strategy_registry import strategy_names
+    from gpusim.runs.exact_on_demand import exact_report as solve_report
+    from gpusim.strategy import StrategyError
+
+    rules: Any = load_config(config)  # a game's rules object (its own dataclass)
+    if pays:
+        settings = [f"{line}={pay}" for line, pay in pays.items()]
+        rules = with_pays(rules, parse_pay_settings(rules, settings, "pays"), field="pays")
+    name = strategy or rules.default_strategy
+    if name not in strategy_names(rules.game):
+        raise StrategyError(f"strategy: {name!r} is not a strategy of {rules.game}; allowed: "
+                            + ", ".join(strategy_names(rules.game)))
+    if backend not in ("cpu", "cupy"):
+        raise ValueError(f"backend: {backend!r} is not an exact backend; allowed: cpu, cupy")
+    report = None if recompute or backend == "cupy" else shipped_report(rules, name)
+    report = report or solve_report(rules, name, progress=progress, backend=backend)
+    if pays:
+        report = {**report, "paytable_changes": {k: str(v) for k, v in pays.items()},
+                  "config_hash": rules.config_hash}
+    return report
+
+
+def _with_python_spelling(func):
+    """``func`` raising its RunFolderError as a Python caller reads it (``force=True``)."""
+    from gpusim.runs.folder_base import RunFolderError
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except RunFolderError as exc:
+            raise exc.for_python().with_traceback(exc.__traceback__) from None
+
+    return call
 
 
 def __getattr__(name: str):
@@ -78,6 +146,8 @@ def __getattr__(name: str):
     if module is None:
         raise AttributeError(f"module 'gpusim' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
+    if name in _PYTHON_SPELLING:
+        value = _with_python_spelling(value)
     globals()[name] = value
     return value
 
