@@ -149,7 +149,8 @@ def parse_config(doc: dict, *, source: str = "<config>", default_name: str = "co
     if rules.default_strategy not in known:
         raise r.fail(
             "default_strategy",
-            f"value {rules.default_strategy!r} is not allowed; strategies for {spec.name}: "
+            f"value {rules.default_strategy!r} is not allowed"
+            f"{spec.why_missing(rules.default_strategy)}; strategies for {spec.name}: "
             + ", ".join(sorted(known)),
         )
     return rules

@@ -58,7 +58,8 @@ def certify_cmd(
     from gpusim.games import spec_for
 
     if spec_for(rules).solver() is None:
-        fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; a pack needs "
+        fail(f"config {rules.name!r}: the game {rules.game} has no exact solver"
+             f"{spec_for(rules).why_missing()}; a pack needs "
              "the exact figures")
     name = strategy_of(rules, strategy)
     if run is not None:

@@ -80,7 +80,8 @@ def exact_cmd(
                  "goes without --set")
 
     if spec_for(rules).solver() is None:
-        fail(f"config {rules.name!r}: the game {rules.game} has no exact solver; "
+        fail(f"config {rules.name!r}: the game {rules.game} has no exact solver"
+             f"{spec_for(rules).why_missing()}; "
              "simulate it instead (gpusim simulate)")
     name = strategy_of(rules, strategy)
     if backend not in ("cpu", "cupy"):

@@ -334,6 +334,7 @@ class GameSpec:
     table_strategies: tuple[str, ...] = ()
     table_strategy_class: str | None = None
     exact_solver: str | None = None
+    unsolved: str | None = None
     kernel: KernelSpec | None = None
     card_layout: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: HOLDEM_LAYOUT)
     config_dir: Path | None = None
@@ -424,6 +425,15 @@ class GameSpec:
         if entry is not None and entry.source.startswith("table:"):
             return entry.source.removeprefix("table:")
         return None
+
+    def why_missing(self, name: str | None = None) -> str:
+        """Why the game has no exact solve, for a refusal's one line: `` (no exact solve:
+        <the solver's refusal>)`` where the solver refused the game and ``name`` (a strategy
+        asked for) is None or would be its table (``optimal``); else empty."""
+        if self.unsolved and (name is None or (name.startswith("optimal")
+                                               and self.strategy(name) is None)):
+            return f" (no exact solve: {self.unsolved})"
+        return ""
 
     def solver(self) -> Any:
         """The exact solver (:class:`gpusim.exact.solver.ExactSolver`), imported on first use;

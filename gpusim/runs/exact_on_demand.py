@@ -38,7 +38,8 @@ __all__ = [
 def _solver(rules):
     solver = spec_for(rules).solver()
     if solver is None:
-        raise ValueError(f"game {rules.game!r}: has no exact solver")
+        raise ValueError(f"game {rules.game!r}: has no exact solver"
+                         f"{spec_for(rules).why_missing()}")
     return solver
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # polars loads on first use: a run's start-up does not wait f
     import polars as pl
 
 from gpusim.games import spec_for
+from gpusim.runs.manifest import rules_from_manifest
 from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, z_of
 
 __all__ = ["compute_summary"]
@@ -59,7 +60,9 @@ def compute_summary(
 
     chunks = {r["chunk"]: r for r in manifest.get("chunks_done", [])}
     rounds = sum(r["n_rounds"] for r in chunks.values())
-    ante = int(manifest["config"]["stakes"][spec_for(manifest["game"]).base_bet])
+    # the game from the run's own config, not by its name: a game described in a user's file is
+    # known to this process only through the manifest that carries it
+    ante = int(manifest["config"]["stakes"][spec_for(rules_from_manifest(manifest)).base_bet])
 
     dist = outcomes.group_by(["bet", "net"]).agg(pl.col("count").sum()).sort(["bet", "net"])
     # exact Python integers: squared nets times counts can pass 2^63 on long runs

@@ -173,10 +173,12 @@ def spec_of(d: Description) -> GameSpec:
     solver, tables = ("gpusim.games.described.exact_report:SOLVER",
                       "gpusim.games.described.tables:DescribedTables")
     extra: dict[str, Any] = {}  # what a shape's own engine adds to the spec
+    unsolved = None  # the described solver's refusal, said where `optimal` is asked for
     try:
         shape_of(d)
         solved = True
-    except ValueError:
+    except ValueError as exc:
+        unsolved = str(exc)
         try:  # a hold'em shape with a solver of its own
             play_once_shape.play_tree_of(d)
             solver, tables = ("gpusim.games.holdem.play_once_described:SOLVER",
@@ -245,6 +247,7 @@ def spec_of(d: Description) -> GameSpec:
         table_strategies=table_strategies,
         table_strategy_class=tables if solved else None,
         exact_solver=solver if solved else None,
+        unsolved=None if solved else unsolved,
         joint=JointCode(encoder="gpusim.games.described.engine:encode", decode=_decode,
                         reads=("joint",)),
         offered_bets=_offered,

@@ -86,8 +86,10 @@ _CATEGORY_LABELS = ("high card", "pair", "two pair", "three of a kind", "straigh
 
 def starting_label(cards: np.ndarray) -> np.ndarray:
     """A readable class of each row's player cards (N, n): up to three cards, their ranks high
-    to low with ``s`` when all share a suit (``AKs``, ``Q64``, ``QQ4``); five or more, the poker
-    hand (``pair of 9s``, ``high card A-K``, ``flush``)."""
+    to low with ``s`` when all share a suit (``AKs``, ``Q64``, ``QQ4``); four cards, what they
+    make and what they draw to (``pair of 9s``, ``four to a flush``, ``four to an inside
+    straight``, ``high card A-K``); five to seven, the best poker hand (``pair of 9s``,
+    ``high card A-K``, ``flush``)."""
     cards = np.asarray(cards, np.int64)
     n = cards.shape[1]
     ranks = -np.sort(-(cards >> 2), axis=1)
@@ -96,27 +98,63 @@ def starting_label(cards: np.ndarray) -> np.ndarray:
         text = ["".join(RANKS[r] for r in row) for row in ranks.tolist()]
         return np.array([t + ("s" if s and len(set(t)) == n else "") for t, s in
                          zip(text, suited.tolist(), strict=True)])
-    from gpusim.evaluator import evaluate_np
-
-    rank = evaluate_np(np.ascontiguousarray(cards[:, :5], np.int32), check=False).astype(np.int64)
-    cat = rank >> 27
-    primary = (rank >> 13) & 0x1FFF
-    cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
-    pair_rank = np.floor(np.log2(np.maximum(primary, 1))).astype(np.int64)
+    code = _four_card_code(cards, ranks) if n == 4 else _poker_code(cards, ranks)
     # one small code per label (category, then the ranks that name it), texts made once each
-    code = np.where(cat == 0, ranks[:, 0] * 13 + ranks[:, 1],
-                    np.where(cat == 1, 169 + pair_rank, 182 + cat))
     uniq, inv = np.unique(code, return_inverse=True)
     texts = np.array([_label_text(int(c)) for c in uniq.tolist()])
     return texts[inv.reshape(-1)]
 
 
+# label codes: 0..168 high card by its top two ranks, 169..181 a pair by its rank, then the
+# categories from two pair up (182 + category), then the four-card draws
+_PAIR, _CATEGORY = 169, 182
+_DRAWS = ("four to a straight flush", "four to a flush", "four to an outside straight",
+          "four to an inside straight")
+_DRAW = _CATEGORY + len(_CATEGORY_LABELS)
+
+
+def _poker_code(cards: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    from gpusim.evaluator import evaluate_np
+
+    rank = evaluate_np(np.ascontiguousarray(cards, np.int32), check=False).astype(np.int64)
+    cat = rank >> 27
+    primary = (rank >> 13) & 0x1FFF
+    cat = np.where((cat == 8) & (primary == (1 << 12)), 9, cat)
+    pair_rank = np.floor(np.log2(np.maximum(primary, 1))).astype(np.int64)
+    return np.where(cat == 0, ranks[:, 0] * 13 + ranks[:, 1],
+                    np.where(cat == 1, _PAIR + pair_rank, _CATEGORY + cat))
+
+
+def _four_card_code(cards: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """Four cards (N, 4): the rank groups they make, else the best five-card draw they hold."""
+    counts = np.zeros((len(cards), 13), np.int64)
+    np.add.at(counts, (np.arange(len(cards))[:, None], cards >> 2), 1)
+    most = counts.max(axis=1)
+    pairs = (counts == 2).sum(axis=1)
+    pair_rank = np.argmax(counts == 2, axis=1)
+    suited = ((cards & 3) == (cards[:, :1] & 3)).all(axis=1)
+    # four distinct ranks within a window of five make a straight draw; the ace plays low too
+    low = np.where(ranks[:, 0] == 12, ranks[:, 1], ranks[:, 0])
+    wheel = (ranks[:, 0] == 12) & (ranks[:, 1] <= 3)
+    span_ok = (ranks[:, 0] - ranks[:, 3] <= 4) | (wheel & (low <= 3))
+    straight = (most == 1) & span_ok
+    # four in a row with room at both ends (not A-K-Q-J, not A-2-3-4)
+    outside = straight & (ranks[:, 0] - ranks[:, 3] == 3) & (ranks[:, 0] < 12)
+    draw = np.where(straight & suited, 0, np.where(suited, 1, np.where(outside, 2, 3)))
+    made = np.select([most == 4, most == 3, pairs == 2, pairs == 1],
+                     [_CATEGORY + 7, _CATEGORY + 3, _CATEGORY + 2, _PAIR + pair_rank],
+                     ranks[:, 0] * 13 + ranks[:, 1])
+    return np.where((most == 1) & (straight | suited), _DRAW + draw, made)
+
+
 def _label_text(code: int) -> str:
-    if code < 169:
+    if code < _PAIR:
         return f"high card {RANKS[code // 13]}-{RANKS[code % 13]}"
-    if code < 182:
-        return f"pair of {RANKS[code - 169]}s"
-    return _CATEGORY_LABELS[code - 182]
+    if code < _CATEGORY:
+        return f"pair of {RANKS[code - _PAIR]}s"
+    if code < _DRAW:
+        return _CATEGORY_LABELS[code - _CATEGORY]
+    return _DRAWS[code - _DRAW]
 
 
 def first_decision(res) -> list[dict]:
