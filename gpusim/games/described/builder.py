@@ -168,7 +168,7 @@ def spec_of(d: Description) -> GameSpec:
     main = (base, *(b.name for b in d.bets if not b.side and b.name != base))
     side = tuple(b.name for b in d.bets if b.side)
     ranking = d.hand(d.showdown[0]).ranking if d.showdown else (
-        d.hand(d.paytables[0].hand).ranking if d.paytables else "poker")
+        d.hand(d.category_hand).ranking if d.category_hand else "poker")
     face_up = d.columns.get("dealer", ())[: d.dealer_up]
     solver, tables = ("gpusim.games.described.exact_report:SOLVER",
                       "gpusim.games.described.tables:DescribedTables")

@@ -247,6 +247,15 @@ class Description:
         return next(p for p in self.paytables if p.name == name)
 
     @property
+    def category_hand(self) -> str | None:
+        """The hand a round's ``player_category`` names in a game without a showdown: the
+        first paytable's hand that ranks in categories (a ``"starting_hand"`` hand has none);
+        None when every paytable reads a starting hand (the category is then its two cards'
+        pair or high card)."""
+        return next((p.hand for p in self.paytables
+                     if self.hand(p.hand).ranking != "starting_hand"), None)
+
+    @property
     def base_bet(self) -> str:
         return next(b.name for b in self.bets if b.placed == "deal" and not b.side)
 

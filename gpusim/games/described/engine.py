@@ -188,8 +188,11 @@ def settle(cards, decisions, rules, *, jackpot_meter=None, payout=None) -> Settl
     if d.showdown is not None:
         prank, pcat = _rank(c, d, d.showdown[0])
         drank, dcat = _rank(c, d, d.showdown[1])
-    elif lay.class_hands:
-        prank, pcat = _rank(c, d, lay.class_hands[0])
+    elif d.category_hand is not None:
+        prank, pcat = _rank(c, d, d.category_hand)
+    elif lay.class_hands:  # starting hands only: two cards, a pair or a high card
+        two = c[:, list(d.hand(lay.class_hands[0]).columns)] >> 2
+        pcat = (two[:, 0] == two[:, 1]).astype(jnp.int32)
     names = tuple((b, lay.events[b]) for b in stakes)
     return Settlement(stakes=stakes, nets=nets, events=events, player_category=pcat,
                       dealer_category=dcat, player_rank=prank, dealer_rank=drank,

@@ -1,0 +1,85 @@
+"""What tests/test_fuzz_descriptions.py found, each as a literal config: a described game the
+loader reads that a command then failed on, or a mistake that was not refused in one line."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from gpusim.cli import app
+
+runner = CliRunner()
+
+
+def _cli(*args):
+    r = runner.invoke(app, [str(a) for a in args])
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    return r
+
+
+def _write(tmp_path, name: str, text: str):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+TWO_CARDS_ONLY = """
+name = "fuzz_two_cards_only"
+default_strategy = "always"
+
+[stakes]
+ante = 1
+
+[paytables.pairs]
+big = 5
+small = 1
+
+[game]
+name = "fuzz_two_cards_only"
+
+[game.cards]
+player = 2
+
+[game.hands.hole]
+cards = ["player"]
+ranking = "starting_hand"
+
+[game.lines]
+big = { hands = "QQ+" }
+small = { hands = "22-JJ" }
+
+[[game.decisions]]
+name = "play"
+actions = [{ name = "fold", fold = true }, { name = "play", bet = "play" }]
+
+[game.bets.ante]
+placed = "deal"
+paytable = "pairs"
+
+[game.bets.play]
+placed = "action"
+paytable = "pairs"
+
+[game.paytables.pairs]
+hand = "hole"
+lines = ["big", "small"]
+
+[game.strategies.always]
+play = [{ action = "play" }]
+"""
+
+
+def test_paytables_of_starting_hands_only(tmp_path):
+    # no showdown and every paytable reads a starting hand: the round's player_category was
+    # read by ranking two cards as a poker hand ("cards: shape (1024, 2) is not allowed", a
+    # traceback from games --check and play); it is now the two cards' pair or high card
+    cfg = _write(tmp_path, "two", TWO_CARDS_ONLY)
+    r = _cli("games", "--check", cfg)
+    assert r.exit_code == 0 and "conforms" in r.stdout, r.output
+    r = _cli("play", cfg, "--seed", 1, "--rounds", "0:200", "--json")
+    assert r.exit_code == 0, r.output
+    for rec in map(json.loads, r.stdout.splitlines()):
+        paired = rec["player"][0][0] == rec["player"][1][0]
+        assert rec["player_category"] == ("pair" if paired else "high_card"), rec
+        assert rec["bets"]["ante"]["event"] == "other" or paired, rec
