@@ -83,3 +83,30 @@ def test_paytables_of_starting_hands_only(tmp_path):
         paired = rec["player"][0][0] == rec["player"][1][0]
         assert rec["player_category"] == ("pair" if paired else "high_card"), rec
         assert rec["bets"]["ante"]["event"] == "other" or paired, rec
+
+
+def test_exact_counts_paytables_of_starting_hands(tmp_path):
+    # the exact solver ranked a starting hand's two cards as a poker hand (a traceback from
+    # exact, and from play and simulate solving the default optimal strategy); it reads the
+    # starting hand's line as the settlement does: QQ+ pays 5:1, 22-JJ 1:1, else lost
+    cfg = _write(tmp_path, "two", TWO_CARDS_ONLY)
+    r = _cli("exact", cfg, "--json")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    want = (3 * 6 * 6 + 10 * 6 * 2) / 1326  # returned per unit staked, when played
+    assert abs(report["bets"]["ante"]["rtp"] - want) < 1e-12
+    assert abs(report["bets"]["play"]["rtp"] - want) < 1e-12
+
+
+def test_exact_refuses_a_line_on_the_dealers_hidden_cards(tmp_path):
+    # a starting-hand line with dealer_hands reads the dealer's face-down cards, which the
+    # exact solver counts rather than deals: refused in one line (a traceback before)
+    text = TWO_CARDS_ONLY.replace("player = 2\n", "player = 2\ndealer = 2\n").replace(
+        'big = { hands = "QQ+" }', 'big = { hands = "QQ+", dealer_hands = "AA" }').replace(
+        "fuzz_two_cards_only", "fuzz_two_cards_vs_dealer")
+    cfg = _write(tmp_path, "vs", text)
+    r = _cli("exact", cfg, "--json")
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "lines.big" in lines[0] and "hidden" in lines[0], r.stderr
+    assert _cli("play", cfg, "--seed", 1, "--rounds", "0:5", "--json").exit_code == 0

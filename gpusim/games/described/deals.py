@@ -17,6 +17,7 @@ from gpusim.exact.dealer_counts import DealerCounts, rank_np
 from gpusim.games.described.description import Description
 from gpusim.games.described.engine import threshold
 from gpusim.games.described.layout import GameShape, layout
+from gpusim.games.described.starting import starting_class_np
 
 __all__ = ["Stages", "deal_stages", "expand", "hand_classes_np", "outcome_counts",
            "set_class_table"]
@@ -53,7 +54,9 @@ def hand_classes_np(d: Description, cards: np.ndarray) -> np.ndarray:
     for h in lay.class_hands:
         hd = d.hand(h)
         sub = cards[:, list(hd.columns)]
-        if len(hd.columns) in (3, 5) and (hd.ranking == "poker") == (len(hd.columns) == 5):
+        if hd.ranking == "starting_hand":
+            cls = starting_class_np(cards, d, h)
+        elif len(hd.columns) in (3, 5) and (hd.ranking == "poker") == (len(hd.columns) == 5):
             cls = set_class_table(d, h)[set_index(sub)].astype(np.int64)
         else:
             cls = _class_np(rank_np(sub, hd.ranking), hd.ranking, lay.class_of[h])

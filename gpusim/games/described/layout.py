@@ -332,6 +332,12 @@ def shape_of(d: Description) -> GameShape:
     hidden = dealer[d.dealer_up:]
     lay = layout(d)
     for h in lay.class_hands:
+        dealer_lines = [ln.name for ln in d.lines if ln.dealer_hands and ln.name in next(
+            p.lines for p in d.paytables if p.hand == h)]
+        if dealer_lines and hidden:
+            raise ValueError(f"game {d.name!r}: lines.{dealer_lines[0]} reads the dealer's "
+                             "hidden cards (dealer_hands); the exact solver counts paytables "
+                             "on the cards in view only")
         if set(d.hand(h).columns) & set(hidden):
             raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; "
                              "the exact solver counts paytables on the cards in view only")

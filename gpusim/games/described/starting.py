@@ -169,3 +169,15 @@ def starting_class(cards: Any, d, hand: str) -> Any:
     if n_groups > 1:
         idx = idx + lookup(group, cell(d.columns["dealer"][:2]))
     return lookup(table, idx)
+
+
+def starting_class_np(cards: np.ndarray, d, hand: str) -> np.ndarray:
+    """(N,) int64 class of each round's starting hand, ``cards (N, C)`` in the game's columns
+    (NumPy, for the exact solver; a line that also reads the dealer's hand is not counted
+    there: :func:`gpusim.games.described.layout.shape_of` refuses it)."""
+    _, table, group = _tables(d, hand)
+    assert len(table) == 169, "a line with dealer_hands: the solver does not count it"
+    a, b = (cards[:, c].astype(np.int64) for c in d.hand(hand).columns)
+    ra, rb = a >> 2, b >> 2
+    hi, lo = np.maximum(ra, rb), np.minimum(ra, rb)
+    return table[np.where((a & 3) == (b & 3), lo * 13 + hi, hi * 13 + lo)].astype(np.int64)
