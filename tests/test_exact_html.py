@@ -169,19 +169,69 @@ def test_up_card_table_from_synthetic_rows():
     share = {"pair of As": 1.0, "high card A-K": 0.25, "high card A-Q": 0.0}
     rows = [{"hand": h, "up": u, "deals": 10, "ev": {"fold": -1.0, "raise": 0.5},
              "share": {"fold": 1 - share[h], "raise": share[h]}}
-            for h in hands for u in "23456789TJQKA"]
-    rows[5]["share"] = {"fold": 1.0, "raise": 0.0}  # pair of As v 7 folds (made up)
+            for h in reversed(hands) for u in "23456789TJQKA"]
+    rows = rows[13:] + rows[:13]  # neither strongest nor weakest first
+    rows[13 + 5]["share"] = {"fold": 1.0, "raise": 0.0}  # pair of As v 7 folds (made up)
     doc, body = _check_page(_synthetic(rows))
     assert "win<&>" in body  # escaped, and read back as written
     chart = _chart(doc)
     assert chart.get("data-chart") == "up-card-table"
     assert [_text(th) for th in chart.find(".//tr").findall("th")][1:] == list("23456789TJQKA")
     table = [[_text(c) for c in tr] for tr in chart.findall(".//tr")[1:]]
-    assert [r[0] for r in table] == hands  # in the order given
+    assert [r[0] for r in table] == hands  # strongest first, whatever the report's order
     assert table[0][1:] == ["R"] * 5 + ["F"] + ["R"] * 7
     assert table[1][1:] == ["25%"] * 13 and table[2][1:] == ["F"] * 13
     styles = {td.get("style") for td in chart.iter("td")}
     assert len(styles) == 3  # raise, fold and one mixed share
+
+
+def test_caribbean_stud_up_card_rows_strongest_first_and_folded():
+    """The shipped report lists the hands by best EV, so the 59 high cards that always fold
+    (one EV) come in string order; the chart reads strongest first and folds each run of hands
+    that decide alike against every up card into one row."""
+    rep = _shipped("caribbean_stud")
+    doc, _ = _check_page(rep)
+    chart = _chart(doc)
+    assert chart.get("data-chart") == "up-card-table"
+    rows = chart.findall(".//tr")[1:]
+    heads = [_text(tr.find("th")) for tr in rows]
+    assert heads == ["pair of 2s or better", "high card A-K", "high card below A-K"]
+    spans = [tr.findall("td") for tr in rows]
+    assert [len(tds) for tds in spans] == [1, 13, 1]
+    assert _text(spans[0][0]) == "raise" and spans[0][0].get("colspan") == "13"
+    assert _text(spans[2][0]) == "fold" and spans[2][0].get("colspan") == "13"
+    # the folded rows name their hands, strongest first
+    folded = spans[2][0].get("data-hands").split(", ")
+    high = {h["hand"] for h in rep["first_decision"]["hands"]} - {"high card A-K"}
+    assert set(folded) == {h for h in high if h.startswith("high card")}
+    assert folded.index("high card A-Q") < folded.index("high card A-T") < folded.index(
+        "high card K-Q") and folded[-1] == "high card 7-5"
+    raising = spans[0][0].get("data-hands").split(", ")
+    assert raising[0] == "royal flush" and raising[-1] == "pair of 2s"
+    assert all(h["share"]["fold"] == 1 for h in rep["first_decision"]["hands"]
+               if h["hand"] in folded)
+    assert all(h["share"]["fold"] == 0 for h in rep["first_decision"]["hands"]
+               if h["hand"] in raising)
+
+
+def test_plain_table_strongest_first_with_runs_folded():
+    """Let It Ride's first decision (pull or ride, three cards): a plain table, strongest
+    first, each run of hands that always take one action one row."""
+    rep = _shipped("let_it_ride")
+    doc, _ = _check_page(rep)
+    chart = _chart(doc)
+    assert chart.get("data-chart") == "hand-table"
+    rows = [[_text(td) for td in tr.findall("td")] for tr in chart.findall(".//tr")[1:]]
+    hands = rep["first_decision"]["hands"]
+    assert len(rows) < len(hands) / 10
+    assert sum(int(r[1].replace(",", "")) for r in rows) == sum(h["deals"] for h in hands)
+    taken = [r[-1].split(" ")[0] for r in rows]
+    assert all(a != b for a, b in zip(taken, taken[1:], strict=False))  # runs are whole
+    assert rows[0][0].endswith(" or better") and rows[-1][0].endswith(" or worse")
+    names = [r[0] for r in rows]
+    assert "AAA to 222" in names and "AAK to TT2" in names  # trips, the pairs that pay
+    by_hand = {h["hand"]: h for h in hands}
+    assert by_hand["TT2"]["share"]["ride"] == 1 and by_hand["A99"]["share"]["pull"] == 1
 
 
 def test_other_hands_get_a_plain_table():
@@ -192,7 +242,10 @@ def test_other_hands_get_a_plain_table():
     chart = _chart(doc)
     assert chart.get("data-chart") == "hand-table"
     taken = [_text(td) for td in chart.iter("td") if td.get("class") == "take"]
-    assert taken == ["+2.000000", "+0.400000", "+0.100000"]
+    # the two hands that always ride are one row, their EVs a range
+    assert taken == ["+0.400 .. +2.000", "+0.100000"]
+    names = [_text(tr.find("td")) for tr in chart.findall(".//tr")[1:]]
+    assert names == ["QQ4 or better", "732"]
 
 
 def test_cli_writes_the_html(tmp_path, tcp):

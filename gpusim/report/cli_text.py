@@ -222,9 +222,13 @@ def verify_text(run: str, problems: list[str]) -> str:
 
 
 def _first_decision_text(first: dict, most: int = 200) -> list[str]:
-    """Each starting hand's EV per action at the first decision point (a long table is left
-    to ``--json`` and the HTML report)."""
-    hands = first["hands"]
+    """Each starting hand's EV per action at the first decision point, strongest first (a
+    long table is left to ``--json`` and the HTML report)."""
+    from gpusim.cards import RANKS
+    from gpusim.report.hand_order import by_strength
+
+    hands = by_strength(first["hands"], lambda h: h["hand"],
+                        lambda h: RANKS.index(h["up"]) if "up" in h else -1)
     if len(hands) > most:
         return [f"{first['point']}: EV per action for {len(hands):,} starting hands "
                 "(--json, or --html PATH for the chart)"]

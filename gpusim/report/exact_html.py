@@ -10,12 +10,17 @@ The chart is chosen from the shape of the data, never from the game's name:
 
 - ``preflop`` (hand class -> {``ev_<action>``: EV, ``action``}): the 13 x 13 starting-hand grid;
 - ``first_decision`` with dealer up cards (``up`` in its rows): hand class x up card, coloured by
-  the share of the hand's deals that do not fold;
+  the share of the hand's deals that do not fold, the hands strongest first and consecutive
+  hands that decide alike against every up card in one row (``high card below A-K``);
 - ``first_decision`` of two-card labels (``AKs``, ``72``): the 13 x 13 grid of each hand's most
   common action;
 - ``first_decision`` of three-card labels (``Q64``, ``Q64s``, ``QQ4``) and a ``fold`` action out
   of two: the play/fold boundary, high card x second card -> the lowest third card that plays;
-- any other ``first_decision``: a table of hands x actions (EV), the action taken highlighted.
+- any other ``first_decision``: a table of hands x actions (EV), the action taken highlighted,
+  strongest first, consecutive hands that always take one action in one row (EVs as a range).
+
+Hands are ordered by :mod:`gpusim.report.hand_order` (the reports list them by best EV, so the
+hands that always fold, all at one EV, would come in string order).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 
 from gpusim.cards import RANKS
 from gpusim.games.spec import METER_SECTION
+from gpusim.report.hand_order import by_strength, run_label, runs
 from gpusim.report.html import _CSS, _cell, _e, _table
 from gpusim.report.text import fmt_int, fmt_num, fmt_pct
 from gpusim.runs.jsonsafe import json_safe
@@ -44,6 +50,7 @@ vertical-align:middle;margin:0 .3em 0 1em}span.bar{display:inline-block;height:.
 background:#4a90d9;vertical-align:middle}.chart{overflow-x:auto}body{max-width:1240px}
 .cols{display:flex;flex-wrap:wrap;gap:0 2.5em;align-items:flex-start}
 .cols>section{flex:0 0 auto}.cols>section.wide{flex:1 1 620px;min-width:0}
+div[data-chart="hand-table"] td{white-space:nowrap}
 """
 
 _HI = RANKS[::-1]  # A K Q ... 2: a strategy card reads from the top left
@@ -261,7 +268,7 @@ def _boundary_chart(point: str, hands: list[dict], fold: str) -> str:
             "</table></div>")
     special = [h for h in hands if _THREE.match(h["hand"]) and
                (len(set(h["hand"][:3])) < 3 or h["hand"].endswith("s"))]
-    odd = [h for h in special if _plays(h, fold) < 1]
+    odd = by_strength([h for h in special if _plays(h, fold) < 1], lambda h: h["hand"])
     if odd:
         items = ", ".join(f"{h['hand']} ({play} {fmt_pct(_plays(h, fold), 2)})" for h in odd)
         extra = f"<p>Pairs, three of a kind and suited hands that do not always {_e(play)}: " \
@@ -288,8 +295,34 @@ def _up_chart(point: str, hands: list[dict], fold: str) -> str:
     play = next(a for a in hands[0]["ev"] if a != fold)
     ups = [u for u in RANKS if any(h.get("up") == u for h in hands)]
     cells = {(h["hand"], h.get("up")): h for h in hands}
+    names = by_strength(list(dict.fromkeys(h["hand"] for h in hands)), str)
+
+    def share(name: str, u: str) -> float | None:
+        h = cells.get((name, u))
+        return None if h is None else _plays(h, fold)
+
+    # a hand that takes one action on every deal against each up card decides as its
+    # neighbours may: such a run is one row
+    pure = [tuple(share(n, u) for u in ups) for n in names]
+    decided = [p if all(s in (0.0, 1.0) for s in p) else None for p in pure]
     rows = []
-    for name in dict.fromkeys(h["hand"] for h in hands):
+    for start, stop in runs(decided):
+        name = names[start]
+        if stop - start > 1:
+            label = run_label(names, start, stop)
+            members = ", ".join(names[start:stop])
+            head = f'<th class="l" title="{_e(members)}">{_e(label)}</th>'
+            same = set(pure[start])
+            if len(same) == 1:
+                s = same.pop()
+                assert s is not None
+                word = play if s == 1 else fold
+                rows.append(f"<tr>{head}<td colspan=\"{len(ups)}\" data-hands=\"{_e(members)}\" "
+                            f'style="background:{_share_colour(s)}" title="{_e(label)}: '
+                            f'{_e(word)} against every up card"><b>{_e(word)}</b></td></tr>')
+                continue
+        else:
+            head = f'<th class="l">{_e(name)}</th>'
         tds = []
         for u in ups:
             h = cells.get((name, u))
@@ -303,11 +336,13 @@ def _up_chart(point: str, hands: list[dict], fold: str) -> str:
             tds.append(f'<td data-hand="{_e(name)}" data-up="{_e(u)}" '
                        f'style="background:{_share_colour(s)}" title="{_e(title)}">'
                        f"{_e(text)}</td>")
-        rows.append(f'<tr><th class="l">{_e(name)}</th>{"".join(tds)}</tr>')
+        rows.append(f'<tr>{head}{"".join(tds)}</tr>')
     head = "".join(f"<th>{u}</th>" for u in ups)
-    return (f"<p>The {_e(point)} decision by the player's hand (rows) and the dealer's up card "
-            f"(columns): R = {_e(play)} on every deal, F = {_e(fold)}, a percentage = the share "
-            f"of the deals that {_e(play)} (the class holds hands that decide differently).</p>"
+    return (f"<p>The {_e(point)} decision by the player's hand (rows, strongest first) and the "
+            f"dealer's up card (columns): R = {_e(play)} on every deal, F = {_e(fold)}, a "
+            f"percentage = the share of the deals that {_e(play)} (the class holds hands that "
+            "decide differently). Consecutive hands that decide alike against every up card "
+            "share a row.</p>"
             + _legend({play: _share_colour(1), "mixed": _share_colour(0.5),
                        fold: _share_colour(0)})
             + f'<div class="chart" id="strategy-chart" data-chart="up-card-table">'
@@ -319,17 +354,36 @@ def _generic_chart(point: str, hands: list[dict]) -> str:
     acts = list(hands[0]["ev"])
     colours = _colours(acts)
     up = any("up" in h for h in hands)
+    hands = by_strength(hands, lambda h: h["hand"],
+                        lambda h: RANKS.index(h["up"]) if "up" in h else -1)
+    # hands that take one action on every deal, one after another, are one row; with up cards
+    # a hand's rows are told apart by the up card, so none is folded
+    taken = [_taken(h) for h in hands]
+    decided = [None if up or h["share"][a] < 1 else a for h, a in zip(hands, taken, strict=True)]
+    labels = [h["hand"] for h in hands]
     rows = []
-    for h in hands:
-        taken = _taken(h)
-        row = [_cell(h["hand"], cls="l"), *([_cell(h.get("up", ""))] if up else []),
-               _cell(fmt_int(h["deals"]))]
-        row += [f'<td class="take" style="background:{colours[a]}">{h["ev"][a]:+.6f}</td>'
-                if a == taken else _cell(f"{h['ev'][a]:+.6f}") for a in acts]
-        row += [_cell(f"{taken} ({fmt_pct(h['share'][taken], 2)})", cls="l")]
+    for start, stop in runs(decided):
+        run = hands[start:stop]
+        a_taken = taken[start]
+        evs = {a: [h["ev"][a] for h in run] for a in acts}
+
+        def ev_text(a: str, evs: dict = evs) -> str:
+            lo, hi = min(evs[a]), max(evs[a])
+            return f"{hi:+.6f}" if lo == hi else f"{lo:+.3f} .. {hi:+.3f}"
+
+        label = run_label(labels, start, stop)
+        name = (_cell(label, cls="l") if stop - start == 1 else
+                f'<td class="l" title="{_e(", ".join(labels[start:stop]))}">{_e(label)}</td>')
+        row = [name, *([_cell(run[0].get("up", ""))] if up else []),
+               _cell(fmt_int(sum(h["deals"] for h in run)))]
+        row += [f'<td class="take" style="background:{colours[a]}">{ev_text(a)}</td>'
+                if a == a_taken else _cell(ev_text(a)) for a in acts]
+        row += [_cell(f"{a_taken} ({fmt_pct(run[0]['share'][a_taken], 2)})", cls="l")]
         rows.append(row)
-    return (f"<p>The {_e(point)} decision of each starting hand: its EV per unit of the base "
-            "bet for every action; the framed EV is the action taken most often.</p>"
+    return (f"<p>The {_e(point)} decision of each starting hand, strongest first: its EV per "
+            "unit of the base bet for every action; the framed EV is the action taken most "
+            "often. Consecutive hands that always take the same action share a row (their EVs "
+            "as a range, their deals summed).</p>"
             + _legend(colours) + '<div class="chart" id="strategy-chart" data-chart="hand-table">'
             + _table(["hand", *(["up"] if up else []), "deals", *(f"EV {a}" for a in acts),
                       "action taken"], rows) + "</div>")

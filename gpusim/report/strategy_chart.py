@@ -2,29 +2,39 @@
 from the shape of the report's data as the exact report's HTML chart is, never from the game's
 name: a 13 x 13 grid for two-card starting hands, hands x dealer up card, the EV of each action
 over the starting hands ranked by their best EV, or the action shares per decision point.
-:func:`strategy_table` gives the same strategy as rows."""
+:func:`strategy_table` gives the same strategy as rows. Hands come strongest first
+(:mod:`gpusim.report.hand_order`), and in the up-card chart consecutive hands that decide
+alike against every up card are one row (``high card below A-K``)."""
 
 from __future__ import annotations
 
 import io
 
-__all__ = ["strategy_chart_png", "strategy_table"]
+from gpusim.report.hand_order import by_strength, run_label, runs
+
+__all__ = ["strategy_chart_png", "strategy_table", "up_rows"]
 
 
 def strategy_table(rep: dict) -> list[dict]:
-    """One row per starting hand of the first decision: the hand (and dealer up card), its
-    deals, the action taken (the most common one where the later cards decide), each action's
-    share and EV (per ante)."""
+    """One row per starting hand of the first decision, strongest first (and per dealer up card,
+    low to high): the hand (and up card), its deals, the action taken (the most common one where
+    the later cards decide), each action's share and EV (per ante). Every hand keeps its row:
+    the table is the data the chart draws."""
+    from gpusim.cards import RANKS
+
     rows: list[dict] = []
     if "preflop" in rep:
-        for hand, h in rep["preflop"].items():
+        for hand in by_strength(list(rep["preflop"]), str):
+            h = rep["preflop"][hand]
             row = {"point": next(iter(rep["decisions"])), "hand": hand, "action": h["action"]}
             row.update({k: v for k, v in h.items() if k.startswith("ev_")})
             rows.append(row)
         return rows
     first = rep.get("first_decision")
     if first:
-        for h in first["hands"]:
+        hands = by_strength(first["hands"], lambda h: h["hand"],
+                            lambda h: RANKS.index(h["up"]) if "up" in h else -1)
+        for h in hands:
             share = h.get("share", {})
             row = {"point": first["point"], "hand": h["hand"]}
             if "up" in h:
@@ -101,18 +111,25 @@ def strategy_chart_png(rep: dict) -> bytes:
         ax.set_title(f"{title}: {table[0]['point']} action by starting hand "
                      "(suited above the diagonal)", fontsize=9)
     elif table and "up" in table[0]:
-        hands = list(dict.fromkeys(r["hand"] for r in table))
-        ups = list(dict.fromkeys(r["up"] for r in table))
         fold = next((k.removeprefix("share_") for k in table[0]
                      if k.startswith("share_") and "fold" in k), None)
-        grid = [[float("nan")] * len(ups) for _ in hands]
-        for r in table:
-            share = 1 - r.get(f"share_{fold}", 0) if fold else r.get("deals", 0)
-            grid[hands.index(r["hand"])][ups.index(r["up"])] = share
-        fig, ax = plt.subplots(figsize=(7.2, max(3.0, 0.22 * len(hands) + 1.5)))
+        labels, ups, grid = up_rows(table)
+        fig, ax = plt.subplots(figsize=(7.2, max(3.0, 0.22 * len(grid) + 1.5)))
         im = ax.imshow(grid, aspect="auto", cmap="RdYlGn", vmin=0, vmax=1)
         ax.set_xticks(range(len(ups)), ups)
-        ax.set_yticks(range(len(hands)), hands, fontsize=6)
+        ax.set_yticks(range(len(labels)), labels, fontsize=6 if len(labels) > 20 else 8)
+        play = next((k.removeprefix("share_") for k in table[0]
+                     if k.startswith("share_") and k != f"share_{fold}"), None)
+        if fold and play and len(grid) <= 30:  # few rows: the decision written in each
+            for y, row in enumerate(grid):
+                if len(set(row)) == 1 and row[0] in (0.0, 1.0):
+                    ax.text((len(ups) - 1) / 2, y, play if row[0] else fold, ha="center",
+                            va="center", fontsize=9, color="white")
+                    continue
+                for x, v in enumerate(row):
+                    if v == v:  # not NaN: the hand meets this up card
+                        ax.text(x, y, "R" if v == 1 else "F" if v == 0 else f"{v * 100:.0f}%",
+                                ha="center", va="center", fontsize=7)
         ax.set_xlabel("dealer's up card")
         fig.colorbar(im, ax=ax, label="share of deals that do not fold")
         ax.set_title(f"{title}: {table[0]['point']} by hand and up card", fontsize=9)
@@ -162,6 +179,28 @@ def strategy_chart_png(rep: dict) -> bytes:
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
     return buf.getvalue()
+
+
+def up_rows(table: list[dict]) -> tuple[list[str], list[str], list[list[float]]]:
+    """(row labels, up cards, shares) of the up-card chart of :func:`strategy_table`'s rows:
+    per hand, strongest first, the share of its deals that do not fold against each up card
+    (NaN where the hand never meets it). A run of hands that take one action on every deal
+    against each up card, alike, is one row named by :func:`~gpusim.report.hand_order.run_label`
+    (``high card below A-K``): the chart shows where the decision changes, not every hand that
+    folds."""
+    hands = list(dict.fromkeys(r["hand"] for r in table))  # strongest first
+    ups = list(dict.fromkeys(r["up"] for r in table))
+    fold = next((k.removeprefix("share_") for k in table[0]
+                 if k.startswith("share_") and "fold" in k), None)
+    full = [[float("nan")] * len(ups) for _ in hands]
+    for r in table:
+        share = 1 - r.get(f"share_{fold}", 0) if fold else r.get("deals", 0)
+        full[hands.index(r["hand"])][ups.index(r["up"])] = share
+    decided = [tuple(row) if fold and all(s in (0.0, 1.0) for s in row) else None
+               for row in full]
+    cut = runs(decided)
+    return ([run_label(hands, start, stop) for start, stop in cut], ups,
+            [full[start] for start, _ in cut])
 
 
 def _two_card(hand: str) -> tuple[int, int] | None:
