@@ -110,3 +110,85 @@ def test_exact_refuses_a_line_on_the_dealers_hidden_cards(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "lines.big" in lines[0] and "hidden" in lines[0], r.stderr
     assert _cli("play", cfg, "--seed", 1, "--rounds", "0:5", "--json").exit_code == 0
+
+
+METER = """
+name = "fuzz_meter"
+default_strategy = "always"
+
+[stakes]
+ante = 1
+jackpot = 1
+
+[paytables.jackpot]
+straight_flush = 40
+three_of_a_kind = 30
+
+[jackpot]
+contribution_bp = 1000
+reset = 100
+
+[game]
+name = "fuzz_meter"
+
+[game.cards]
+player = 3
+dealer = 3
+
+[game.hands.player]
+cards = ["player"]
+ranking = "three_card"
+
+[game.hands.dealer]
+cards = ["dealer"]
+ranking = "three_card"
+
+[game.showdown]
+player = "player"
+dealer = "dealer"
+
+[[game.decisions]]
+name = "play"
+actions = [{ name = "fold", fold = true }, { name = "play", bet = "play" }]
+
+[game.bets.ante]
+placed = "deal"
+showdown = { win = "1:1", tie = "push", lose = "lose" }
+
+[game.bets.play]
+placed = "action"
+showdown = { win = "1:1", tie = "push", lose = "lose" }
+
+[game.bets.jackpot]
+placed = "deal"
+side = true
+fold = "settle"
+paytable = "jackpot"
+
+[game.paytables.jackpot]
+hand = "player"
+lines = ["straight_flush", "three_of_a_kind"]
+
+[game.meter]
+bet = "jackpot"
+event = "other"
+
+[game.strategies.always]
+play = [{ action = "play" }]
+"""
+
+
+def test_report_of_a_described_meter(tmp_path):
+    # a described game's own progressive meter: gpusim report crashed (KeyError) looking up
+    # closed-form event probabilities that only the shipped hold'em shapes have; the report is
+    # written, without the meter's exact figures
+    cfg = _write(tmp_path, "meter", METER)
+    run = tmp_path / "run"
+    r = _cli("simulate", cfg, "--rounds", 2000, "--chunk", 1000, "--seed", 5, "--out", run,
+             "--quiet", "--backend", "jax-cpu")
+    assert r.exit_code == 0, r.output
+    for suffix in ("json", "md"):
+        out = tmp_path / f"report.{suffix}"
+        r = _cli("report", run, "--out", out, "--paths", 200, "--rounds", 20)
+        assert r.exit_code == 0, r.output
+        assert out.stat().st_size > 0

@@ -26,8 +26,10 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None,
                     confidence: float | None = None) -> dict | None:
     """Hit frequency, meter at a hit, break-even meter, RTP by meter and by contribution rate.
 
-    None when the config has no Jackpot. The exact hit probability and fixed-prize return come
-    from the published hand-category counts; the simulated ones from the run. The simulated hit
+    None when the config has no Jackpot, or when the meter's bet has no exact event
+    probabilities at once (:func:`side_bet_exact`: a described game's own meter). The exact hit
+    probability and fixed-prize return come from the published hand-category counts; the
+    simulated ones from the run. The simulated hit
     frequency's Wilson interval is at ``confidence`` (default: the level of ``data.summary``),
     given as its ``level``.
     """
@@ -41,7 +43,10 @@ def jackpot_figures(data: RunData, meters_for_rtp=None, rates=None,
     placed = data.wagers.get(bet, {}).get("placed", 0)
     ev = data.events.get(bet, {})
     hits = int(len(data.meters))
-    exact_p = side_bet_exact(data.rules)[bet]
+    exact = side_bet_exact(data.rules)
+    if bet not in exact:  # no closed form for its events (a described game's own meter bet)
+        return None
+    exact_p = exact[bet]
     p_hit = exact_p[spec.meter_event]
     prizes = jr.prizes.as_dict()
     fixed_exact = sum((exact_p[k] * v for k, v in prizes.items()), Fraction(0))
