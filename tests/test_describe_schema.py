@@ -26,7 +26,8 @@ from gpusim.rules import ConfigReader  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "gpusim" / "games" / "described" / "schema.json"
 DESCRIBED = ("three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
-             "ultimate_holdem", "ultimate_holdem_3x_open", "casino_holdem", "holdem_bonus")
+             "double_down_stud", "ultimate_holdem", "ultimate_holdem_3x_open", "casino_holdem",
+             "holdem_bonus")
 
 
 @pytest.fixture(scope="module")
