@@ -19,7 +19,7 @@ left out, a simulation's speed and backend are ``N`` and ``BACKEND``, the folder
 ``...``, and whitespace is collapsed (a line wraps where the numbers' widths put it).
 
 ``python tests/test_guide_commands.py`` prints every command's output as it is now (the paths
-shortened to ``...``), to paste into the guide.
+shortened to ``...``); ``--write`` puts it into the guide's blocks in place of what they show.
 """
 
 from __future__ import annotations
@@ -162,19 +162,41 @@ def test_the_check_sees_a_changed_figure_but_not_a_timing(tmp_path):
     assert normalise(printed.replace("97.7024", "97.7025"), tmp_path) != normalise(shown)
 
 
-def main() -> None:
+def _today(guide: Path) -> str:
+    """The guide's text with every console block's output as the commands print it now."""
     import tempfile
 
-    for guide in GUIDES:
-        files, commands = parse(guide.read_text(encoding="utf-8"))
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            prepare(folder, files)
+    text = guide.read_text(encoding="utf-8")
+    files, _ = parse(text)
+    parts, pos = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        prepare(folder, files)
+        for m in _BLOCK.finditer(text):
+            if m.group(1) != "console":
+                continue
+            _, commands = parse(f"```console\n{m.group(2)}```\n")
+            block = ""
             for cmd in commands:
-                res = run(cmd, folder)
-                out = res.stdout.replace(str(folder.resolve()), "...").replace(str(folder), "...")
-                print(f"$ {cmd.command}\n{out}", end="")
+                out = run(cmd, folder).stdout
+                for p in (str(folder.resolve()), str(folder)):
+                    out = out.replace(p, "...")
+                out = "".join(ln.rstrip() + "\n" for ln in out.splitlines())
+                block += f"$ {cmd.command}\n{out}"
+            parts += [text[pos:m.start(2)], block]
+            pos = m.end(2)
+    return "".join(parts) + text[pos:]
+
+
+def main(argv: list[str]) -> None:
+    for guide in GUIDES:
+        text = _today(guide)
+        if "--write" in argv:
+            guide.write_text(text, encoding="utf-8")
+            print(f"wrote {guide.relative_to(ROOT)}")
+        else:
+            sys.stdout.write(text)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
