@@ -94,7 +94,7 @@ def simulate_cmd(
     from gpusim.compute.backends import BackendError
     from gpusim.config import ConfigError
     from gpusim.report.cli_text import default_config_note, run_folder_note
-    from gpusim.report.terminal import print_summary, run_progress
+    from gpusim.report.terminal import base_stake, print_summary, run_progress
     from gpusim.runs.interrupt import Interrupted, stop_on_signals
     from gpusim.runs.run_api import simulate
     from gpusim.runs.runfolder import RunFolderError
@@ -140,7 +140,7 @@ def simulate_cmd(
                                    backend, chunk, shard, ray is not None, quiet, log_every)
         _stopped(stop, out, resume_argv)
     if not quiet:
-        print_summary(run.summary(), console)
+        print_summary(run.summary(), console, ante=base_stake(run.manifest))
         console.print("[dim]" + run_folder_note(run.path))
 
 
@@ -222,6 +222,6 @@ def summary_cmd(
     else:
         from rich.console import Console
 
-        from gpusim.report.terminal import print_summary
+        from gpusim.report.terminal import base_stake, print_summary
 
-        print_summary(s, Console())
+        print_summary(s, Console(), ante=base_stake(r.manifest))

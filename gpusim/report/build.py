@@ -81,6 +81,7 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
     conv = A.convergence(data, "main",
                          exact_main.get("total_bet_rtp") if exact_main else None)
     tables = A.return_tables(data, ex)
+    spec = spec_for(data.rules)
     report = {
         "format": "gpusim-report/2",
         "generated": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -90,13 +91,22 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
                 "seed": data.manifest.get("seed"), "rounds": data.rounds,
                 "rounds_planned": data.manifest.get("rounds"), "complete": data.complete,
                 "config_hash": data.manifest.get("config_hash"),
-                "backend": data.manifest.get("backend")},
+                "backend": data.manifest.get("backend"),
+                # the unit of the per-ante figures; the summary's bets are in money units
+                "base_bet": spec.base_bet, "base_stake": int(data.stakes[spec.base_bet])},
         "warnings": warnings,
         "confidence": level,
         "summary": data.summary,
+        # the bets' SD per round in antes, the unit of the main game's figures (the summary's
+        # bets are in money units): the summary table shows these
+        "sd_per_round_antes": {
+            b: (None if x["sd_per_round"] is None
+                else x["sd_per_round"] / data.stakes[spec.base_bet])
+            for b, x in data.summary["bets"].items()},
         # a game without an exact solver or exact side bets has no exact column anywhere
-        "exact": ({"main": exact_main, "note": ex["note"], "sources": ex["source"]}
-                  if spec_for(data.rules).solver() is not None or ex["source"] else None),
+        "exact": ({"main": exact_main, "note": ex["note"], "sources": ex["source"],
+                   "total_rtp": _exact_total_rtp(data, exact_main, tables)}
+                  if spec.solver() is not None or ex["source"] else None),
         "return_tables": tables,
         "hit_frequency": _hit_frequency(data, tables),
         "volatility": A.volatility_figures(data, confidence=level),
@@ -115,6 +125,30 @@ def build_report_detail(run, *, bankroll: int = 100, rounds: int = 1000,
         report["live"] = A.live_figures(data, live_seats, rounds_per_day,
                                         A.parse_stake_dist(stake_dist), bet=bet)
     return report, {"sessions": pmfs, "ruin_curve": curve, "ruin_bet": bet}
+
+
+def _exact_total_rtp(data, exact_main: dict | None, tables: dict) -> float | None:
+    """The whole round's exact RTP, where every bet on the table has an exact one: the main
+    game's expected return and wager per round (its total-bet RTP and average wager, in antes)
+    with each side bet's, a side bet placed on every round at its stake. None where the main
+    game has no exact figures, or a side bet no exact RTP (a Jackpot's depends on the meter) or
+    not a fixed stake every round."""
+    if not exact_main or exact_main.get("total_bet_rtp") is None \
+            or exact_main.get("avg_total_wager") is None:
+        return None
+    spec = spec_for(data.rules)
+    ante = data.stakes[spec.base_bet]
+    wager = exact_main["avg_total_wager"] * ante
+    back = exact_main["total_bet_rtp"] * wager
+    for bet in data.bets:
+        if bet in spec.main_bets or bet in ("main", "total"):
+            continue
+        rtp = ((tables.get(bet) or {}).get("exact") or {}).get("rtp")
+        if rtp is None or data.summary["bets"][bet]["placed"] != data.rounds:
+            return None
+        wager += data.stakes[bet]
+        back += rtp * data.stakes[bet]
+    return back / wager if wager else None
 
 
 def _plotted_bets(data) -> list[str]:

@@ -64,25 +64,43 @@ def _level(rep: dict) -> float:
     return rep.get("confidence", DEFAULT_CONFIDENCE)
 
 
+def _exact_rtp(rep: dict, bet: str) -> tuple[float | None, str | None]:
+    """(the exact RTP of a row of the summary table, its path in the report dict): a bet's from
+    its return table, ``main``'s the exact total-bet RTP, ``total``'s where every bet has one."""
+    ex = rep.get("exact") or {}
+    if bet == "main":
+        x = (ex.get("main") or {}).get("total_bet_rtp")
+        return x, "exact.main.total_bet_rtp"
+    if bet == "total":
+        return ex.get("total_rtp"), "exact.total_rtp"
+    x = ((rep["return_tables"].get(bet) or {}).get("exact") or {}).get("rtp")
+    return x, f"return_tables.{bet}.exact.rtp"
+
+
 def _summary(rep: dict) -> str:
     s = rep["summary"]
     level = _level(rep)
+    # the main game's figures are per ante (per unit of the base bet), so the bets' SD is too
+    # (reports written before it was given: the summary's money units)
+    in_antes = rep.get("sd_per_round_antes")
+    unit = "antes" if in_antes is not None else "money units"
     rows = []
     for bet, b in s["bets"].items():
         k = f"summary.bets.{bet}"
         ci = b.get(f"rtp_{ci_key(level)}") or [None, None]
-        xr = ((rep["return_tables"].get(bet) or {}).get("exact") or {}).get("rtp")
+        xr, xk = _exact_rtp(rep, bet)
         half = None if ci[0] is None else (ci[1] - ci[0]) / 2
+        sd, sd_key = ((in_antes.get(bet), f"sd_per_round_antes.{bet}") if in_antes is not None
+                      else (b["sd_per_round"], f"{k}.sd_per_round"))
         rows.append([_cell(bet, cls="l"), _cell(fmt_int(b["placed"]), f"{k}.placed", b["placed"]),
                      _cell(fmt_int(b["wagered"]), f"{k}.wagered", b["wagered"]),
                      _cell(fmt_int(b["returned"]), f"{k}.returned", b["returned"]),
                      _cell(fmt_pct(b["rtp"]), f"{k}.rtp", b["rtp"]),
                      _cell(fmt_pct(half, 3)),
-                     _cell(fmt_pct(xr), f"return_tables.{bet}.exact.rtp" if xr is not None
-                           else None, xr),
-                     _cell(fmt_num(b["sd_per_round"]), f"{k}.sd_per_round", b["sd_per_round"])])
+                     _cell(fmt_pct(xr), xk if xr is not None else None, xr),
+                     _cell(fmt_num(sd), sd_key, sd)])
     head = ["bet", "placed", "wagered", "returned", "RTP", f"{confidence_label(level)} CI +-",
-            "exact RTP", "SD/round"]
+            "exact RTP", f"SD/round ({unit})"]
     if rep.get("exact") is None:  # a game with no exact figures: no exact column
         head, rows = _drop_column(head, rows, "exact RTP")
     out = _table(head, rows)

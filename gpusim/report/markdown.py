@@ -32,9 +32,14 @@ def render_markdown(rep: dict) -> str:
            f"{rep['gpusim_version']}, generated {rep['generated']}.\n"]
     out += [f"**warning:** {w}\n" for w in rep["warnings"]]
     out.append("## Summary\n")
-    out.append(_table(["bet", "placed", "wagered", "returned", "RTP", "SD/round"], [
+    # the bets' SD in antes, as the main game's figures below (the summary's is in money units)
+    in_antes = rep.get("sd_per_round_antes")
+    out.append(_table(["bet", "placed", "wagered", "returned", "RTP",
+                       f"SD/round ({'antes' if in_antes is not None else 'money units'})"], [
         [b, fmt_int(x["placed"]), fmt_int(x["wagered"]), fmt_int(x["returned"]),
-         fmt_pct(x["rtp"]), fmt_num(x["sd_per_round"])] for b, x in s["bets"].items()]))
+         fmt_pct(x["rtp"]),
+         fmt_num(in_antes[b] if in_antes is not None else x["sd_per_round"])]
+        for b, x in s["bets"].items()]))
     ex = (rep["exact"] or {}).get("main") or {}
     exact_col = rep["exact"] is not None  # a game with no exact figures: no exact column
     out.append(_table(["main game", "simulated"] + ["exact"] * exact_col, [

@@ -21,7 +21,7 @@ from rich.text import Text
 from gpusim.runs.runner import Progress as RunnerProgress
 from gpusim.stats import DEFAULT_CONFIDENCE, ci_key, confidence_label
 
-__all__ = ["print_summary", "rich_progress", "run_progress"]
+__all__ = ["base_stake", "print_summary", "rich_progress", "run_progress"]
 
 
 class _RoundsPerSecond(ProgressColumn):
@@ -90,9 +90,20 @@ def _pct(x) -> str:
     return "-" if x is None else f"{100 * x:.4f} %"
 
 
-def print_summary(summary: dict, console: Console) -> None:
+def base_stake(manifest: dict) -> int:
+    """The stake of a run's base bet (money units), from its manifest: the unit of the per-ante
+    figures of its summary, whose bets are in money units."""
+    from gpusim.games import spec_for
+    from gpusim.runs.manifest import rules_from_manifest
+
+    return int(manifest["config"]["stakes"][spec_for(rules_from_manifest(manifest)).base_bet])
+
+
+def print_summary(summary: dict, console: Console, *, ante: int | None = None) -> None:
     """The end-of-run table: per bet RTP with its confidence interval (at the summary's
-    ``confidence``, 95 % by default), then the main-game figures."""
+    ``confidence``, 95 % by default), then the main-game figures. ``ante``: the base bet's
+    stake (:func:`base_stake`), the unit of the main game's figures; the
+    bets' SD per round is shown in it too (else in money units, as the summary holds it)."""
     level = summary.get("confidence", DEFAULT_CONFIDENCE)
     title = (
         f"{summary['config']} | strategy {summary['strategy']} | seed {summary['seed']} | "
@@ -101,16 +112,18 @@ def print_summary(summary: dict, console: Console) -> None:
     if not summary.get("complete"):
         title += f" (partial: {summary['rounds']:,} of {summary['rounds_planned']:,})"
     t = Table(title=title)
+    unit = "antes" if ante else "money units"
     for col in ("bet", "placed", "wagered", "RTP %", f"{confidence_label(level)} CI +-",
-                "SD/round"):
+                f"SD/round ({unit})"):
         t.add_column(col, justify="right" if col != "bet" else "left", no_wrap=True)
     for bet, b in summary["bets"].items():
         lo, hi = b[f"rtp_{ci_key(level)}"]
         ci = "-" if lo is None else f"{50 * (hi - lo):.3f}"
         rtp = "-" if b["rtp"] is None else f"{100 * b['rtp']:.4f}"
+        sd = b["sd_per_round"]
         t.add_row(
             bet, f"{b['placed']:,}", f"{b['wagered']:,}", rtp, ci,
-            "-" if b["sd_per_round"] is None else f"{b['sd_per_round']:.4f}",
+            "-" if sd is None else f"{sd / (ante or 1):.4f}",
         )
     console.print(t)
     m = summary.get("main") or {}
