@@ -48,7 +48,7 @@ _LAZY = {
 _PYTHON_SPELLING = frozenset({"simulate"})
 
 # submodules that ``import gpusim`` once loaded as a side effect: still reachable as attributes
-_SUBMODULES = frozenset({"cards", "rng"})
+_SUBMODULES = frozenset({"cards", "exact", "rng"})
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -64,6 +64,7 @@ __all__ = [
     "describe",
     "design",
     "evaluate",
+    "exact",
     "exact_report",
     "format_card",
     "format_cards",
@@ -123,6 +124,22 @@ def exact_report(
         report = {**report, "paytable_changes": {k: str(v) for k, v in pays.items()},
                   "config_hash": rules.config_hash}
     return report
+
+
+def _make_exact_callable() -> None:
+    """``gpusim.exact(config, strategy=...)`` calls :func:`exact_report`: ``gpusim.exact`` is
+    the exact-analysis package (an import of any of its modules binds the name to it again),
+    so the package itself is made callable. Its ``__init__`` imports nothing."""
+    import gpusim.exact as package
+
+    class _CallablePackage(type(package)):  # type: ignore[misc]
+        def __call__(self, config: Any, strategy: str | None = None, **options: Any) -> dict:
+            return exact_report(config, strategy, **options)
+
+    package.__class__ = _CallablePackage
+
+
+_make_exact_callable()
 
 
 def _with_python_spelling(func):

@@ -134,7 +134,8 @@ def config_reference(specs: Mapping[str, GameSpec] | None = None,
         "A config is a TOML file: one of the shipped configs (`configs/`, named without "
         "`.toml`) or a path. Keys not listed here are refused, in one line naming the file, "
         "the key and what is allowed. Stakes and pays are whole numbers of money units; "
-        "`gpusim.config` loads a config and each game's `rules` module parses its part.", "",
+        "`gpusim.config` loads a config; a game's `[game]` description (its own, or the one "
+        "a config names with `game = NAME`) says which of the keys below it takes.", "",
         "## Pays", "",
         "A paytable line's value is one of these forms; each paytable below says which it "
         "takes:", "",
