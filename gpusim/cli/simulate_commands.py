@@ -89,26 +89,33 @@ def simulate_cmd(
     if not (math.isfinite(ray_timeout) and ray_timeout > 0):
         fail(f"--ray-timeout: got {ray_timeout}; must be a number of seconds > 0")
     check_log_every(log_every)
-    from rich.console import Console
-
     from gpusim.compute.backends import BackendError
     from gpusim.config import ConfigError
-    from gpusim.report.cli_text import default_config_note, run_folder_note
-    from gpusim.report.terminal import base_stake, print_summary, run_progress
     from gpusim.runs.interrupt import Interrupted, stop_on_signals
     from gpusim.runs.run_api import simulate
     from gpusim.runs.runfolder import RunFolderError
-    from gpusim.runs.runner import DEFAULT_ROUNDS, SimulationError
+    from gpusim.runs.runner import DEFAULT_ROUNDS, Progress, SimulationError
     from gpusim.runs.shards import ShardError
     from gpusim.strategy import StrategyError
 
-    console = Console(stderr=False, quiet=quiet)
-    if config is None and not quiet:
-        note = default_config_note(DEFAULT_SIM_CONFIG, strategy, rounds or f"{DEFAULT_ROUNDS:_}")
-        console.print("[dim]" + note)
-    stop_progress, callbacks = run_progress(console, label="simulate", quiet=quiet,
-                                            log_every=log_every,
-                                            interactive=sys.stderr.isatty())
+    interactive = sys.stderr.isatty()
+    if quiet and (log_every is None or interactive):
+        # nothing will be shown (run_progress draws no bar and prints no line for this), so
+        # the display (rich) is not imported: a tenth of a second of a quiet run's start-up
+        stop_progress, callbacks = (lambda: None), Progress()
+    else:
+        from rich.console import Console
+
+        from gpusim.report.cli_text import default_config_note
+        from gpusim.report.terminal import run_progress
+
+        console = Console(stderr=False, quiet=quiet)
+        if config is None and not quiet:
+            note = default_config_note(DEFAULT_SIM_CONFIG, strategy,
+                                       rounds or f"{DEFAULT_ROUNDS:_}")
+            console.print("[dim]" + note)
+        stop_progress, callbacks = run_progress(console, label="simulate", quiet=quiet,
+                                                log_every=log_every, interactive=interactive)
     try:
         try:
             kwargs = dict(
@@ -140,6 +147,9 @@ def simulate_cmd(
                                    backend, chunk, shard, ray is not None, quiet, log_every)
         _stopped(stop, out, resume_argv)
     if not quiet:
+        from gpusim.report.cli_text import run_folder_note
+        from gpusim.report.terminal import base_stake, print_summary
+
         print_summary(run.summary(), console, ante=base_stake(run.manifest))
         console.print("[dim]" + run_folder_note(run.path))
 

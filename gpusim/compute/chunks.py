@@ -29,6 +29,7 @@ __all__ = [
     "BP",  # gpusim.rules.BP, the meter unit, for callers of the runner
     "CPU_BATCH",
     "DEFAULT_CHUNK",
+    "GPU_BATCH",
     "ChunkRunner",
     "chunk_runner",
     "reduce_host",
@@ -36,8 +37,17 @@ __all__ = [
 ]
 
 BACKENDS = ("auto", "jax-cpu", "jax-gpu", "cupy")
-DEFAULT_CHUNK = 1 << 22
-"""Rounds per chunk (one Parquet part per table) unless --chunk says otherwise."""
+DEFAULT_CHUNK = 1 << 24
+"""Rounds per chunk (one Parquet part per table) unless --chunk says otherwise.
+
+A chunk costs the run a fixed amount of host work besides its compute (its counts made from
+the histograms, seven Parquet parts encoded, fsynced and hashed, the manifest rewritten: about
+15 ms of CPU on a 2-core machine, taken from the cores computing the next chunk), so chunks of
+2^22 rounds cost a 10^8-round Casino Hold'em run about 0.3 s of CPU (``python
+benchmarks/whole_run.py``); 2^24 cuts it to a quarter. A kill loses at most the chunk being
+computed, one waiting and the one being written: about a second of CPU compute."""
+GPU_BATCH = 1 << 22
+"""Rounds per compute batch on a GPU (JAX): one program call's per-round arrays."""
 CPU_BATCH = 1 << 18
 """Rounds per compute batch on the CPU: past ~2^19 rounds XLA's CPU path slows down (fresh
 output buffers per call), so a chunk is computed in batches of at most this many rounds."""
@@ -337,7 +347,7 @@ def chunk_runner(backend: str, rules, strategy) -> Callable:
     """A callable(seed, first_round, n_rounds, meter, advance, next_chunk) -> (ChunkCounts,
     meter); see :meth:`ChunkRunner.__call__`."""
     if backend != "cupy":
-        batch = CPU_BATCH if backend == "jax-cpu" else DEFAULT_CHUNK
+        batch = CPU_BATCH if backend == "jax-cpu" else GPU_BATCH
         return ChunkRunner(rules, strategy, batch=batch)
     from gpusim.compute.backends.cupy_rounds import make_chunk_runner
 

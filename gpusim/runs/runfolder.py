@@ -82,11 +82,26 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def _json_text(obj: Any) -> str:
+    """``obj`` as indented JSON, each record of a ``chunks_done`` list on one line.
+
+    The manifest is written again at every chunk. Indented, the json module encodes in Python
+    (its C encoder does no indenting), so a run of n chunks would spend time growing as n^2 on
+    records that never change (about 11 ms a write at 240 chunks on a 2-core machine); one
+    line each, they are encoded in C, and the file still reads a chunk a line."""
+    records = obj.get("chunks_done") if isinstance(obj, dict) else None
+    if not isinstance(records, list) or not records:
+        return json.dumps(obj, indent=2) + "\n"
+    marker = f"chunks_done:{os.urandom(8).hex()}"
+    head = json.dumps({**obj, "chunks_done": marker}, indent=2)
+    rows = ",\n".join("    " + json.dumps(r) for r in records)
+    return head.replace(json.dumps(marker), "[\n" + rows + "\n  ]", 1) + "\n"
+
+
 def _write_json_atomic(path: Path, obj: Any) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w") as f:
-        json.dump(obj, f, indent=2, sort_keys=False)
-        f.write("\n")
+        f.write(_json_text(obj))
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -146,6 +146,16 @@ def _refuse_other_settings(path: Path, identity: dict) -> RunFolder | None:
     return folder
 
 
+def _started_chunk(path: Path) -> int | None:
+    """The chunk size of the run in ``path`` (None: no readable manifest; the resume check
+    that follows says what is wrong with it)."""
+    try:
+        value = RunFolder.open(path).manifest.get("chunk_rounds")
+    except RunFolderError:
+        return None
+    return value if type(value) is int and value > 0 else None
+
+
 def run_identity(rules, strategy_name: str, seed: int, n_rounds: int, chunk_rounds: int,
                  n_chunks: int) -> dict:
     """The manifest keys that make a run what it is (a resumed run must match them all)."""
@@ -228,6 +238,7 @@ def run_simulation(
     """
     from gpusim.compile_cache import enable as enable_compile_cache
     from gpusim.compute.backends.select import check_backend_name
+    from gpusim.compute.jax_import import import_jax
     from gpusim.config import load_config
     from gpusim.games.strategy_registry import check_strategy_name, get_strategy
     from gpusim.runs.exact_on_demand import prepare_strategy
@@ -253,6 +264,9 @@ def run_simulation(
     check_strategy_name(strategy_name, rules)
     check_backend_name(backend)
     path = RunFolder.check_writable(out, resume=resume, force=force)
+    if resume and chunk is None:
+        # a run keeps the chunk size it started with, whichever default it was started under
+        chunk_rounds = _started_chunk(path) or chunk_rounds
     plan = plan_chunks(stop_round - first_round, chunk_rounds, first_round)
     identity = run_identity(rules, strategy_name, seed, n_rounds, chunk_rounds, len(plan))
     if shard_ix:
@@ -260,6 +274,8 @@ def run_simulation(
                              "first_round": first_round, "n_rounds": stop_round - first_round}
     if resume:
         _refuse_other_settings(path, identity)
+    # JAX's first import, without its scan of every installed package (gpusim.compute.jax_import)
+    import_jax()
     # before anything compiles: JAX reads the setting once per process
     enable_compile_cache()
     prepare_strategy(strategy_name, rules)
@@ -355,7 +371,9 @@ def run_simulation(
                 session[0] += n
 
         stopped: BaseException | None = None
-        with BackgroundWriter(write, max_pending=1) as writer:
+        # Polars (the parts' encoder) loads on the writer thread while the first chunk
+        # computes, not after it: a run of one chunk would otherwise wait for it at its end
+        with BackgroundWriter(write, max_pending=1, prepare=_load_polars) as writer:
             try:
                 compute(writer)
             except (Interrupted, KeyboardInterrupt) as exc:
@@ -379,6 +397,10 @@ def run_simulation(
         except OSError as exc:
             raise RunFolderError(_write_failure(path, len(plan) - 1, exc)) from None
         return path
+
+
+def _load_polars() -> None:
+    import polars  # noqa: F401
 
 
 def _write_failure(path: Path, chunk: int, exc: OSError) -> str:

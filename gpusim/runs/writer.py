@@ -27,15 +27,20 @@ _STOP = object()
 class BackgroundWriter:
     """Run ``write(item)`` for each submitted item on one background thread, in order.
 
+    ``prepare``, if given, runs first on that thread (what the first write would otherwise
+    wait for, such as an import, done while the caller computes its first item).
+
     Use as a context manager: leaving the block normally waits for every item and re-raises a
     writer error; leaving it with an exception drops the items not yet started (they were never
     committed) and waits only for the one in progress, so no part is left half-written.
     """
 
-    def __init__(self, write: Callable[[Any], None], *, max_pending: int = 2):
+    def __init__(self, write: Callable[[Any], None], *, max_pending: int = 2,
+                 prepare: Callable[[], None] | None = None):
         if max_pending < 1:
             raise ValueError(f"max_pending: got {max_pending}; must be at least 1")
         self._write = write
+        self._prepare = prepare
         self._queue: queue.Queue = queue.Queue(maxsize=max_pending)
         self._error: BaseException | None = None
         self._abort = threading.Event()
@@ -43,6 +48,11 @@ class BackgroundWriter:
         self._thread.start()
 
     def _loop(self) -> None:
+        if self._prepare is not None:
+            try:
+                self._prepare()
+            except BaseException as exc:  # re-raised in the caller's thread
+                self._error = exc
         while True:
             item = self._queue.get()
             if item is _STOP:
