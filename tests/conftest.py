@@ -2,9 +2,8 @@
 
 A test that takes ``shipped_name`` runs once per shipped config (``configs/*.toml``), so a new
 shipped config is tested everywhere without editing the test files (``solved_name``: once per
-shipped config whose game has an exact solver; ``hand_written_name``: per config of a
-hand-written game); ``shipped_rules`` maps every
-shipped name to its loaded rules; ``ch`` and ``thb`` are the first two games' main configs.
+shipped config whose game has an exact solver); ``shipped_rules`` maps every shipped name to its
+loaded rules; ``ch`` and ``thb`` are the first two games' main configs.
 """
 
 from __future__ import annotations
@@ -18,10 +17,6 @@ SHIPPED_CONFIGS = tuple(shipped_configs())
 SOLVED_CONFIGS = tuple(n for n in SHIPPED_CONFIGS
                        if spec_for(load_config(n)).exact_solver is not None)
 """The shipped configs whose game has an exact solver (``solved_name`` runs once per each)."""
-HAND_WRITTEN_CONFIGS = tuple(n for n in SHIPPED_CONFIGS
-                             if spec_for(load_config(n)).game_def is None)
-"""The shipped configs of hand-written games (``hand_written_name``); the described games'
-have their own independent checks (tests/test_described_*.py)."""
 
 LONGEST_FIRST = ("test_exact_truth.py", "test_ray.py", "test_bad_input.py")
 """The modules that take longest (the fresh solves; two Ray runs; the bad-input battery), in order:
@@ -41,8 +36,6 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("shipped_name", SHIPPED_CONFIGS)
     if "solved_name" in metafunc.fixturenames:
         metafunc.parametrize("solved_name", SOLVED_CONFIGS)
-    if "hand_written_name" in metafunc.fixturenames:
-        metafunc.parametrize("hand_written_name", HAND_WRITTEN_CONFIGS)
 
 
 @pytest.fixture(scope="session")

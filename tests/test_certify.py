@@ -1,11 +1,12 @@
 """`gpusim certify`: the certification pack, read back as a test lab would read it.
 
-For Casino Hold'em (a hand-written game) and Three Card Poker (described in TOML), each with a
-small run: every sheet is there; the combinations are integers that add up to the deals
-counted; the max win of every bet equals a brute-force maximum over the config's paytable and
-the game's stake multiples; the rules text names every bet and paytable line of the config; the
-HTML pack opens in headless Chromium (its first screen is saved where
-``GPUSIM_SCREENSHOT_DIR`` points: docs/images/certify_pack_casino_holdem.png was taken so).
+For Casino Hold'em (a hold'em shape, solved by its shape's solver) and Three Card Poker (the
+described games' one solver), each with a small run: every sheet is there; the combinations are
+integers that add up to the deals counted; the max win of every bet equals a brute-force maximum
+over the config's paytable and the game's stake multiples; the rules text names every bet and
+paytable line of the config; the HTML pack opens in headless Chromium (its first screen is saved
+where ``GPUSIM_SCREENSHOT_DIR`` points: docs/images/certify_pack_casino_holdem.png was taken
+so).
 """
 
 from __future__ import annotations

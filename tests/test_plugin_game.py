@@ -32,6 +32,7 @@ _DRIVER = textwrap.dedent('''
 
     tmp = sys.argv[1]
     run("games", "games", "--json")
+    run("check", "games", "--check", "high_card_duel")
     run("play", "play", "high_card_duel", "--rounds", "0:40", "--seed", "5", "--json")
     # chunks of 20,000, whole and in both shards of 40,000: one compiled batch size
     common = ["--rounds", "80000", "--seed", "9", "--chunk", "20000"]
@@ -92,6 +93,14 @@ def test_listed_with_its_strategies_and_config(results):
     info = json.loads(r["games"]["out"])
     assert info["games"]["high_card_duel"]["strategies"] == ["always-raise", "basic"]
     assert info["configs"]["high_card_duel"]["bets"] == ["ante", "raise", "suited"]
+
+
+def test_passes_the_conformance_check(results):
+    """What every layer relies on holds for a game none of gpusim's code knows
+    (tests/test_conformance.py checks the shipped configs' games)."""
+    _, r = results
+    assert r["check"]["code"] == 0, r["check"]
+    assert r["check"]["out"].strip().splitlines()[-1] == "high_card_duel: conforms"
 
 
 def test_play_shows_its_own_card_layout_and_three_actions(results):

@@ -92,8 +92,6 @@ def _with_pays(rules, bet: str, space, values: dict[str, int]):
         p = Fraction(int(values.get(ln.name, ln.current)), space.denom)
         pays.append((ln.name, int(p) if p.denominator == 1 else p))
     table = Paytable(tuple(pays))
-    if getattr(rules, "game_def", None) is None:  # a game with its own rules type
-        return dataclasses.replace(rules, **{f"{bet}_paytable": table})
     name = _spec(rules).paytable_tables.get(bet, bet)
     return dataclasses.replace(rules, paytables=tuple(
         (n, table if n == name else p) for n, p in rules.paytables))
