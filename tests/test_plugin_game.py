@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from gpusim.config import load_config, shipped_configs
+
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 
 _DRIVER = textwrap.dedent('''
@@ -55,9 +57,7 @@ _DRIVER = textwrap.dedent('''
     print(json.dumps(out))
 ''')
 
-SHIPPED_GAMES = ["caribbean_stud", "casino_holdem", "holdem_bonus", "let_it_ride",
-                 "mississippi_stud", "three_card_poker", "ultimate_holdem",
-                 "ultimate_holdem_3x_open"]
+SHIPPED_GAMES = list(dict.fromkeys(load_config(n).game for n in shipped_configs()))
 """The registry's games before any plugin's: the games the shipped configs describe, in the
 order of their config files' names (no game is built in)."""
 
