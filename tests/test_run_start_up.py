@@ -92,3 +92,20 @@ def test_resume_without_chunk_keeps_the_chunk_size_the_run_started_with(tmp_path
     run = gpusim.simulate("casino_holdem", resume=True, **args)
     assert run.manifest["chunk_rounds"] == 10_000 and len(run.manifest["chunks_done"]) == 4
     assert run.summary()["bets"] == whole.summary()["bets"]
+
+
+def test_programs_preloaded_on_another_thread_count_the_same():
+    from gpusim.compute.chunks import ChunkRunner
+    from gpusim.config import load_config
+    from gpusim.games import spec_for
+    from gpusim.games.strategy_registry import get_strategy
+
+    rules = load_config("casino_holdem")
+    meter = spec_for(rules).start_meter(rules)
+    loaded = ChunkRunner(rules, get_strategy("basic", rules))
+    loaded.preload(0, 50_000)
+    assert loaded._loading is not None
+    got = loaded(11, 0, 50_000, meter)
+    assert loaded._loading is None
+    want = ChunkRunner(rules, get_strategy("basic", rules))(11, 0, 50_000, meter)
+    assert got == want

@@ -133,6 +133,15 @@ def prepare_strategy(name: str | None, rules, *, progress: bool = True) -> None:
     else (a rule strategy, an unknown name, a game without a solver) is left to the lookup."""
     spec = spec_for(rules)
     name = name or rules.default_strategy
-    if _reads_tables(spec, name) and spec.solver() is not None:
-        if stored_tables(rules) is None:
-            decision_tables(rules, progress=progress)
+    # whether tables are stored, without reading them: the lookup that follows reads (and
+    # checks) them, and a broken shipped file fails there as it would here
+    if _reads_tables(spec, name) and not _tables_stored(rules) and spec.solver() is not None:
+        decision_tables(rules, progress=progress)
+
+
+def _tables_stored(rules) -> bool:
+    """Whether :func:`gpusim.strategy.tables.stored_tables` would find tables (or fail on a
+    listed shipped file), without loading them."""
+    h = rules.config_hash
+    return (any(e.get("config_hash") == h for e in provenance().values())
+            or cached_tables_path(rules).is_file())

@@ -282,6 +282,12 @@ def run_simulation(
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)
+    runner = chunk_runner(backend_name, rules, strat)
+    preload = getattr(runner, "preload", None)
+    if preload is not None:
+        # the first chunk's programs load on another thread (XLA's deserialization runs
+        # without the GIL) while this one makes the run folder and loads Polars
+        preload(*plan[0])
     with RunLock(path):
         if note:
             progress.note(note)
@@ -322,7 +328,8 @@ def run_simulation(
 
         done = folder.completed()
         meter0 = folder.manifest.get("jackpot_meter_start_bp", 0)
-        runner = chunk_runner(backend_name, rules, strat)
+        if preload is not None:
+            _load_polars()
         progress.start(n_rounds, sum(r["n_rounds"] for r in done.values()))
         t_run = time.perf_counter()
 
@@ -371,8 +378,8 @@ def run_simulation(
                 session[0] += n
 
         stopped: BaseException | None = None
-        # Polars (the parts' encoder) loads on the writer thread while the first chunk
-        # computes, not after it: a run of one chunk would otherwise wait for it at its end
+        # Polars (the parts' encoder), when not loaded above, loads on the writer thread while
+        # the first chunk computes, not after it: a run of one chunk would wait for it at its end
         with BackgroundWriter(write, max_pending=1, prepare=_load_polars) as writer:
             try:
                 compute(writer)
