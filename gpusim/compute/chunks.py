@@ -193,7 +193,7 @@ class ChunkRunner:
 
         self.rules = rules
         self.strategy = strategy
-        self.step = _make_step(rules, strategy)
+        self._step: Callable | None = None
         self.device_reduce = device_reduce
         self.batch = batch
         self.reducer = JointReducer(rules, list(bets(rules)))
@@ -201,6 +201,15 @@ class ChunkRunner:
         self._programs: dict = {}
         self._ahead: list = []  # [((seed, start, n, size), device result)] of the next chunk
         self._loading: threading.Thread | None = None
+
+    @property
+    def step(self) -> Callable:
+        """jit-compiled ``cards (N, 9) -> (decisions, settlement)``, built on first use: only
+        the host reduction and untraceable strategies call it, and building it makes the
+        process's first device array (the backend's start) on the caller's thread."""
+        if self._step is None:
+            self._step = _make_step(self.rules, self.strategy)
+        return self._step
 
     def preload(self, first_round: int, n_rounds: int) -> None:
         """Start building the programs that rounds [first_round, first_round + n_rounds) need,
