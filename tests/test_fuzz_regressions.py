@@ -192,3 +192,59 @@ def test_report_of_a_described_meter(tmp_path):
         r = _cli("report", run, "--out", out, "--paths", 200, "--rounds", 20)
         assert r.exit_code == 0, r.output
         assert out.stat().st_size > 0
+
+
+NEVER_PLACED = """
+name = "fuzz_never_placed"
+default_strategy = "never-raise"
+
+[stakes]
+ante = 1
+
+[paytables.main]
+pair = 1
+
+[game]
+name = "fuzz_never_placed"
+
+[game.cards]
+player = 3
+
+[game.hands.own]
+cards = ["player"]
+ranking = "three_card"
+
+[[game.decisions]]
+name = "raise"
+actions = [{ name = "fold", fold = true }, { name = "stay" }, { name = "raise", bet = "raise" }]
+
+[game.bets.ante]
+placed = "deal"
+paytable = "main"
+
+[game.bets.raise]
+placed = "action"
+paytable = "main"
+
+[game.paytables.main]
+hand = "own"
+lines = ["pair"]
+
+[game.strategies.never-raise]
+raise = [{ at_least = "pair", action = "stay" }, { action = "fold" }]
+"""
+
+
+def test_report_of_a_bet_never_placed(tmp_path):
+    # the strategy never raises: the Raise's only events are folds, with nothing staked, and
+    # gpusim report crashed ("nothing was wagered"); the bet is left out of the return tables
+    cfg = _write(tmp_path, "never", NEVER_PLACED)
+    run = tmp_path / "run"
+    r = _cli("simulate", cfg, "--rounds", 2000, "--chunk", 1000, "--seed", 5, "--out", run,
+             "--quiet", "--backend", "jax-cpu")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "report.json"
+    r = _cli("report", run, "--out", out, "--paths", 200, "--rounds", 20)
+    assert r.exit_code == 0, r.output
+    tables = json.loads(out.read_text())["return_tables"]
+    assert "ante" in tables and "raise" not in tables

@@ -129,6 +129,8 @@ def return_tables(data: RunData, exact: dict | None = None) -> dict[str, dict]:
         if not counts:
             continue
         pays, stakes = bet_pays(data.rules, bet, data.meters)
+        if not any(n and stakes.get(e, 1) for e, n in counts.items()):
+            continue  # never placed in the run (a strategy that never takes its action)
         tab = return_table(counts, pays, stakes=stakes, bet=bet)
         rows = [{"event": r.event, "pays": json_float(r.pays), "stake": int(r.stake),
                  "count": r.count, "probability": json_float(r.probability),
