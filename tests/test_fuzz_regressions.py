@@ -248,3 +248,21 @@ def test_report_of_a_bet_never_placed(tmp_path):
     assert r.exit_code == 0, r.output
     tables = json.loads(out.read_text())["return_tables"]
     assert "ante" in tables and "raise" not in tables
+
+
+def test_whatif_of_a_bet_never_placed(tmp_path):
+    # gpusim whatif --set (and --target-rtp --line) on a bet the run never staked crashed with
+    # "nothing was wagered"; it is refused in one line that says so
+    cfg = _write(tmp_path, "never", NEVER_PLACED)
+    run = tmp_path / "run"
+    r = _cli("simulate", cfg, "--rounds", 1000, "--seed", 5, "--out", run, "--quiet",
+             "--backend", "jax-cpu")
+    assert r.exit_code == 0, r.output
+    for args in (("--set", "raise.pair=3"), ("--target-rtp", "0.9", "--line", "raise.pair")):
+        r = _cli("whatif", run, *args)
+        assert r.exit_code == 2 and r.stdout == "", r.output
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and "'raise' was never placed" in lines[0], r.stderr
+    r = _cli("whatif", run, "--set", "ante.pair=3", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["whatif"]["bets"]["ante"]["rtp_new"] > 0

@@ -45,6 +45,16 @@ def _strategy_note(data: RunData, bet: str) -> str | None:
             f"change the optimal strategy: see `gpusim exact {cfg}` with the new paytable.")
 
 
+def _placed(data: RunData, bet: str, counts: dict, stakes: dict, field: str) -> None:
+    """AnalysisError (one line) when the run never staked ``bet``: its return is not in the
+    counts (a strategy that never takes the action placing it)."""
+    if not any(n and stakes.get(e, 1) for e, n in counts.items()):
+        raise AnalysisError(f"{field}: bet {bet!r} was never placed in this run's "
+                            f"{data.rounds:,} rounds (strategy "
+                            f"{data.manifest.get('strategy', '?')!r}); its return cannot be "
+                            "priced from these counts")
+
+
 def whatif_figures(data: RunData, settings: list[str]) -> dict:
     """RTP of each changed bet under ``settings`` (``["bonus.AKs=30", ...]``), exactly from the
     run's event counts, with the old RTP beside it."""
@@ -57,6 +67,7 @@ def whatif_figures(data: RunData, settings: list[str]) -> dict:
     for bet in dict.fromkeys(b for b, _ in changes):
         counts = data.events.get(bet, {})
         old_p, st = bet_pays(data.rules, bet, data.meters)
+        _placed(data, bet, counts, st, "--set")
         new_p, _ = bet_pays(new_rules, bet, data.meters)
         old = return_table(counts, old_p, stakes=st).rtp
         new = return_table(counts, new_p, stakes=st).rtp
@@ -88,6 +99,7 @@ def solve_line(data: RunData, line: str, target_rtp) -> dict:
                             "percentage like 95")
     counts = data.events.get(bet, {})
     _, st = bet_pays(data.rules, bet, data.meters)
+    _placed(data, bet, counts, st, "--line")
 
     def rtp(x: int) -> Fraction:
         p, _ = bet_pays(_with_pays(data, {(bet, ln): x}), bet, data.meters)
