@@ -266,3 +266,17 @@ def test_whatif_of_a_bet_never_placed(tmp_path):
     r = _cli("whatif", run, "--set", "ante.pair=3", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["whatif"]["bets"]["ante"]["rtp_new"] > 0
+
+
+def test_hidden_pair_needs_two_player_cards(tmp_path):
+    # hidden_pair with one player card was read, and the strategy then crashed (IndexError)
+    # in games --check, play and simulate; it is refused in one line naming the rule
+    text = NEVER_PLACED.replace("player = 3", "player = 1\nstreets = [2]").replace(
+        'cards = ["player"]', 'cards = ["player", "board"]').replace(
+        'at_least = "pair"', "hidden_pair = true").replace("fuzz_never_placed", "fuzz_one_card")
+    cfg = _write(tmp_path, "one", text)
+    r = _cli("play", cfg, "--seed", 1, "--rounds", "0:3", "--json")
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "game.strategies.never-raise.raise[0].hidden_pair" in lines[0]
+    assert "1 card" in lines[0], lines[0]

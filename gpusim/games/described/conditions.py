@@ -150,6 +150,9 @@ def parse_condition(r: ConfigReader, d: Description, point: PointDef, cond: str,
         _true(r, value, w)
         if cond == "up_card_paired":
             _needs_up_card(r, d, w)
+        if cond == "hidden_pair" and d.player < 2:
+            raise r.fail(w, f"not allowed: the game deals the player {d.player} card "
+                            "(game.cards.player); a pair of his own cards needs two or more")
         return True
     if cond == "hand_in":
         if d.player != 2:
