@@ -10,8 +10,9 @@ fresh Python process whose compile caches are warm (a first, uncounted run fills
 of its own), as for a user's second run. Wrappers around a few library functions stamp the
 time since the process started (from ``/proc``, so interpreter start-up counts), and the parent
 times the whole process until it has exited. Printed: the median of each phase's duration, in
-seconds, and the median whole process. The default of one chunk (2^22 rounds) shows the fixed
-cost beside one chunk's compute. ``--with-teardown`` lets the process exit the ordinary way (the
+seconds, and the median whole process. The default of 2^22 rounds shows the fixed cost beside
+a short compute (``benchmarks/whole_run.py`` sets a whole 10^8-round run, phase by phase, beside
+the steady rate). ``--with-teardown`` lets the process exit the ordinary way (the
 interpreter frees every module) to show what skipping that saves.
 """
 
@@ -50,7 +51,8 @@ def after(obj, attr, name):
 
 import gpusim.cli
 mark("command line imported")
-import gpusim.compile_cache, gpusim.runs.runner, gpusim.runs.run_api, gpusim.strategy
+import gpusim.compile_cache, gpusim.runs.runner, gpusim.runs.run_api
+import gpusim.games.strategy_registry
 from gpusim.compute.chunks import ChunkRunner
 run_sim = gpusim.runs.runner.run_simulation
 def run_simulation(*a, **k):
@@ -58,7 +60,7 @@ def run_simulation(*a, **k):
     return run_sim(*a, **k)
 gpusim.runs.run_api.run_simulation = run_simulation
 after(gpusim.compile_cache, "enable", "JAX imported")
-after(gpusim.strategy, "get_strategy", "strategy tables loaded")
+after(gpusim.games.strategy_registry, "get_strategy", "strategy tables loaded")
 after(ChunkRunner, "program", "batch programs ready")
 after(ChunkRunner, "__call__", "first chunk computed")
 after(gpusim.runs.run_api.Run, "write_summary", "all chunks written, summary written")

@@ -8,8 +8,9 @@ Usage::
 Each repeat times, one after the other:
 
 - **steady**: chunks of 2^20 rounds counted in this process by the runner ``gpusim simulate``
-  uses, after a warm-up chunk, exactly as ``benchmarks/simulate.py`` measures its rate (the
-  median of ``--steady-chunks`` chunks);
+  uses, after a warm-up chunk, exactly as ``benchmarks/simulate.py`` measures its rate: the
+  median of ``--steady-chunks`` chunks timed just before the whole process and as many just
+  after it;
 - **whole**: the real command line (``gpusim simulate CONFIG --rounds R --quiet``) in a fresh
   process whose compile caches are warm (a first, uncounted run fills a cache folder of its
   own), timed by this process until it has exited.
@@ -94,6 +95,8 @@ def run_simulation(*a, **k):
 api.run_simulation = run_simulation
 wrap(mods["gpusim.compile_cache"], "enable", first="JAX imported")
 wrap(mods.get("gpusim.games.strategy_registry"), "get_strategy", first="strategy tables loaded")
+wrap(runner, "resolve_backend", first="backend chosen")
+wrap(runner, "_load_polars", first="Polars loaded")
 chunks = mods["gpusim.compute.chunks"]
 wrap(chunks.ChunkRunner, "program", first="batch programs ready")
 wrap(chunks.ChunkRunner, "__call__", first="first chunk computed",
@@ -118,7 +121,9 @@ PHASES = (
     ("arguments parsed, run modules imported", "arguments parsed, run modules imported"),
     ("JAX imported", "import JAX"),
     ("strategy tables loaded", "strategy tables loaded"),
-    ("batch programs ready", "batch programs loaded (and the run folder)"),
+    ("backend chosen", "backend chosen"),
+    ("Polars loaded", "run folder made, Polars loaded"),
+    ("batch programs ready", "batch programs loaded"),
     ("first chunk computed", "first chunk computed"),
     ("last chunk computed", "the other chunks computed"),
     ("last parts written", "last parts written, writer drained"),
@@ -127,7 +132,7 @@ PHASES = (
 
 
 def _steady(config: str, strategy: str, rounds: int, chunks: int):
-    """A callable timing ``chunks`` chunks of ``rounds`` rounds: their median rounds/s."""
+    """A callable timing ``chunks`` chunks of ``rounds`` rounds: their rounds/s."""
     from gpusim.compile_cache import enable
     from gpusim.compute.chunks import ChunkRunner
     from gpusim.config import load_config
@@ -141,14 +146,14 @@ def _steady(config: str, strategy: str, rounds: int, chunks: int):
     runner(1, 0, rounds, meter)  # warm-up: loads or compiles the programs
     first = [rounds]
 
-    def measure() -> float:
-        times = []
+    def measure() -> list[float]:
+        rates = []
         for _ in range(chunks):
             t0 = time.perf_counter()
             runner(1, first[0], rounds, meter)
-            times.append(time.perf_counter() - t0)
+            rates.append(rounds / (time.perf_counter() - t0))
             first[0] += rounds
-        return rounds / statistics.median(times)
+        return rates
 
     return measure
 
@@ -184,11 +189,14 @@ def main() -> None:
         steady = _steady(args.config, args.strategy, args.steady_rounds, args.steady_chunks)
         rows = []
         for k in range(args.repeats):
-            rate = steady()
+            rates = steady()
             run_dir = os.path.join(tmp, f"run-{k}")
             c0, t0 = _child_cpu(), time.perf_counter()
             proc = subprocess.run([*cmd, run_dir], env=env, capture_output=True, text=True)
             wall = time.perf_counter() - t0
+            # timed on both sides of the process, so that a change in the machine's load
+            # while it ran touches the steady rate it is compared with
+            rate = statistics.median(rates + steady())
             if proc.returncode:
                 raise SystemExit(f"whole_run.py: the run failed:\n{proc.stderr}")
             stamps = json.loads(proc.stderr.strip().splitlines()[-1])
