@@ -97,7 +97,8 @@ def _cards(draw, limit: int):
         streets.append(draw(st.integers(1, min(5, 14 - own - sum(streets)))))
     dealer = draw(st.sampled_from((0, 0, 3, 5, 2, 1, 4, 6, 7)))
     dealer = max(0, min(dealer, 15 - own - sum(streets)))
-    up = draw(st.integers(0, min(dealer, 2)))
+    up = draw(st.integers(0, dealer)) if draw(st.integers(0, 3)) == 0 else draw(
+        st.integers(0, min(dealer, 1)))
     cards: dict = {"player": own}
     if dealer or draw(st.booleans()):
         cards["dealer"] = dealer
@@ -156,7 +157,7 @@ def _condition(draw, d: dict, street: int, player_three: bool):
     three = n_seen == 3 and player_three
     ranking = "three_card" if three else "poker"
     few = ranking == "poker" and n_seen < 5
-    options = ["at_least", "hidden_pair", "own_card_paired"]
+    options = ["at_least", "own_card_paired"] + (["hidden_pair"] if p >= 2 else [])
     if n_seen <= 7:
         options.append("category_in")
     if n_seen >= 2:
@@ -384,7 +385,9 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
                     if draw(st.booleans()):
                         listed.append(c)
             for g, cs in groups.items():
-                if set(cs) <= set(CATS[rk]) and draw(st.booleans()):
+                # a category is on one line: a group shares none with a group listed already
+                if set(cs) <= set(CATS[rk]) and draw(st.booleans()) and not any(
+                        set(cs) & set(groups.get(x, ())) for x in listed):
                     listed = [x for x in listed if x not in cs]
                     listed.append(g)
             if not listed:
@@ -424,6 +427,9 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
                 bet["bonus_requires"] = "stay"
         if draw(st.integers(0, 3)) == 0:
             bet["fold"] = draw(st.sampled_from(("lose", "settle")))
+        if (bet["placed"] == "deal" and "showdown" not in bet and "requires" not in bet
+                and draw(st.integers(0, 3)) == 0):
+            bet["fold_event"] = draw(st.sampled_from(("fold", "named")))
 
     for b in deal_mains:
         bet = {"placed": "deal"}
@@ -524,6 +530,8 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
             rules_.append({"action": draw(st.sampled_from(acts))})
             strat[point["name"]] = rules_
         strategies[f"rule-{s}"] = strat
+    if solvable(game) and draw(st.integers(0, 3)) == 0:
+        strategies["best"] = {"description": "the exact solver's", "table": "optimal"}
     game["strategies"] = strategies
     # the name: one per description (a name already taken must be the same description)
     digest = hashlib.sha256(json.dumps(game, sort_keys=True).encode()).hexdigest()[:12]
@@ -607,8 +615,10 @@ def mutations(draw, doc: dict) -> tuple[dict, str, str]:
     """(an invalid copy of ``doc``, the key path its refusal must name, what was done)."""
     out = copy.deepcopy(doc)
     g = out["game"]
-    kinds = ["unknown_key", "missing", "range", "type", "reference"]
+    kinds = ["unknown_key", "missing", "range", "type", "reference", "deep"]
     kind = draw(st.sampled_from(kinds))
+    if kind == "deep":
+        return _deep(draw, out)
     if kind == "unknown_key":
         tables = [(p, t) for p, t in _tables(out) if not _FREE_TABLES.match(p)
                   and not re.match(r"^(game\.strategies\.[^.]+|game\.options\.[^.]+\.sets"
@@ -731,3 +741,62 @@ def mutations(draw, doc: dict) -> tuple[dict, str, str]:
         return out, f"game.strategies.{s}.{p}[{k}].action", "a missing action"
     out["default_strategy"] = "no-such-strategy"
     return out, "default_strategy", "a missing strategy"
+
+
+def _deep(draw, out: dict) -> tuple[dict, str, str]:
+    """A mistake deeper in the description: a value of the wrong type or out of range where
+    the designer writes a bet, an action, a paytable, a line, a rule or a condition."""
+    g = out["game"]
+    spots = []
+    for i, p in enumerate(g["decisions"]):
+        w = f"game.decisions[{i}]"
+        spots += [(p, "street", w, v) for v in (1.5, "1", -1, len(g["cards"].get("streets", []))
+                                                 + 1)]
+        for j, a in enumerate(p["actions"]):
+            wa = f"{w}.actions[{j}]"
+            spots += [(a, "fold", wa, v) for v in ("yes", 1)]
+            spots += [(a, "name", wa, v) for v in ("Fold", 3, "")]
+            if "bet" in a:
+                spots += [(a, "times", wa, v) for v in ("2", 2.0, True)]
+    for b, bet in g["bets"].items():
+        w = f"game.bets.{b}"
+        spots += [(bet, "side", w, "no"), (bet, "fold", w, "keep"), (bet, "fold_event", w, 1)]
+        if "showdown" in bet:
+            spots += [(bet["showdown"], "win", f"{w}.showdown", v)
+                      for v in ("3:0", "1", 2, "even", "1:1:1", "-1:1")]
+            spots += [(bet, "showdown", w, v) for v in ("1:1", ["win"])]
+        if "paytable" in bet:
+            spots += [(bet, "requires", w, v) for v in ("always", True)]
+    for t, pt in g.get("paytables", {}).items():
+        w = f"game.paytables.{t}"
+        spots += [(pt, "lines", w, v) for v in ("pair", [], [1], ["no_such_line"])]
+        spots += [(pt, "otherwise", w, "win"), (pt, "pays", w, "for_two"),
+                  (pt, "unlisted", w, False)]
+    for n, line in g.get("lines", {}).items():
+        w = f"game.lines.{n}"
+        if "ranks" in line:
+            spots += [(line, "ranks", w, v) for v in ("1-A", "A-2", "Z", 5)]
+        if "hands" in line:
+            spots += [(line, "hands", w, v) for v in ("AAA", "KA", "", 7)]
+    if "showdown" in g:
+        spots += [(g["showdown"], "qualifier", "game.showdown", v)
+                  for v in ("Queen", 12, "pair of 1s", "K-Q-Q", "4-6")]
+    for s, strat in g["strategies"].items():
+        for pname, rules in strat.items():
+            if not isinstance(rules, list):
+                continue
+            for k, rule in enumerate(rules[:-1]):
+                w = f"game.strategies.{s}.{pname}[{k}]"
+                for c in rule:
+                    if c != "action":
+                        spots += [(rule, c, w, v) for v in ("nonsense", 99, [0], {"x": 1})]
+            w = f"game.strategies.{s}.{pname}[{len(rules) - 1}]"
+            spots += [(rules[-1], "at_leest", w, "pair")]
+    for o, opt in g.get("options", {}).items():
+        if "values" in opt:
+            spots += [(opt, "default", f"game.options.{o}", "maybe")]
+    if "rules" in out:
+        spots += [(out["rules"], "no_such_option", "rules", True)]
+    table, key, where, value = draw(st.sampled_from(spots))
+    table[key] = value
+    return out, f"{where}.{key}", "a wrong value deeper in"

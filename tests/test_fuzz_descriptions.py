@@ -30,9 +30,9 @@ from typer.testing import CliRunner
 from gpusim.cli import app
 
 runner = CliRunner()
-QUICK = settings(max_examples=3, deadline=None, derandomize=True, database=None,
+QUICK = settings(max_examples=6, deadline=None, derandomize=True, database=None,
                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-QUICK_INVALID = settings(max_examples=25, deadline=None, derandomize=True, database=None,
+QUICK_INVALID = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                          phases=[Phase.generate], suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=40, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -144,12 +144,8 @@ def run_everything(doc: dict, folder: Path, seed: int = 11) -> None:
     cfg.write_text(text)
     what = f"config:\n{text}\ncommand"
     r = _cli("games", "--check", cfg)
-    if not _works_or_refuses(r, f"{what} games --check"):
-        # a config refused by the check is refused by the rest too, in the same words
-        r2 = _cli("play", cfg, "--seed", seed, "--rounds", "0:3", "--json")
-        assert not _works_or_refuses(r2, f"{what} play") and _errors(r2) == _errors(r)
-        return
-    assert "conforms" in r.stdout, _failure(r, f"{what} games --check")
+    # the config is valid: it is read, and the game conforms
+    assert r.exit_code == 0 and "conforms" in r.stdout, _failure(r, f"{what} games --check")
 
     r = _cli("play", cfg, "--seed", seed, "--rounds", f"0:{ROUNDS}", "--json")
     if not _works_or_refuses(r, f"{what} play"):
