@@ -109,3 +109,18 @@ def test_programs_preloaded_on_another_thread_count_the_same():
     assert loaded._loading is None
     want = ChunkRunner(rules, get_strategy("basic", rules))(11, 0, 50_000, meter)
     assert got == want
+
+
+@pytest.mark.parametrize("extra", [[], ["--rounds", "0"]])
+def test_simulate_command_leaves_the_garbage_collector_as_it_found_it(tmp_path, extra):
+    import gc
+
+    from typer.testing import CliRunner
+
+    from gpusim.cli import app
+
+    res = CliRunner().invoke(app, ["simulate", "casino_holdem", "--rounds", "3000", "--seed", "1",
+                                   "--strategy", "basic", "--backend", "jax-cpu", "--quiet",
+                                   "--out", str(tmp_path / "run"), *extra])
+    assert res.exit_code == (2 if extra else 0), res.output
+    assert gc.isenabled() and gc.get_freeze_count() == 0
