@@ -282,13 +282,13 @@ def run_simulation(
     strat = get_strategy(strategy_name, rules)
     # An unusable backend or a strategy without a kernel form fails before anything is written.
     backend_name, device, note = resolve_backend(backend, rules, strat)
-    runner = chunk_runner(backend_name, rules, strat)
-    preload = getattr(runner, "preload", None)
-    if preload is not None:
-        # the first chunk's programs load on another thread (XLA's deserialization runs
-        # without the GIL) while this one makes the run folder and loads Polars
-        preload(*plan[0])
     with RunLock(path):
+        runner = chunk_runner(backend_name, rules, strat)
+        preload = getattr(runner, "preload", None)
+        if preload is not None:
+            # the first chunk's programs load on another thread (XLA's deserialization runs
+            # without the GIL) while this one makes the run folder and loads Polars
+            preload(*plan[0])
         if note:
             progress.note(note)
         if resume and (path / "manifest.json").is_file():
