@@ -229,13 +229,19 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
     board = sum(streets)
     hands: dict = {"h0": {"cards": ["player", *_seat(need, board)], "ranking": ranking}}
     # more hands: the player's cards with another part of the board, any ranking that fits
+    dealer_cards = cards.get("dealer", 0)
     for i in range(draw(st.integers(0, 2))):
+        # now and then the player's and the dealer's cards in one hand (a bet may pay it)
+        both = draw(st.integers(0, 5)) == 0 and dealer_cards
+        seats = ["player", "dealer"] if both else ["player"]
+        n = p + (dealer_cards if both else 0)
         opts = [(rk, k) for rk in ("poker", "three_card", "starting_hand") for k in range(board + 1)
-                if p + k in SIZES[rk]]
+                if n + k in SIZES[rk]]
         if not opts:
-            break
+            continue
         rk, k = draw(st.sampled_from(opts))
-        hands[f"h{i + 1}"] = {"cards": ["player", *_seat(k, board)], "ranking": rk}
+        hands[f"{'d' if both else 'h'}{i + 1}"] = {"cards": [*seats, *_seat(k, board)],
+                                                   "ranking": rk}
     ratio = draw(st.booleans())
     game: dict = {"name": "", "cards": cards, "hands": hands}
     if draw(st.booleans()):
@@ -323,11 +329,10 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
             if kind == "fold" and not any(x.get("fold") for x in actions):
                 a["fold"] = True
             elif kind == "bet":
-                # a bet an earlier point places again here only where every earlier action
-                # placing it ends the decisions (Ultimate Texas Hold'em's Play)
-                again = [b for b in action_bets if b != f"act{i}" and all(
-                    x.get("next") == "showdown" for q in decisions for x in q["actions"]
-                    if x.get("bet") == b)]
+                # a bet an earlier point places, placed again here (Ultimate Texas Hold'em's
+                # Play, where the earlier placing ends the decisions; or raised twice, the
+                # stakes adding up)
+                again = [b for b in action_bets if b != f"act{i}"]
                 bet = draw(st.sampled_from(again)) if again and draw(st.booleans()) \
                     else f"act{i}"
                 if bet not in action_bets:
@@ -335,7 +340,7 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
                 a["bet"] = bet
                 if draw(st.booleans()):
                     a["times"] = draw(st.sampled_from((1, 2, 3, 4, 100)))
-                if draw(st.integers(0, 2)) == 0 or bet != f"act{i}":
+                if draw(st.integers(0, 2)) == 0:
                     a["next"] = "showdown"
             elif kind == "pull" and not folded_before and [b for b in pullable if b not in pulled]:
                 b = draw(st.sampled_from([b for b in pullable if b not in pulled]))
@@ -368,7 +373,10 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
         choices = [h for h in hands if h not in used_starting]
         if paytables and (not choices or draw(st.integers(0, 2)) == 0):
             return draw(st.sampled_from(sorted(paytables)))
-        hand = draw(st.sampled_from(choices))
+        # a dealer's hand (dh, dx) now and then: the exact solver counts no paytable of his
+        # hidden cards, so such a game has no optimal strategy
+        own = [h for h in choices if not h.startswith("d")]
+        hand = draw(st.sampled_from(own if own and draw(st.integers(0, 5)) else choices))
         rk = hands[hand]["ranking"]
         name = f"pt{len(paytables)}"
         spec: dict = {"hand": hand}
