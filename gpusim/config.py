@@ -61,7 +61,6 @@ from gpusim.rules import (
 )
 
 __all__ = [
-    "GAMES",
     "MAX_PAY",
     "ConfigError",
     "JackpotRules",
@@ -78,8 +77,6 @@ __all__ = [
     "with_pays",
 ]
 
-GAMES = tuple(SPECS)
-"""The games a config may name (``game = ...``)."""
 
 Rules = HashedRules
 """A game's rules: the frozen ``rules_type`` of its spec (``spec_for(rules).rules_type``)."""
@@ -88,20 +85,22 @@ Rules = HashedRules
 # --- finding configs ------------------------------------------------------------------------------
 
 
-def config_dirs() -> list[Path]:
+def config_dirs(*, plugins: bool = True) -> list[Path]:
     """Folders searched for shipped configs: ``gpusim/configs`` (an installed wheel), the
-    source checkout's top-level ``configs/``, then each plugin game's own (its spec's
-    ``config_dir``)."""
+    source checkout's top-level ``configs/``, then (with ``plugins``) each plugin game's own
+    (its spec's ``config_dir``)."""
     here = Path(__file__).resolve().parent
     dirs = [here / "configs", here.parent / "configs"]
-    dirs += [s.config_dir for s in SPECS.values() if s.config_dir is not None]
+    if plugins:
+        dirs += [s.config_dir for s in SPECS.values() if s.config_dir is not None]
     return [d for d in dirs if d.is_dir()]
 
 
-def shipped_configs() -> dict[str, Path]:
-    """Shipped config name -> path, sorted by name."""
+def shipped_configs(*, plugins: bool = True) -> dict[str, Path]:
+    """Shipped config name -> path, sorted by name (without ``plugins``: the package's own
+    configs only, which need no game built)."""
     found: dict[str, Path] = {}
-    for d in config_dirs():
+    for d in config_dirs(plugins=plugins):
         for p in sorted(d.glob("*.toml")):
             found.setdefault(p.stem, p)
     return dict(sorted(found.items()))
@@ -113,10 +112,14 @@ def load_config(path_or_name: str | Path | Rules) -> Rules:
     A game's rules object passes through unchanged.
     Raises :class:`ConfigError` (one line) for anything not allowed.
     """
-    if isinstance(path_or_name, tuple(s.rules_type for s in SPECS.values())):
+    if isinstance(path_or_name, HashedRules):  # every game's rules type derives from it
         return path_or_name
     text = str(path_or_name)
-    shipped = shipped_configs()
+    # the package's own configs first: they shadow a plugin's of the same name, and finding
+    # them builds no game
+    shipped = shipped_configs(plugins=False)
+    if text not in shipped:
+        shipped = shipped_configs()
     path = Path(text)
     if not path.is_file():
         if text in shipped:
@@ -143,7 +146,11 @@ def parse_config(doc: dict, *, source: str = "<config>", default_name: str = "co
     if isinstance(doc.get("game"), dict):  # the config describes its game
         spec = register_description(r, doc["game"])
     else:
-        spec = spec_for(r.string(doc, "", "game", allowed=tuple(SPECS)))
+        game = doc.get("game")
+        # a game's name is checked against the list only when it is not one (listing every
+        # game reads the plugins' entry points)
+        spec = spec_for(game if isinstance(game, str) and game in SPECS else
+                        r.string(doc, "", "game", allowed=tuple(SPECS)))
     rules = spec.parse_rules(r, doc, default_name)
     known = spec.strategy_names
     if rules.default_strategy not in known:

@@ -110,14 +110,14 @@ def games_cmd(
         if problems:
             raise typer.Exit(1)
         return
-    from gpusim.config import GAMES, load_config, shipped_configs
-    from gpusim.games import bets, spec_for
+    from gpusim.config import load_config, shipped_configs
+    from gpusim.games import SPECS, bets, spec_for
     from gpusim.games.strategy_registry import strategy_description, strategy_names
 
     configs = {name: load_config(path) for name, path in shipped_configs().items()}
     info = {
         "games": {
-            g: {"title": spec_for(g).title, "strategies": list(strategy_names(g))} for g in GAMES
+            g: {"title": spec_for(g).title, "strategies": list(strategy_names(g))} for g in SPECS
         },
         "configs": {
             n: {"game": r.game, "description": r.description, "bets": list(bets(r))}

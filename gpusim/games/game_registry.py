@@ -31,16 +31,36 @@ def _as_spec(obj, where: str) -> GameSpec:
     return spec
 
 
-def _discover() -> dict[str, GameSpec]:
-    """The games described in the shipped configs, then every ``gpusim.games`` entry point's.
-    A plugin that fails to load, names an import path that would not load
-    (:func:`import_path_problems`: checked without importing, so reading the registry still
-    imports no JAX), or reuses a name, is reported in one line on stderr and left out: one
-    broken distribution must not stop every command."""
+class _Found(dict):
+    """The registry's games by name: a built :class:`GameSpec`, or a shipped description not
+    built yet (:class:`_Pending`); ``plugins`` says whether the entry points were read into it."""
+
+    plugins = False
+
+
+class _Pending:
+    """A shipped config's ``[game]`` table, built into its spec when the game is first asked
+    for: a run uses one game, and building every shipped one cost a simulation's start-up up to
+    a quarter of a second."""
+
+    def __init__(self, path, game: dict) -> None:
+        self.path, self.game = path, game
+
+    def build(self) -> GameSpec:
+        from gpusim.rules import ConfigReader
+
+        return _described_spec(ConfigReader(str(self.path)), self.game)
+
+
+def _add_plugins(found: _Found) -> None:
+    """Every ``gpusim.games`` entry point's game, after the shipped ones. A plugin that fails
+    to load, names an import path that would not load (:func:`import_path_problems`: checked
+    without importing, so reading the registry still imports no JAX), or reuses a name, is
+    reported in one line on stderr and left out: one broken distribution must not stop every
+    command."""
     from importlib.metadata import entry_points
 
-    found: dict[str, GameSpec] = {}
-    _shipped_descriptions(found)
+    found.plugins = True
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         where = f"game plugin {ep.name!r} ({ep.value})"
         try:
@@ -58,18 +78,16 @@ def _discover() -> dict[str, GameSpec]:
                   file=sys.stderr)
             continue
         found[spec.name] = spec
-    return found
 
 
-def _shipped_descriptions(found: dict[str, GameSpec]) -> None:
-    """Register the games described in the shipped configs (a ``[game]`` table). One that
-    does not read is reported in one line on stderr and left out, like a broken plugin; loading
-    that config then names its mistake."""
+def _shipped_descriptions() -> _Found:
+    """The games described in the shipped configs (a ``[game]`` table), by name, not built yet.
+    One that does not read is reported in one line on stderr when it is built and left out,
+    like a broken plugin; loading that config then names its mistake."""
     import tomllib
     from pathlib import Path
 
-    from gpusim.rules import ConfigError, ConfigReader
-
+    found = _Found()
     here = Path(__file__).resolve().parents[1]
     for folder in (here / "configs", here.parent / "configs"):
         for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
@@ -78,12 +96,14 @@ def _shipped_descriptions(found: dict[str, GameSpec]) -> None:
                 continue
             try:
                 game = tomllib.loads(text).get("game")
-                if isinstance(game, dict) and game.get("name") not in found:
-                    spec = _described_spec(ConfigReader(str(path)), game)
-                    found[spec.name] = spec
-            except (ConfigError, tomllib.TOMLDecodeError) as exc:
+            except tomllib.TOMLDecodeError as exc:
                 print(f"gpusim: warning: {path.name}: game not loaded: "
                       f"{' '.join(str(exc).split())}", file=sys.stderr)
+                continue
+            name = game.get("name") if isinstance(game, dict) else None
+            if isinstance(name, str) and name not in found:
+                found[name] = _Pending(path, game)
+    return found
 
 
 def _described_spec(r, game: dict) -> GameSpec:
@@ -132,25 +152,58 @@ def register_description(r, game: dict) -> GameSpec:
 
 
 class _Specs(Mapping):
-    """The game registry, discovered on first use (reading entry points costs start-up time
-    that a command which never asks for a game should not pay)."""
+    """The game registry, discovered on first use and each game built when first asked for:
+    the shipped configs' games are named by reading their files (milliseconds), the plugins'
+    entry points are read only when a name is not a shipped game's or every game is listed (a
+    scan of every installed distribution), and a game's spec is built on first use."""
 
     def __init__(self) -> None:
-        self._specs: dict[str, GameSpec] | None = None
+        self._specs: _Found | None = None
 
-    def _all(self) -> dict[str, GameSpec]:
+    def _all(self) -> _Found:
+        """The games found so far (a shipped one may still be a :class:`_Pending`); a built
+        spec may be stored into it."""
         if self._specs is None:
-            self._specs = _discover()
+            self._specs = _shipped_descriptions()
         return self._specs
 
+    def _every(self) -> _Found:
+        found = self._all()
+        if not found.plugins:
+            _add_plugins(found)
+        return found
+
     def __getitem__(self, name: str) -> GameSpec:
-        return self._all()[name]
+        found = self._all()
+        if name not in found:
+            found = self._every()
+        value = found[name]
+        if isinstance(value, _Pending):
+            from gpusim.rules import ConfigError
+
+            try:
+                value = found[name] = value.build()
+            except ConfigError as exc:
+                del found[name]
+                print(f"gpusim: warning: {value.path.name}: game not loaded: "
+                      f"{' '.join(str(exc).split())}", file=sys.stderr)
+                raise KeyError(name) from None
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._all() or name in self._every()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
+        return iter(list(self._every()))
 
     def __len__(self) -> int:
-        return len(self._all())
+        return len(self._every())
+
+    def values(self):
+        return [spec for spec in (self.get(n) for n in self) if spec is not None]
+
+    def items(self):
+        return [(n, spec) for n in self if (spec := self.get(n)) is not None]
 
     def reload(self) -> None:
         """Discover again (after installing a plugin in a running process)."""

@@ -43,7 +43,9 @@ class _Entry:
 
 
 _REGISTRY: dict[str, dict[str, _Entry]] = {}
-_loaded = False
+_SOURCES: dict[str, GameSpec] = {}
+"""The spec each game's entries were made from: a game registered again (another spec under
+the name) gets its spec's entries again."""
 
 
 def _from_spec(spec: GameSpec, entry: StrategyEntry, rules) -> Strategy:
@@ -56,51 +58,44 @@ def _from_spec(spec: GameSpec, entry: StrategyEntry, rules) -> Strategy:
     return RuleStrategy(entry.name, spec.name, fn, entry.description)
 
 
-def _load() -> None:
-    global _loaded
-    # a game counted by its name: one registered after another was dropped leaves the counts
-    # equal
-    if _loaded and all(game in _REGISTRY for game in SPECS):
-        return
-    _loaded = True
-    for game, spec in SPECS.items():  # again after a described game registered itself
-        _REGISTRY.setdefault(game, {})
+def _load(game: str) -> dict[str, _Entry]:
+    """The strategies of ``game``, its spec's entries made on first use (each game apart: a run
+    reads one game, and building every game's spec cost start-up time); StrategyError for a
+    game no spec has."""
+    spec = SPECS.get(game)
+    if spec is None:
+        raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(SPECS)}")
+    entries = _REGISTRY.setdefault(game, {})
+    if _SOURCES.get(game) is not spec:
+        _SOURCES[game] = spec
         for entry in spec.strategies:
-            _REGISTRY[game].setdefault(
-                entry.name, _Entry(partial(_from_spec, spec, entry), entry.description)
-            )
+            entries.setdefault(entry.name,
+                               _Entry(partial(_from_spec, spec, entry), entry.description))
+    return entries
 
 
 def register_strategy(
     game: str, name: str, factory: Callable[[Any], Strategy], description: str = ""
 ) -> None:
     """Register ``factory(rules) -> Strategy`` as strategy ``name`` of ``game`` (replaces)."""
-    _load()
-    if game not in _REGISTRY:
-        raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(_REGISTRY)}")
-    _REGISTRY[game][name] = _Entry(factory, description)
+    _load(game)[name] = _Entry(factory, description)
 
 
 def strategy_names(game: str) -> tuple[str, ...]:
     """Names of the strategies of ``game``: its spec's and any registered since."""
-    _load()
-    if game not in _REGISTRY:
-        raise StrategyError(f"game {game!r}: unknown; allowed: {', '.join(_REGISTRY)}")
-    return tuple(sorted(_REGISTRY[game]))
+    return tuple(sorted(_load(game)))
 
 
 def strategy_description(game: str, name: str) -> str:
-    _load()
-    entry = _REGISTRY.get(game, {}).get(name)
+    entry = _load(game).get(name) if game in SPECS else None
     return entry.description if entry else ""
 
 
 def check_strategy_name(name: str, rules) -> None:
     """:class:`StrategyError` unless ``name`` is a registered strategy of ``rules.game``; nothing
     is built (no JAX import)."""
-    _load()
     spec = spec_for(rules)
-    entries = _REGISTRY[spec.name]
+    entries = _load(spec.name)
     if name not in entries:
         if spec.strategy(name) is not None:
             raise StrategyError(
@@ -117,7 +112,7 @@ def get_strategy(name: str, rules) -> Strategy:
     """The strategy ``name`` for ``rules.game``; :class:`StrategyError` if unknown/unavailable."""
     check_strategy_name(name, rules)
     spec = spec_for(rules)
-    entries = _REGISTRY[spec.name]
+    entries = _load(spec.name)
     try:
         strategy = entries[name].factory(rules)
     except (FileNotFoundError, ModuleNotFoundError, StrategyError) as exc:
