@@ -50,14 +50,17 @@ def main() -> int:
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     times: dict = {}
+    load_before = os.getloadavg()[0]
     for config in args.configs.split(","):
         runs = [solve_seconds(config) for _ in range(args.repeats)]
         times[config] = round(statistics.median(runs), 1)
         print(f"{config:28s} {times[config]:8.1f} s  (runs: "
               f"{', '.join(f'{r:.1f}' for r in runs)})", flush=True)
     if args.write:
+        load = f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
         times["_machine"] = (f"measured {date.today().isoformat()} on a {os.cpu_count()}-core "
-                             f"{platform.machine()} machine, median of {args.repeats} run(s).")
+                             f"{platform.machine()} machine ({load}), median of {args.repeats} "
+                             "run(s).")
         TIMES.write_text(json.dumps(times, indent=1) + "\n")
         print(f"wrote {TIMES}")
     return 0
