@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from gpusim.cli import app
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Each test counts its exact solves afresh, in a folder of its own."""
+    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path / "exact-cache"))
 
 
 def _cli(*args):
