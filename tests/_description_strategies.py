@@ -586,7 +586,11 @@ def solvable(game: dict) -> bool:
             return False
     hidden = cards.get("dealer", 0) > cards.get("dealer_up", 0)
     read = {p["hand"] for p in game.get("paytables", {}).values()}
-    return not (hidden and any("dealer" in hands[h]["cards"] for h in read))
+    # a starting-hand line on the dealer's hand too (dealer_hands) reads his hidden cards
+    listed = {ln for p in game.get("paytables", {}).values() for ln in p["lines"]}
+    on_dealer = any("dealer_hands" in spec for name, spec in game.get("lines", {}).items()
+                    if name in listed)
+    return not (hidden and (on_dealer or any("dealer" in hands[h]["cards"] for h in read)))
 
 
 # --- invalid descriptions ------------------------------------------------------------------

@@ -119,6 +119,21 @@ def test_exact_refuses_a_line_on_the_dealers_hidden_cards(tmp_path):
     assert _cli("play", cfg, "--seed", 1, "--rounds", "0:5", "--json").exit_code == 0
 
 
+
+def test_a_table_strategy_of_a_game_the_solver_refuses_says_why(tmp_path):
+    # the slow fuzzing drew a table strategy (table = "optimal") in a game whose dealer_hands
+    # line the solver refuses: the refusal named the key but said only "no exact solver"; it
+    # now gives the solver's reason too
+    text = TWO_CARDS_ONLY.replace("player = 2\n", "player = 2\ndealer = 2\n").replace(
+        'big = { hands = "QQ+" }', 'big = { hands = "QQ+", dealer_hands = "AA" }').replace(
+        "fuzz_two_cards_only", "fuzz_table_unsolved")
+    text += '\n[game.strategies.best]\ntable = "optimal"\n'
+    r = _cli("games", "--check", _write(tmp_path, "best", text))
+    assert r.exit_code == 2 and r.stdout == "", r.output
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "'game.strategies.best.table'" in lines[0], r.stderr
+    assert "lines.big" in lines[0] and "hidden" in lines[0], r.stderr
+
 METER = """
 name = "fuzz_meter"
 default_strategy = "always"

@@ -113,7 +113,8 @@ def _described_spec(r, game: dict) -> GameSpec:
     spec = spec_of(parse_description(r, game))
     for name, _, table in spec.game_def.table_names:
         if table not in spec.table_strategies:
-            allowed = ", ".join(map(repr, spec.table_strategies)) or "none (no exact solver)"
+            allowed = ", ".join(map(repr, spec.table_strategies)) or \
+                f"none (the game has no exact solver{spec.why_missing()})"
             raise r.fail(f"game.strategies.{name}.table",
                          f"value {table!r} is not allowed; allowed: {allowed}")
     return spec
