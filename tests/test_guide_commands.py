@@ -83,13 +83,16 @@ def parse(text: str) -> tuple[dict[str, str], list[Command]]:
 
 
 def normalise(text: str, folder: Path | None = None) -> str:
-    if folder is not None:
-        for p in {str(folder.resolve()), str(folder)}:
-            text = text.replace(p, "...")
     kept = [ln for ln in text.splitlines()
             if not _PROGRESS.match(ln) and not ln.startswith("auto: ")]
-    flat = " ".join(" ".join(kept).split())
-    return _SPEED.sub("speed N rounds/s on BACKEND, wall time", flat)
+    flat = _SPEED.sub("speed N rounds/s on BACKEND, wall time", " ".join(" ".join(kept).split()))
+    # compared without whitespace: the terminal wraps a long line (a run folder's path, whose
+    # length is the machine's temporary folder's) wherever the 80 columns end
+    flat = "".join(flat.split())
+    if folder is not None:
+        for p in sorted({str(folder.resolve()), str(folder)}, key=len, reverse=True):
+            flat = flat.replace("".join(p.split()), "...")
+    return flat
 
 
 def _env() -> dict[str, str]:
@@ -160,6 +163,12 @@ def test_the_check_sees_a_changed_figure_but_not_a_timing(tmp_path):
                f"the chunks\nrun folder: {tmp_path}/runs/tcp\n")
     assert normalise(printed, tmp_path) == normalise(shown)
     assert normalise(printed.replace("97.7024", "97.7025"), tmp_path) != normalise(shown)
+    # the terminal wraps the run folder's line where its 80 columns end, inside the path
+    path = f"{tmp_path}/runs/tcp"
+    wrapped = printed.replace(path, f"{path[:-2]}\n{path[-2:]}")
+    assert normalise(wrapped, tmp_path) == normalise(shown)
+    cut_in_folder = printed.replace(path, f"{path[:9]}\n{path[9:]}")
+    assert normalise(cut_in_folder, tmp_path) == normalise(shown)
 
 
 def _today(guide: Path) -> str:
