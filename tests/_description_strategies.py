@@ -744,9 +744,10 @@ def mutations(draw, doc: dict) -> tuple[dict, str, str]:
         a.pop("fold", None)
         a["next"] = "no_such_point"
         return out, f"game.decisions[{i}].actions[{j}].next", "a missing point"
-    if choice == "action":
-        s = draw(st.sampled_from(sorted(g["strategies"])))
-        p = draw(st.sampled_from([d["name"] for d in g["decisions"]]))
+    ruled = [(s, d["name"]) for s in sorted(g["strategies"]) for d in g["decisions"]
+             if d["name"] in g["strategies"][s]]  # a table strategy names no point
+    if choice == "action" and ruled:
+        s, p = draw(st.sampled_from(ruled))
         rules = g["strategies"][s][p]
         k = draw(st.integers(0, len(rules) - 1))
         rules[k]["action"] = "no_such_action"
