@@ -48,7 +48,7 @@ def test_bad_value_is_one_line_naming_it_exit_2(tmp_path, args, needles):
     assert not out.exists()
 
 
-def test_ultimate_holdem_text_and_a_rule_strategy_refused():
+def test_ultimate_holdem_text_and_an_unknown_strategy_refused():
     # the shipped report answers at once; its text shows each hand's EV of all three actions
     result = runner.invoke(app, ["exact", "ultimate_holdem"])
     assert result.exit_code == 0, result.output
@@ -59,10 +59,10 @@ def test_ultimate_holdem_text_and_a_rule_strategy_refused():
     aa = shipped_exact_report(load_config("ultimate_holdem"), "optimal")["preflop"]["AA"]
     evs = " ".join(f"{aa[k]:+.6f}" for k in ("ev_check", "ev_play_3x", "ev_play_4x"))
     assert f"  AA {evs} {aa['action']}" in result.output
-    result = runner.invoke(app, ["exact", "ultimate_holdem", "--strategy", "basic"])
+    result = runner.invoke(app, ["exact", "ultimate_holdem", "--strategy", "no-such"])
     assert result.exit_code == 2
     lines = _err_lines(result)
-    assert len(lines) == 1 and "'basic'" in lines[0] and "optimal" in lines[0]
+    assert len(lines) == 1 and "'no-such'" in lines[0] and "basic" in lines[0]
 
 
 def test_help():

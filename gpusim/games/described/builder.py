@@ -214,8 +214,19 @@ def spec_of(d: Description) -> GameSpec:
                      "side_bet_exact": streets_shape.side_bet_exact,
                      "kernel": streets_kernel.kernel_of(d)}
             solved = True
-        except ValueError:  # a description no exact solver counts: simulated only
+        except ValueError:
             pass
+    if not solved:
+        try:  # any other community-card game: the community-card solver
+            from gpusim.games.described.community import community_shape
+
+            community_shape(d)
+            solver, tables = ("gpusim.games.described.exact_report:SOLVER",
+                              "gpusim.games.described.community_tables:CommunityTables")
+            solved = True
+        except ValueError as exc:  # a description no exact solver counts: simulated only
+            if d.streets:  # a board game: the community-card solver's refusal says why
+                unsolved = str(exc)
     optimal: tuple[StrategyEntry, ...] = (StrategyEntry(
         "optimal", "table:optimal", "exact: the best action at every point, given the cards "
         "seen and the bets placed"),) if solved else ()

@@ -50,10 +50,17 @@ def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
                           root_deals=z["root_deals"], root_ev=z["root_ev"],
                           root_ev_main=z["root_ev_main"], root_action=z["root_action"],
                           tables=tables or None)
-    update, stop = (progress_bar(f"{rules.game_def.title}: player classes") if progress
+    community = _is_community(rules.game_def)
+    unit = "flop classes" if community else "player classes"
+    update, stop = (progress_bar(f"{rules.game_def.title}: {unit}") if progress
                     else (None, None))
     try:
-        res = solve(rules, strategy, progress=update)
+        if community:
+            from gpusim.games.described.community import solve as solve_community
+
+            res = solve_community(rules, strategy, progress=update)
+        else:
+            res = solve(rules, strategy, progress=update)
     finally:
         if stop:
             stop()
@@ -64,6 +71,20 @@ def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
                  root_ev_main=res.root_ev_main, root_action=res.root_action,
                  **extra)
     return res
+
+
+def _is_community(d) -> bool:
+    """Whether a description is counted by the community-card solver (the described solver
+    refuses its board, :func:`gpusim.games.described.community.community_shape` takes it)."""
+    from gpusim.games.described.community import community_shape
+    from gpusim.games.described.layout import shape_of
+
+    try:
+        shape_of(d)
+        return False
+    except ValueError:
+        community_shape(d)  # the caller asked for a solve: a refusal here is the answer
+        return True
 
 
 def counts_file(rules) -> str:

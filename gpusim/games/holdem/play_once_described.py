@@ -72,11 +72,10 @@ def solved(rules, strategy: str = "optimal", *, progress: bool = True, backend: 
     """The solve as the described engine's :class:`~gpusim.games.described.solver.Solved`."""
     from gpusim.games.described.solver import Solved
 
-    if strategy != "optimal":
-        from gpusim.strategy import StrategyError
+    if strategy != "optimal":  # a rule strategy: counted by the community-card solver
+        from gpusim.games.described.exact_report import cached_solve
 
-        raise StrategyError(f"strategy {strategy!r}: the exact report of {rules.game_def.title} "
-                            f"is available for 'optimal' only; simulate {strategy!r} instead")
+        return cached_solve(rules, strategy, progress=progress)
     d = rules.game_def
     sol = solution(rules, progress=progress, backend=backend)
     combos = np.bincount(HOLE_CLASS, minlength=169).astype(np.int64)
@@ -105,8 +104,14 @@ def report(rules, strategy, *, progress: bool = True, backend: str = "cpu") -> d
 
     name = strategy if isinstance(strategy, str) else getattr(strategy, "name", str(strategy))
     if name != "optimal":
-        raise StrategyError(f"strategy {name!r}: the exact report of {rules.game_def.title} is "
-                            f"available for 'optimal' only; simulate {name!r} instead")
+        if name not in [n for n, _, _ in rules.game_def.strategies]:
+            raise StrategyError(f"strategy {name!r}: the exact report of "
+                                f"{rules.game_def.title} prices 'optimal' and the "
+                                "description's rule strategies; simulate it instead")
+        # a rule strategy: counted by the community-card solver, in the described report
+        from gpusim.games.described import exact_report
+
+        return exact_report.report(rules, name, progress=progress, backend=backend)
     return analyse_solution(solution(rules, progress=progress, backend=backend), rules, name)
 
 

@@ -1,0 +1,347 @@
+"""Stage 2 and 3 of the community-card solver (:mod:`gpusim.games.described.community`): per flop
+class, its boards' cells summed by (hole, cell code); the flop's decisions; the sums by hole
+group (starting hand) and the way down from the pre-flop points; then the pre-flop decisions
+and the joint counts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from gpusim.board_index import subsets
+from gpusim.exact._parallel import attach
+from gpusim.exact.fives import (
+    HOLE_CLASS,
+    binned_sums,
+    hole_bins,
+    hole_permutation_table,
+    lookup,
+    orbit_boards,
+    symmetrize,
+)
+from gpusim.games.described.community_cells import class_index
+from gpusim.games.described.community_program import (
+    FIELD,
+    N_SD,
+    Program,
+    community_shape,
+    fill_unseen,
+    point_rule,
+)
+from gpusim.games.described.layout import layout
+from gpusim.games.described.solver import _nodes
+
+__all__ = ["Flops", "Holes", "flop_chunk", "flop_plan", "flop_rule_actions", "joint_counts",
+           "merge", "new_acc",
+           "one_flop", "preflop", "starting_hands", "unpack"]
+
+_M = (1 << FIELD) - 1
+
+
+
+def unpack(fields: list[np.ndarray], bins_n: np.ndarray, n_rc: int, total: int) -> np.ndarray:
+    """(holes, n_rc, 6) int64 showdown counts from the binned sums (n_rc, holes) of the three
+    fields and of the boards."""
+    f0, f1, f2 = fields
+    q = (np.arange(n_rc) % 2 == 1)[:, None]
+    z = np.zeros_like(f0)
+    lose = total * bins_n - f0 - f1 - f2
+    sd = np.stack([f0, np.where(q, z, f1), np.where(q, z, f2), np.where(q, f2, z),
+                   np.where(q, f1, z), lose], axis=-1)  # (n_rc, holes, 6)
+    return sd.transpose(1, 0, 2)
+
+
+@dataclass(frozen=True)
+class Flops:
+    """What stage 2 needs besides the program: the level-3 nodes, the entries (the
+    pre-flop part's ways out, or the root on the flop), the rule decisions of flop points."""
+
+    flop_nodes: tuple[int, ...]
+    entries: tuple[tuple[str, int], ...]  # ("path" | "node", index): where pre-flop play goes
+    root_on_flop: bool
+
+
+def flop_plan(prog: Program) -> Flops:
+    d = prog.d
+    shape = community_shape(d)
+    nodes = _nodes(d)
+    flop_nodes = tuple(i for i, n in enumerate(nodes) if 0 < shape.level[n.point] < 5)
+    if shape.level[nodes[0].point] > 0:
+        return Flops(flop_nodes, (("node", 0),), True)
+    entries = []
+    for n in nodes:
+        if shape.level[n.point] == 0:
+            for kind, j in n.children:
+                if kind == "path" or shape.level[nodes[j].point] > 0:
+                    entries.append((kind, j))
+    return Flops(flop_nodes, tuple(dict.fromkeys(entries)), False)
+
+
+def flop_values(prog: Program, plan: Flops, sd: np.ndarray, low: np.ndarray,
+                 rule_acts: dict[int, np.ndarray] | None):
+    """Per hole of one flop: each terminal's value (total and main), the flop nodes' actions,
+    values and every action's values, and each entry's terminal reached."""
+    nodes = _nodes(prog.d)
+    n_h = len(sd)
+    flat = sd.reshape(n_h, -1).astype(np.float64)
+    tv = np.zeros((len(prog.terms), n_h), np.int64)
+    tv_main = np.zeros_like(tv)
+    for lo in np.unique(low):
+        rows = np.flatnonzero(low == lo)
+        tv[:, rows] = np.rint(prog.nets[:, lo] @ flat[rows].T).astype(np.int64)
+        tv_main[:, rows] = np.rint(prog.nets_main[:, lo] @ flat[rows].T).astype(np.int64)
+    n_paths = len(layout(prog.d).paths)
+
+    def term_of(kind: str, j: int) -> int:
+        return j if kind == "path" else n_paths + prog.river.index(j)
+
+    value: dict[int, np.ndarray] = {}
+    value_main: dict[int, np.ndarray] = {}
+    reach: dict[int, np.ndarray] = {}  # flop node: the terminal each hole's play ends in
+    act: dict[int, np.ndarray] = {}
+    evs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for i in sorted(plan.flop_nodes, reverse=True):
+        ev, ev_main, ends = [], [], []
+        for kind, j in nodes[i].children:
+            if kind == "node" and j in value:
+                ev.append(value[j])
+                ev_main.append(value_main[j])
+                ends.append(reach[j])
+            else:
+                t = term_of(kind, j)
+                ev.append(tv[t])
+                ev_main.append(tv_main[t])
+                ends.append(np.full(n_h, t, np.int64))
+        ev_a, ev_m, ends_a = np.stack(ev, 1), np.stack(ev_main, 1), np.stack(ends, 1)
+        a = np.argmax(ev_a, axis=1) if rule_acts is None else rule_acts[i]
+        rows = np.arange(n_h)
+        value[i], value_main[i], reach[i] = ev_a[rows, a], ev_m[rows, a], ends_a[rows, a]
+        act[i], evs[i] = a, (ev_a, ev_m)
+
+    def entry(kind: str, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if kind == "node" and j in value:
+            return value[j], value_main[j], reach[j]
+        t = term_of(kind, j)
+        return tv[t], tv_main[t], np.full(n_h, t, np.int64)
+
+    return [entry(k, j) for k, j in plan.entries], act, evs
+
+
+def low_classes(prog: Program, flop: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    d = prog.d
+    cards = np.zeros((len(holes), d.n_cards), np.int64)
+    cards[:, list(d.columns["player"])] = holes
+    cards[:, list(d.columns["board"])[:3]] = flop
+    # the low hands read the hole cards and at most the flop (community_shape)
+    return class_index(prog, prog.low, cards)
+
+
+def flop_rule_actions(prog: Program, plan: Flops, flop: np.ndarray,
+                       holes: np.ndarray) -> dict[int, np.ndarray] | None:
+    """A rule strategy's actions at the flop nodes for ``holes`` (N, 2) with ``flop`` (3,) or
+    (N, 3); None for ``optimal``."""
+    if prog.strategy == "optimal" or not plan.flop_nodes:
+        return None
+    d = prog.d
+    cards = np.zeros((len(holes), d.n_cards), np.int32)
+    cards[:, list(d.columns["player"])] = holes
+    cards[:, list(d.columns["board"])[:3]] = flop
+    # the columns not yet dealt: cards off the hole and the flop (a flop rule never reads
+    # them, and an evaluator must not see one card twice)
+    seen = np.concatenate([np.broadcast_to(holes, (len(holes), 2)),
+                           np.broadcast_to(flop, (len(holes), 3))], axis=1)
+    later = [c for c in range(d.n_cards) if c not in d.columns["player"]
+             and c not in d.columns["board"][:3]]
+    cards[:, later] = fill_unseen(seen, len(later))
+    nodes = _nodes(d)
+    return {i: point_rule(d, prog.strategy, nodes[i].point)(cards) for i in plan.flop_nodes}
+
+
+@dataclass(frozen=True)
+class Holes:
+    """How holes group for the pre-flop decisions: ``of[h]`` the group of hole h (0..1325),
+    ``reps`` a hole of each group, ``size`` the holes of each (the full deck: the 169
+    starting hands; a reduced deck: each hole its own group, those off the deck empty)."""
+
+    of: np.ndarray
+    reps: np.ndarray
+    size: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.reps)
+
+
+@cache
+def starting_hands() -> Holes:
+    first = np.array([np.flatnonzero(HOLE_CLASS == k)[0] for k in range(169)])
+    return Holes(HOLE_CLASS, subsets(2)[first].astype(np.int64),
+                  np.bincount(HOLE_CLASS, minlength=169).astype(np.int64))
+
+
+def accumulate(prog: Program, plan: Flops, sd, low, groups: Holes, valid, weight,
+                entries, acc: dict) -> None:
+    """Add one flop's outcome counts (weight x) to ``acc['joint']`` (entries, groups, terms,
+    n_low, n_rc * 6) and its entries' values to ``acc['value']`` / ``acc['value_main']``
+    (entries, groups)."""
+    flat = sd.reshape(len(sd), -1)[valid]
+    k = groups.of[valid]
+    lo = low[valid]
+    n_t = len(prog.terms)
+    for e, (val, val_main, term) in enumerate(entries):
+        np.add.at(acc["value"][e], k, weight * val[valid])
+        np.add.at(acc["value_main"][e], k, weight * val_main[valid])
+        key = ((k * n_t) + term[valid]) * prog.n_low + lo
+        order = np.argsort(key, kind="stable")
+        ks = key[order]
+        starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+        sums = np.add.reduceat(flat[order], starts, axis=0)
+        acc["joint"][e].reshape(-1, flat.shape[1])[ks[starts]] += weight * sums
+
+
+def new_acc(prog: Program, plan: Flops, groups: Holes) -> dict:
+    n_e = len(plan.entries)
+    return {"joint": np.zeros((n_e, groups.n, len(prog.terms), prog.n_low,
+                               prog.n_rc * N_SD), np.int64),
+            "value": np.zeros((n_e, groups.n), np.int64),
+            "value_main": np.zeros((n_e, groups.n), np.int64),
+            "root_ev": None, "root_ev_main": None, "root_deals": None}
+
+
+def add_root_rows(prog: Program, acc, act, evs, groups: Holes, valid, weight,
+                   deals_per_hole) -> None:
+    """The root on the flop: per (starting hand, action taken), the summed EV of every action
+    and the deals (the report's first decision, aggregated)."""
+    n_a = len(_nodes(prog.d)[0].children)
+    if acc["root_ev"] is None:
+        acc["root_ev"] = np.zeros((groups.n, n_a, n_a), np.int64)
+        acc["root_ev_main"] = np.zeros((groups.n, n_a, n_a), np.int64)
+        acc["root_deals"] = np.zeros((groups.n, n_a), np.int64)
+    ev_a, ev_m = evs[0]
+    k, a = groups.of[valid], act[0][valid]
+    np.add.at(acc["root_ev"], (k, a), weight * ev_a[valid])
+    np.add.at(acc["root_ev_main"], (k, a), weight * ev_m[valid])
+    np.add.at(acc["root_deals"], (k, a), weight * deals_per_hole)
+
+
+def one_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.ndarray,
+              sd: np.ndarray, valid: np.ndarray, weight: int, deals_per_hole: int,
+              rule_acts: dict[int, np.ndarray] | None = None):
+    """Everything one flop adds (its summed counts ``sd (1326, n_rc, 6)``); returns the flop
+    nodes' actions. ``rule_acts``: a rule strategy's flop decisions when asked already."""
+    holes = subsets(2).astype(np.int64)
+    low = low_classes(prog, flop, holes)
+    if rule_acts is None:
+        rule_acts = flop_rule_actions(prog, plan, flop, holes)
+    entries, act, evs = flop_values(prog, plan, sd, low, rule_acts)
+    accumulate(prog, plan, sd, low, groups, valid, weight, entries, acc)
+    if plan.root_on_flop:
+        add_root_rows(prog, acc, act, evs, groups, valid, weight, deals_per_hole)
+    return act
+
+
+def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bool) -> dict:
+    """Stage 2 over flop classes ``ids`` (canonical ``flops``, raw flops each stands for
+    ``weights``): the accumulated sums; the flop nodes' actions go into the shared
+    ``flop_act`` table when ``tables``."""
+    arrays = attach(spec)
+    holes = subsets(2).astype(np.int64)
+    groups = starting_hands()
+    acc = new_acc(prog, plan, groups)
+    base = hole_bins()
+    for f, flop, w in zip(ids, flops, weights, strict=True):
+        flop = np.asarray(flop, np.int64)
+        boards, size, stab = orbit_boards(flop)
+        cls, perm = lookup(spec, boards)
+        bins = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm, size, base,
+                           prog.n_rc * 1326, code_stride=1326)
+        b = bins.reshape(2, prog.n_rc, 1326)
+        bf = b[0]
+        parts = [bf & _M, (bf >> FIELD) & _M, bf >> 2 * FIELD, b[1]]
+        if len(stab) > 1:  # the orbit sums spread over the flop's symmetric holes
+            perms = hole_permutation_table()[stab]
+            parts = [symmetrize(p, perms, axis=1) for p in parts]
+        sd = unpack(parts[:3], parts[3], prog.n_rc, prog.total_dealer)
+        valid = np.asarray(~np.isin(holes, flop).any(axis=1))
+        act = one_flop(prog, plan, groups, acc, flop, sd, valid, int(w),
+                        1081 * prog.total_dealer)
+        if tables:
+            for n, i in enumerate(plan.flop_nodes):
+                arrays["flop_act"][f, n] = act[i]
+    return acc
+
+
+def merge(total: dict | None, part: dict) -> dict:
+    if total is None:
+        return part
+    for k, v in part.items():
+        if v is None:
+            continue
+        total[k] = v if total[k] is None else total[k] + v
+    return total
+
+
+def preflop(prog: Program, plan: Flops, acc: dict, groups: Holes):
+    """The pre-flop nodes' decisions per hole group: (action per node, each node's
+    (values, main values) per action, the entries the root's play reaches (groups, entries)
+    0/1)."""
+    d = prog.d
+    shape = community_shape(d)
+    nodes = _nodes(d)
+    pre = [i for i, n in enumerate(nodes) if shape.level[n.point] == 0]
+    entry_index = {e: k for k, e in enumerate(plan.entries)}
+    rule = None
+    if prog.strategy != "optimal":
+        cards = np.zeros((groups.n, d.n_cards), np.int32)
+        cards[:, list(d.columns["player"])] = groups.reps
+        # the other columns: cards off the hole (a pre-flop rule never reads them)
+        others = [c for c in range(d.n_cards) if c not in d.columns["player"]]
+        cards[:, others] = fill_unseen(groups.reps, len(others))
+        rule = cards
+    value: dict[int, np.ndarray] = {}
+    value_main: dict[int, np.ndarray] = {}
+    act: dict[int, np.ndarray] = {}
+    evs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    reach: dict[int, np.ndarray] = {}
+    eye = np.eye(len(plan.entries), dtype=np.int64)
+    rows = np.arange(groups.n)
+    for i in sorted(pre, reverse=True):
+        ev, ev_m, ends = [], [], []
+        for kind, j in nodes[i].children:
+            if kind == "node" and j in value:
+                ev.append(value[j])
+                ev_m.append(value_main[j])
+                ends.append(reach[j])
+            else:
+                e = entry_index[(kind, j)]
+                ev.append(acc["value"][e])
+                ev_m.append(acc["value_main"][e])
+                ends.append(np.broadcast_to(eye[e], (groups.n, len(plan.entries))))
+        ev_a, ev_ma = np.stack(ev, 1), np.stack(ev_m, 1)
+        a = np.argmax(ev_a, axis=1) if rule is None else \
+            point_rule(d, prog.strategy, nodes[i].point)(rule)
+        value[i], value_main[i] = ev_a[rows, a], ev_ma[rows, a]
+        reach[i] = np.stack(ends, 1)[rows, a]
+        act[i], evs[i] = a, (ev_a, ev_ma)
+    return act, evs, reach[0]
+
+
+def joint_counts(prog: Program, acc: dict, reach: np.ndarray) -> np.ndarray:
+    """(n_codes,) the joint counts: every hole group's reached entries' outcome sums."""
+    lay = layout(prog.d)
+    n_cls = lay.n_codes // (len(lay.paths) * N_SD)
+    summed = np.einsum("ke,ektlr->tlr", reach, acc["joint"])  # exact: int64
+    rc = np.arange(prog.n_rc)
+    high = (rc // 2) % prog.n_high
+    sig = rc // (2 * prog.n_high)
+    joint = np.zeros(lay.n_codes, np.int64)
+    for t in range(len(prog.terms)):
+        path = prog.term_path[t, sig]  # (n_rc,)
+        for lo in range(prog.n_low):
+            cls = prog.low_code[lo] + prog.high_code[high]
+            code = ((path[:, None] * N_SD + np.arange(N_SD)[None, :]) * n_cls
+                    + cls[:, None])
+            np.add.at(joint, code.ravel(), summed[t, lo])
+    return joint
