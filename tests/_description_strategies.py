@@ -83,6 +83,14 @@ def exact_cost(cards: dict) -> int:
     return math.comb(52, p) * math.comb(52 - p, u) * math.comb(52 - p - u, board)
 
 
+def dealt_cost(cards: dict) -> int:
+    """The deals the exact solver walks, bounded above, where a paytable reads the dealer's
+    hidden cards (a game without streets): those cards are dealt out too."""
+    p, u = cards["player"], cards.get("dealer_up", 0)
+    hidden = cards.get("dealer", 0) - u
+    return exact_cost(cards) * math.comb(52 - p - u - sum(cards.get("streets", [])), hidden)
+
+
 @st.composite
 def _cards(draw, limit: int):
     """(cards table, main ranking, the player's own hand's board cards)."""
@@ -295,7 +303,8 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
     if starting_hands:
         ranges = draw(st.lists(st.sampled_from(STARTING_LINES), min_size=1, max_size=4,
                                unique=True))
-        if dealer == 2 and not cards.get("dealer_up") and draw(st.booleans()):
+        if dealer == 2 and not cards.get("dealer_up") and (streets or dealt_cost(cards) <= limit) \
+                and draw(st.booleans()):
             lines["vs_dealer"] = {"hands": ranges[0], "dealer_hands": "AA"}
             starting_lines.append("vs_dealer")
         taken: set[str] = set()
@@ -370,11 +379,15 @@ def configs(draw, limit: int = SMALL, big_pays: bool = False) -> dict:
     def new_paytable() -> str:
         """A new paytable, or (one time in three, or when every hand is taken) one that
         another bet settles on too."""
-        choices = [h for h in hands if h not in used_starting]
+        # a hand of the dealer's hidden cards: the exact solver deals them out (so only where
+        # that stays within the limit), or, in a game with streets, counts no such paytable
+        # and the game has no optimal strategy
+        hidden_ok = bool(streets) or dealt_cost(cards) <= limit
+        choices = [h for h in hands if h not in used_starting
+                   and (hidden_ok or not _reads_hidden(cards, hands[h]))]
         if paytables and (not choices or draw(st.integers(0, 2)) == 0):
             return draw(st.sampled_from(sorted(paytables)))
-        # a dealer's hand (dh, dx) now and then: the exact solver counts no paytable of his
-        # hidden cards, so such a game has no optimal strategy
+        # a dealer's hand (dh, dx, or the player's and the dealer's cards) now and then
         own = [h for h in choices if not h.startswith("d")]
         hand = draw(st.sampled_from(own if own and draw(st.integers(0, 5)) else choices))
         rk = hands[hand]["ranking"]
@@ -576,21 +589,34 @@ def _unpaid(spec: dict, split: dict, groups: dict, hands: dict) -> bool:
     return not set(CATS[hands[spec["hand"]]["ranking"]]) <= covered
 
 
+def _reads_hidden(cards: dict, hand: dict) -> bool:
+    """Whether a hand holds a dealer's face-down card."""
+    return "dealer" in hand["cards"] and cards.get("dealer", 0) > cards.get("dealer_up", 0)
+
+
 def solvable(game: dict) -> bool:
     """Whether the exact solver counts the game (its ``optimal`` strategy exists): the dealer's
-    showdown hand is exactly his 3 or 5 cards, and no paytable reads his hidden cards."""
+    showdown hand is exactly his 3 or 5 cards, and a paytable that reads his hidden cards (a
+    hand holding one, or a starting-hand line on his cards too) is in a game without streets
+    whose hidden cards the solver may deal out
+    (:func:`gpusim.games.described.layout.hidden_cost`)."""
+    from gpusim.games.described.layout import DEALT_HIDDEN_LIMIT, hidden_cost
+
     cards, hands = game["cards"], game["hands"]
     if "showdown" in game:
         dh = hands[game["showdown"]["dealer"]]
         if dh["cards"] != ["dealer"] or cards.get("dealer", 0) not in (3, 5):
             return False
-    hidden = cards.get("dealer", 0) > cards.get("dealer_up", 0)
     read = {p["hand"] for p in game.get("paytables", {}).values()}
-    # a starting-hand line on the dealer's hand too (dealer_hands) reads his hidden cards
     listed = {ln for p in game.get("paytables", {}).values() for ln in p["lines"]}
     on_dealer = any("dealer_hands" in spec for name, spec in game.get("lines", {}).items()
                     if name in listed)
-    return not (hidden and (on_dealer or any("dealer" in hands[h]["cards"] for h in read)))
+    hidden = cards.get("dealer", 0) - cards.get("dealer_up", 0)
+    if not (hidden and (on_dealer or any(_reads_hidden(cards, hands[h]) for h in read))):
+        return True
+    if cards.get("streets"):
+        return False
+    return hidden_cost(cards["player"], cards.get("dealer_up", 0), hidden) <= DEALT_HIDDEN_LIMIT
 
 
 # --- invalid descriptions ------------------------------------------------------------------

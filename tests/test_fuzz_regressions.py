@@ -105,26 +105,31 @@ def test_exact_counts_paytables_of_starting_hands(tmp_path):
     assert abs(report["bets"]["play"]["rtp"] - want) < 1e-12
 
 
-def test_exact_refuses_a_line_on_the_dealers_hidden_cards(tmp_path):
-    # a starting-hand line with dealer_hands reads the dealer's face-down cards, which the
-    # exact solver counts rather than deals: refused in one line (a traceback before)
+def test_exact_counts_a_line_on_the_dealers_hidden_cards(tmp_path):
+    # a starting-hand line with dealer_hands reads the dealer's face-down cards: refused in one
+    # line once (a traceback before that); the solver now deals the hidden cards out. Playing
+    # every hand, QQ+ meets the dealer's AA 12 x 6 + 6 x 1 = 78 times, 22-JJ pays 60 x 1,225
     text = TWO_CARDS_ONLY.replace("player = 2\n", "player = 2\ndealer = 2\n").replace(
         'big = { hands = "QQ+" }', 'big = { hands = "QQ+", dealer_hands = "AA" }').replace(
         "fuzz_two_cards_only", "fuzz_two_cards_vs_dealer")
     cfg = _write(tmp_path, "vs", text)
     r = _cli("exact", cfg, "--json")
-    assert r.exit_code == 2 and r.stdout == "", r.output
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and "lines.big" in lines[0] and "hidden" in lines[0], r.stderr
+    assert r.exit_code == 0, r.output
+    r = _cli("exact", cfg, "--strategy", "always", "--json")
+    assert r.exit_code == 0, r.output
+    events = {e["event"]: e["count"] for e in json.loads(r.stdout)["bets"]["ante"]["events"]
+              if e["count"]}
+    assert events == {"big": 78, "small": 73_500, "other": 1326 * 1225 - 78 - 73_500}
     assert _cli("play", cfg, "--seed", 1, "--rounds", "0:5", "--json").exit_code == 0
-
 
 
 def test_a_table_strategy_of_a_game_the_solver_refuses_says_why(tmp_path):
     # the slow fuzzing drew a table strategy (table = "optimal") in a game whose dealer_hands
     # line the solver refuses: the refusal named the key but said only "no exact solver"; it
-    # now gives the solver's reason too
-    text = TWO_CARDS_ONLY.replace("player = 2\n", "player = 2\ndealer = 2\n").replace(
+    # now gives the solver's reason too (a dealer_hands line is refused where a street is
+    # dealt: without one the solver deals the dealer's cards out)
+    text = TWO_CARDS_ONLY.replace(
+        "player = 2\n", "player = 2\ndealer = 2\nstreets = [1]\n").replace(
         'big = { hands = "QQ+" }', 'big = { hands = "QQ+", dealer_hands = "AA" }').replace(
         "fuzz_two_cards_only", "fuzz_table_unsolved")
     text += '\n[game.strategies.best]\ntable = "optimal"\n'

@@ -125,8 +125,13 @@ lines = ["straight_flush", "four_of_a_kind", "full_house", "flush", "straight"]
 
 
 def _six_card_bonus(folder: Path, default: str) -> Path:
+    """Three Card Poker with a 6 Card Bonus and a community card turned after the decision:
+    in a game with streets the exact solver counts no paytable on the dealer's hidden cards
+    (without the street it does: configs/three_card_poker_6card.toml)."""
     text = shipped_configs()["three_card_poker"].read_text()
     text = text.replace('name = "three_card_poker"', 'name = "six_card_tcp"')
+    text = text.replace("[game.cards]\nplayer = 3\ndealer = 3\n",
+                        "[game.cards]\nplayer = 3\ndealer = 3\nstreets = [1]\n", 1)
     text = text.replace('default_strategy = "optimal"', f'default_strategy = "{default}"')
     text = text.replace("pair_plus = 1\n", "pair_plus = 1\nsix_card = 1\n", 1)
     text = text.replace("[paytables.pair_plus]", "[paytables.six_card]\nstraight_flush = 200\n"

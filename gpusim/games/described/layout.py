@@ -18,6 +18,7 @@ pays come from the config's paytables.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -31,8 +32,9 @@ from gpusim.games.described.starting import classes as starting_classes
 from gpusim.rules import return_numerators
 from gpusim.strategy.tree import Action, DecisionPoint, action_paths
 
-__all__ = ["SHOWDOWN", "GameShape", "Layout", "event_returns", "layout", "offered_bets",
-           "payout_numbers", "shape_of", "tree"]
+__all__ = ["DEALT_HIDDEN_LIMIT", "SHOWDOWN", "GameShape", "Layout", "event_returns", "hidden_cost",
+           "hidden_hands", "layout", "offered_bets", "payout_numbers", "shape_of", "suit_classes",
+           "tree"]
 
 SHOWDOWN = ("nq_win", "nq_tie", "nq_lose", "win", "tie", "lose")
 """The showdown codes: ``nq_*`` where the dealer did not qualify."""
@@ -313,11 +315,65 @@ class GameShape:
         return max(self.seen)
 
 
+DEALT_HIDDEN_LIMIT = 1_000_000_000
+"""The most (player suit class, face-up cards, dealer's hidden cards) deals the exact solver
+deals out one by one when a paytable reads the dealer's hidden cards
+(:func:`hidden_cost`): about two minutes on two cores."""
+
+
+def hidden_hands(d: Description, hidden: tuple[int, ...]) -> tuple[str, ...]:
+    """The hands some paytable reads whose class needs a dealer card in ``hidden`` (the
+    dealer's face-down columns): a hand holding one, or a starting hand on a line with
+    ``dealer_hands``."""
+    if not hidden:
+        return ()
+    out = []
+    for h in layout(d).class_hands:
+        listed = {ln for p in d.paytables if p.hand == h for ln in p.lines}
+        if set(d.hand(h).columns) & set(hidden) or any(
+                ln.dealer_hands and ln.name in listed for ln in d.lines):
+            out.append(h)
+    return tuple(out)
+
+
+def suit_classes(k: int) -> int:
+    """The k-card sets up to a relabelling of the suits (Burnside: the sets each of the 24 suit
+    permutations leaves in place, averaged): 13, 169, 1,755, 16,432, 134,459 for k = 1..5, as
+    :func:`gpusim.board_index.board_classes` finds them."""
+    from itertools import permutations
+
+    total = 0
+    for perm in permutations(range(4)):
+        poly = [1]
+        seen: set[int] = set()
+        for s in range(4):
+            n = 0
+            while s not in seen:
+                seen.add(s)
+                s, n = perm[s], n + 1
+            for _ in range(13 if n else 0):  # each rank's n cards of the cycle: all or none
+                poly = [a + (poly[i - n] if i >= n else 0)
+                        for i, a in enumerate(poly + [0] * n)]
+        total += poly[k] if k < len(poly) else 0
+    return total // 24
+
+
+def hidden_cost(player: int, dealer_up: int, hidden: int) -> int:
+    """The deals the exact solver deals out one by one when a paytable reads the dealer's
+    ``hidden`` face-down cards (a game without streets): each suit class of the player's cards,
+    with every set of face-up dealer cards, times the hidden sets from the cards left."""
+    return (suit_classes(player) * math.comb(52 - player, dealer_up)
+            * math.comb(52 - player - dealer_up, hidden))
+
+
 @cache
 def shape_of(d: Description) -> GameShape:
     """The stages of a described game; ValueError (one line) for what the solver cannot count:
-    a paytable hand or a player's showdown hand with a hidden dealer card, or a dealer's
-    showdown hand that is not exactly the dealer's cards."""
+    a player's showdown hand with a hidden dealer card, a dealer's showdown hand that is not
+    exactly the dealer's cards, and, in a game with streets, a paytable hand with a hidden
+    dealer card. A paytable that reads the dealer's hidden cards in a game without streets is
+    counted by dealing the hidden cards out (:func:`gpusim.games.described.deals.outcome_counts`),
+    up to :data:`DEALT_HIDDEN_LIMIT` deals."""
     cols = d.columns
     dealer = cols.get("dealer", ())
     stages = [("player", d.player, cols["player"])]
@@ -330,17 +386,22 @@ def shape_of(d: Description) -> GameShape:
     base = 1 + (1 if d.dealer_up else 0)
     seen = tuple(base + p.street for p in d.points)
     hidden = dealer[d.dealer_up:]
-    lay = layout(d)
-    for h in lay.class_hands:
+    for h in hidden_hands(d, hidden) if d.streets else ():
         dealer_lines = [ln.name for ln in d.lines if ln.dealer_hands and ln.name in next(
             p.lines for p in d.paytables if p.hand == h)]
-        if dealer_lines and hidden:
+        if dealer_lines:
             raise ValueError(f"game {d.name!r}: lines.{dealer_lines[0]} reads the dealer's "
                              "hidden cards (dealer_hands); the exact solver counts paytables "
-                             "on the cards in view only")
-        if set(d.hand(h).columns) & set(hidden):
-            raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; "
-                             "the exact solver counts paytables on the cards in view only")
+                             "on the cards in view only in a game with streets")
+        raise ValueError(f"game {d.name!r}: hands.{h} reads the dealer's hidden cards; the "
+                         "exact solver counts paytables on the cards in view only in a game "
+                         "with streets")
+    read = hidden_hands(d, hidden)
+    cost = hidden_cost(d.player, d.dealer_up, len(hidden)) if read else 0
+    if cost > DEALT_HIDDEN_LIMIT:
+        raise ValueError(f"game {d.name!r}: hands.{read[0]} reads the dealer's hidden cards; "
+                         f"the exact solver would deal out {cost:,} deals one by one "
+                         f"(at most {DEALT_HIDDEN_LIMIT:,})")
     if d.showdown is not None:
         player, dealer_hand, _ = d.showdown
         if set(d.hand(player).columns) & set(hidden):

@@ -13,9 +13,14 @@ order) and the dealer's hidden cards. The enumeration has three parts:
    hidden cards are *counted*, not dealt: the dealer hands that avoid the cards in view, by
    whether they qualify and beat, tie or lose to the player's hand, come from cumulative rank
    tables of the hands that hold a given card subset, by inclusion-exclusion over the cards in
-   view (:class:`gpusim.exact.dealer_counts.DealerCounts`). A row's outcome counts ``D (rows,
+   view (:class:`gpusim.exact.dealer_counts.DealerCounts`). Where a paytable reads the
+   dealer's hidden cards (a hand holding one, or a line on his two cards; a game without
+   streets), they are dealt out instead, every set that avoids the row's cards, and each
+   deal's showdown and classes are computed whole
+   (:func:`gpusim.games.described.deals.outcome_counts`). A row's outcome counts ``D (rows,
    n_out)`` are over the layout's outcome codes (showdown x paytable classes,
-   :mod:`gpusim.games.described.layout`).
+   :mod:`gpusim.games.described.layout`); the player decides on them, knowing his own cards
+   only.
 3. **Decisions.** The game tree's nodes (a point and the actions that led to it) are valued from
    the last to the first: at each information set, the expected net of every action (the
    rows' ``D`` times the net of each terminal path, or the value of the node it leads to), and
@@ -41,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.board_index import board_classes, set_index
-from gpusim.games.described.deals import deal_stages, outcome_counts
+from gpusim.games.described.deals import deal_stages, dealt_hidden, outcome_counts
 from gpusim.games.described.description import Description
 from gpusim.games.described.engine import rule_strategy
 from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
@@ -244,6 +249,8 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
     for _, m, _ in shape.stages[shape.deepest:]:
         dealt_out *= math.comb(left, m)
         left -= m
+    if dealt_hidden(d, shape):  # and the dealer's hidden cards, where a paytable reads them
+        dealt_out *= max(1, math.comb(left, len(shape.hidden)))
     per_chunk = max(1, min(_ROWS_PER_CHUNK // rows_per_p, _FINAL_PER_CHUNK // dealt_out))
     chunks = [np.arange(i, min(i + per_chunk, len(p_cards)))
               for i in range(0, len(p_cards), per_chunk)]
