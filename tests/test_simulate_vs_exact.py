@@ -44,7 +44,7 @@ from gpusim.games import bets, spec_for
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 Z999 = 3.2905267314919255
 DESCRIBED = ["three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
-             "ultimate_holdem_3x_open", "double_down_stud"]
+             "ultimate_holdem_3x_open", "double_down_stud", "three_card_poker_6card"]
 CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic",
            "ultimate_holdem", "ultimate_holdem_must_beat", *DESCRIBED]
 MAIN_CONFIGS = ("casino_holdem", "holdem_bonus")
