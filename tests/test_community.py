@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
     ("ultimate_holdem", "always-check"),
     ("casino_holdem", "optimal"),
     ("casino_holdem", "basic"),
+    ("casino_holdem_turn", "optimal"),
+    pytest.param("casino_holdem_turn", "basic", marks=pytest.mark.slow),
 ])
 def test_reduced_deck_equals_brute_force(name, strategy):
     """Every deal of a 12-card deck: the joint counts of the solver's stages (board-first
@@ -35,9 +37,10 @@ def test_reduced_deck_equals_brute_force(name, strategy):
     assert (got.joint == want.joint).all()
 
 
-@pytest.mark.parametrize("variant", ["uth", "casino"])
+@pytest.mark.parametrize("variant", ["uth", "casino", "mini"])
 def test_reduced_deck_descriptions(variant):
-    """The brute force's own small descriptions (other pays, qualifiers and side bets)."""
+    """The brute force's own small descriptions (other pays, qualifiers and side bets; mini:
+    the turn and the river one by one, a decision on each)."""
     rules = holdem_description(variant)
     for strategy in ["optimal", *(n for n, _, _ in rules.game_def.strategies)]:
         want = brute_force(rules, strategy, HOLDEM_DECK)
@@ -53,8 +56,8 @@ def test_a_wrong_decision_is_seen():
     assert not (got.joint == other.joint).all()
 
 
-def test_turn_decision_is_refused_in_one_line():
-    with pytest.raises(ValueError, match="a turn decision") as info:
+def test_dealer_hands_line_is_refused_in_one_line():
+    with pytest.raises(ValueError, match="dealer_hands") as info:
         community.community_shape(holdem_description("bonus").game_def)
     assert "\n" not in str(info.value)
 

@@ -59,6 +59,7 @@ from gpusim.games.described.community_flops import (
     one_flop,
     preflop,
     starting_hands,
+    turn_flop,
     unpack,
 )
 from gpusim.games.described.community_program import (
@@ -93,7 +94,9 @@ def solve(rules, strategy: str = "optimal", *, workers: int | None = None,
     plan = flop_plan(prog)
     b3 = board_classes(3)
     tables = strategy == "optimal"
-    extra = {"flop_act": ((b3.n_classes, max(1, len(plan.flop_nodes)), 1326), np.uint8)}
+    extra = {"flop_act": ((b3.n_classes, max(1, len(plan.flop_nodes)), 1326), np.uint8),
+             "turn_act": ((b3.n_classes, 52, max(1, len(plan.turn_nodes)), 1326)
+                          if tables and plan.turn_nodes else (1, 1, 1, 1), np.uint8)}
     ids = np.arange(b3.n_classes)
     chunks = [c for c in np.array_split(ids, max(1, len(ids) // 8)) if len(c)]
     acc = None
@@ -114,9 +117,11 @@ def solve(rules, strategy: str = "optimal", *, workers: int | None = None,
             if tables and prog.river:
                 river = [_river_digit(prog, k)[arrays["rc"]] for k in range(len(prog.river))]
             flop_act = np.array(arrays["flop_act"]) if tables else None
+            turn_act = np.array(arrays["turn_act"]) if tables and plan.turn_nodes else None
     assert acc is not None
-    return _finish(rules, prog, plan, acc, starting_hands(), 19600 * 1081 * _FULL_DEALER,
-                   river, flop_act)
+    later = 47 * 46 if plan.turn_street else 1081  # turn and river, one by one or together
+    return _finish(rules, prog, plan, acc, starting_hands(), 19600 * later * _FULL_DEALER,
+                   river, flop_act, turn_act)
 
 
 def _river_digit(prog: Program, k: int) -> np.ndarray:
@@ -128,7 +133,7 @@ def _river_digit(prog: Program, k: int) -> np.ndarray:
 
 
 def _finish(rules, prog: Program, plan: Flops, acc: dict, groups: Holes,
-            deals_per_hole: int, river, flop_act) -> Solved:
+            deals_per_hole: int, river, flop_act, turn_act=None) -> Solved:
     d = rules.game_def
     nodes = _nodes(d)
     points = tree(d)
@@ -163,6 +168,9 @@ def _finish(rules, prog: Program, plan: Flops, acc: dict, groups: Holes,
         for k, i in enumerate(plan.flop_nodes):
             _put(tables, points[nodes[i].point].name,
                  _as_table(flop_act[:, k], len(nodes[i].children)), i, nodes)
+        for k, i in enumerate(plan.turn_nodes):
+            _put(tables, points[nodes[i].point].name,
+                 _as_table(turn_act[:, :, k], len(nodes[i].children)), i, nodes)
         for k, i in enumerate(prog.river):
             _put(tables, points[nodes[i].point].name,
                  _as_table(river[k], len(nodes[i].children)), i, nodes)
@@ -245,6 +253,24 @@ def solve_reduced(rules, strategy: str, deck) -> Solved:
     for f, flop in enumerate(map(tuple, flops.tolist())):
         fl = np.array(flop, np.int64)
         rest = [c for c in deck_t if c not in flop]
+        valid = np.asarray(in_deck & ~np.isin(holes, fl).any(axis=1))
+        if plan.turn_street:
+            def counts(t: int, flop=flop, rest=rest) -> np.ndarray:
+                fsum = np.zeros((prog.n_rc, 1326), np.int64)
+                nsum = np.zeros((prog.n_rc, 1326), np.int64)
+                for r in rest:
+                    if r == t:
+                        continue
+                    row = row_of[int(set_index(np.array(flop + (t, r))))]
+                    rc = tab["rc"][row].astype(np.int64)
+                    np.add.at(fsum, (rc, cols), tab["f"][row])
+                    np.add.at(nsum, (rc, cols), tab["n"][row].astype(np.int64))
+                return unpack([fsum & _M, (fsum >> FIELD) & _M, fsum >> 2 * FIELD], nsum,
+                              prog.n_rc, total_dealer)
+
+            turn_flop(prog, plan, groups, acc, fl, rest, counts, valid, 1,
+                      (n - 5) * (n - 6) * total_dealer)
+            continue
         fsum = np.zeros((prog.n_rc, 1326), np.int64)
         nsum = np.zeros((prog.n_rc, 1326), np.int64)
         for tr in combinations(rest, 2):
@@ -254,10 +280,10 @@ def solve_reduced(rules, strategy: str, deck) -> Solved:
             np.add.at(nsum, (rc, cols), tab["n"][row].astype(np.int64))
         parts = [fsum & _M, (fsum >> FIELD) & _M, fsum >> 2 * FIELD]
         sd = unpack(parts, nsum, prog.n_rc, total_dealer)
-        valid = np.asarray(in_deck & ~np.isin(holes, fl).any(axis=1))
         acts = None if rule is None else {
             i: a[f * 1326: (f + 1) * 1326] for i, a in rule.items()}
         one_flop(prog, plan, groups, acc, fl, sd, valid, 1,
                   math.comb(n - 5, 2) * total_dealer, acts)
-    per_hole = math.comb(n - 2, 3) * math.comb(n - 5, 2) * total_dealer
+    later = (n - 5) * (n - 6) if plan.turn_street else math.comb(n - 5, 2)
+    per_hole = math.comb(n - 2, 3) * later * total_dealer
     return _finish(rules, prog, plan, acc, groups, per_hole, None, None)

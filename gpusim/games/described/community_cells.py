@@ -43,7 +43,11 @@ def class_index(prog: Program, hands: tuple[str, ...], cards: np.ndarray,
     ph = d.showdown[0] if d.showdown else None
     for h in hands:
         hd = d.hand(h)
-        if player_rank is not None and ph is not None and \
+        if hd.ranking == "starting_hand":  # the player's two cards, by the lines' hands
+            from gpusim.games.described.starting import starting_class_np
+
+            cls = starting_class_np(cards, d, h)
+        elif player_rank is not None and ph is not None and \
                 sorted(hd.columns) == sorted(d.hand(ph).columns):
             cls = _class_np(player_rank, hd.ranking, lay.class_of[h])
         else:

@@ -34,8 +34,7 @@ from gpusim.games.described.layout import layout
 from gpusim.games.described.solver import _nodes
 
 __all__ = ["Flops", "Holes", "flop_chunk", "flop_plan", "flop_rule_actions", "joint_counts",
-           "merge", "new_acc",
-           "one_flop", "preflop", "starting_hands", "unpack"]
+           "merge", "new_acc", "one_flop", "preflop", "starting_hands", "turn_flop", "unpack"]
 
 _M = (1 << FIELD) - 1
 
@@ -55,35 +54,39 @@ def unpack(fields: list[np.ndarray], bins_n: np.ndarray, n_rc: int, total: int) 
 
 @dataclass(frozen=True)
 class Flops:
-    """What stage 2 needs besides the program: the level-3 nodes, the entries (the
-    pre-flop part's ways out, or the root on the flop), the rule decisions of flop points."""
+    """What stage 2 needs besides the program: the nodes on the flop and on the turn, the
+    entries (where the pre-flop play goes: a path, a node on a later street; or the root on
+    the flop), and whether the turn is a street of its own (its card then counts apart from
+    the river's)."""
 
     flop_nodes: tuple[int, ...]
-    entries: tuple[tuple[str, int], ...]  # ("path" | "node", index): where pre-flop play goes
+    turn_nodes: tuple[int, ...]
+    entries: tuple[tuple[str, int], ...]
     root_on_flop: bool
+    turn_street: bool
 
 
 def flop_plan(prog: Program) -> Flops:
     d = prog.d
     shape = community_shape(d)
     nodes = _nodes(d)
-    flop_nodes = tuple(i for i, n in enumerate(nodes) if 0 < shape.level[n.point] < 5)
+    flop_nodes = tuple(i for i, n in enumerate(nodes) if shape.level[n.point] == 3)
+    turn_nodes = tuple(i for i, n in enumerate(nodes) if shape.level[n.point] == 4)
+    turn_street = len(d.streets) > 1 and d.streets[1] == 1
     if shape.level[nodes[0].point] > 0:
-        return Flops(flop_nodes, (("node", 0),), True)
+        return Flops(flop_nodes, turn_nodes, (("node", 0),), True, turn_street)
     entries = []
     for n in nodes:
         if shape.level[n.point] == 0:
             for kind, j in n.children:
                 if kind == "path" or shape.level[nodes[j].point] > 0:
                     entries.append((kind, j))
-    return Flops(flop_nodes, tuple(dict.fromkeys(entries)), False)
+    return Flops(flop_nodes, turn_nodes, tuple(dict.fromkeys(entries)), False, turn_street)
 
 
-def flop_values(prog: Program, plan: Flops, sd: np.ndarray, low: np.ndarray,
-                 rule_acts: dict[int, np.ndarray] | None):
-    """Per hole of one flop: each terminal's value (total and main), the flop nodes' actions,
-    values and every action's values, and each entry's terminal reached."""
-    nodes = _nodes(prog.d)
+def terminal_values(prog: Program, sd: np.ndarray, low: np.ndarray):
+    """(n_terms, H) each terminal's value, total and main bets, of counts ``sd (H, n_rc, 6)``
+    with the holes' low classes ``low (H,)``."""
     n_h = len(sd)
     flat = sd.reshape(n_h, -1).astype(np.float64)
     tv = np.zeros((len(prog.terms), n_h), np.int64)
@@ -92,71 +95,92 @@ def flop_values(prog: Program, plan: Flops, sd: np.ndarray, low: np.ndarray,
         rows = np.flatnonzero(low == lo)
         tv[:, rows] = np.rint(prog.nets[:, lo] @ flat[rows].T).astype(np.int64)
         tv_main[:, rows] = np.rint(prog.nets_main[:, lo] @ flat[rows].T).astype(np.int64)
+    return tv, tv_main
+
+
+def level_values(prog: Program, node_ids, tv, tv_main, deeper: dict, rule_acts):
+    """Backward induction per hole over the nodes ``node_ids`` of one street: every child is a
+    node of these, a terminal (a path or a river node: ``tv``/``tv_main`` rows) or a node of a
+    later street (``deeper[node] = (value, main value, target)``). Returns (value, main value,
+    target reached, action, (values, main values) per action) per node, and a function that
+    gives the same three for any child (an entry)."""
+    nodes = _nodes(prog.d)
+    n_h = tv.shape[1]
     n_paths = len(layout(prog.d).paths)
-
-    def term_of(kind: str, j: int) -> int:
-        return j if kind == "path" else n_paths + prog.river.index(j)
-
     value: dict[int, np.ndarray] = {}
     value_main: dict[int, np.ndarray] = {}
-    reach: dict[int, np.ndarray] = {}  # flop node: the terminal each hole's play ends in
+    reach: dict[int, np.ndarray] = {}
     act: dict[int, np.ndarray] = {}
     evs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for i in sorted(plan.flop_nodes, reverse=True):
-        ev, ev_main, ends = [], [], []
-        for kind, j in nodes[i].children:
-            if kind == "node" and j in value:
-                ev.append(value[j])
-                ev_main.append(value_main[j])
-                ends.append(reach[j])
-            else:
-                t = term_of(kind, j)
-                ev.append(tv[t])
-                ev_main.append(tv_main[t])
-                ends.append(np.full(n_h, t, np.int64))
-        ev_a, ev_m, ends_a = np.stack(ev, 1), np.stack(ev_main, 1), np.stack(ends, 1)
-        a = np.argmax(ev_a, axis=1) if rule_acts is None else rule_acts[i]
-        rows = np.arange(n_h)
-        value[i], value_main[i], reach[i] = ev_a[rows, a], ev_m[rows, a], ends_a[rows, a]
-        act[i], evs[i] = a, (ev_a, ev_m)
 
-    def entry(kind: str, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def child(kind: str, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if kind == "node" and j in value:
             return value[j], value_main[j], reach[j]
-        t = term_of(kind, j)
+        if kind == "node" and j in deeper:
+            v, vm, target = deeper[j]
+            return v, vm, np.full(n_h, target, np.int64)
+        t = j if kind == "path" else n_paths + prog.river.index(j)
         return tv[t], tv_main[t], np.full(n_h, t, np.int64)
 
-    return [entry(k, j) for k, j in plan.entries], act, evs
+    rows = np.arange(n_h)
+    for i in sorted(node_ids, reverse=True):
+        got = [child(kind, j) for kind, j in nodes[i].children]
+        ev_a = np.stack([g[0] for g in got], 1)
+        ev_m = np.stack([g[1] for g in got], 1)
+        ends = np.stack([g[2] for g in got], 1)
+        a = np.argmax(ev_a, axis=1) if rule_acts is None else rule_acts[i]
+        value[i], value_main[i], reach[i] = ev_a[rows, a], ev_m[rows, a], ends[rows, a]
+        act[i], evs[i] = a, (ev_a, ev_m)
+    return act, evs, child
 
 
-def low_classes(prog: Program, flop: np.ndarray, holes: np.ndarray) -> np.ndarray:
+def flop_values(prog: Program, plan: Flops, sd: np.ndarray, low: np.ndarray,
+                rule_acts: dict[int, np.ndarray] | None):
+    """Per hole of one flop (the turn and river together): the entries' (value, main value,
+    terminal reached), the flop nodes' actions and their values per action."""
+    tv, tv_main = terminal_values(prog, sd, low)
+    act, evs, child = level_values(prog, plan.flop_nodes, tv, tv_main, {}, rule_acts)
+    return [child(k, j) for k, j in plan.entries], act, evs
+
+
+def _cards(prog: Program, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """(N, C) rounds of ``holes`` (N, 2) and the first board cards ``board`` ((k,) or (N, k)),
+    the columns not dealt yet filled with other cards (a point never reads them, and an
+    evaluator must not see one card twice)."""
     d = prog.d
-    cards = np.zeros((len(holes), d.n_cards), np.int64)
+    k = board.shape[-1]
+    cards = np.zeros((len(holes), d.n_cards), np.int32)
     cards[:, list(d.columns["player"])] = holes
-    cards[:, list(d.columns["board"])[:3]] = flop
-    # the low hands read the hole cards and at most the flop (community_shape)
-    return class_index(prog, prog.low, cards)
+    cards[:, list(d.columns["board"])[:k]] = board
+    seen = np.concatenate([np.broadcast_to(holes, (len(holes), 2)),
+                           np.broadcast_to(board, (len(holes), k))], axis=1)
+    later = [c for c in range(d.n_cards) if c not in d.columns["player"]
+             and c not in d.columns["board"][:k]]
+    cards[:, later] = fill_unseen(seen, len(later))
+    return cards
+
+
+def low_classes(prog: Program, board: np.ndarray, holes: np.ndarray) -> np.ndarray:
+    """(H,) the low class index of holes with the first board cards (the flop, or the flop
+    and the turn): the low hands read at most those (community_shape)."""
+    return class_index(prog, prog.low, _cards(prog, holes, board))
+
+
+def rule_actions(prog: Program, node_ids, board: np.ndarray,
+                 holes: np.ndarray) -> dict[int, np.ndarray] | None:
+    """A rule strategy's actions at ``node_ids`` (all on one street) for ``holes`` (N, 2) with
+    the board so far ``board`` ((k,) or (N, k)); None for ``optimal``."""
+    if prog.strategy == "optimal" or not node_ids:
+        return None
+    cards = _cards(prog, holes, board)
+    nodes = _nodes(prog.d)
+    return {i: point_rule(prog.d, prog.strategy, nodes[i].point)(cards) for i in node_ids}
 
 
 def flop_rule_actions(prog: Program, plan: Flops, flop: np.ndarray,
-                       holes: np.ndarray) -> dict[int, np.ndarray] | None:
-    """A rule strategy's actions at the flop nodes for ``holes`` (N, 2) with ``flop`` (3,) or
-    (N, 3); None for ``optimal``."""
-    if prog.strategy == "optimal" or not plan.flop_nodes:
-        return None
-    d = prog.d
-    cards = np.zeros((len(holes), d.n_cards), np.int32)
-    cards[:, list(d.columns["player"])] = holes
-    cards[:, list(d.columns["board"])[:3]] = flop
-    # the columns not yet dealt: cards off the hole and the flop (a flop rule never reads
-    # them, and an evaluator must not see one card twice)
-    seen = np.concatenate([np.broadcast_to(holes, (len(holes), 2)),
-                           np.broadcast_to(flop, (len(holes), 3))], axis=1)
-    later = [c for c in range(d.n_cards) if c not in d.columns["player"]
-             and c not in d.columns["board"][:3]]
-    cards[:, later] = fill_unseen(seen, len(later))
-    nodes = _nodes(d)
-    return {i: point_rule(d, prog.strategy, nodes[i].point)(cards) for i in plan.flop_nodes}
+                      holes: np.ndarray) -> dict[int, np.ndarray] | None:
+    """A rule strategy's actions at the flop nodes (see :func:`rule_actions`)."""
+    return rule_actions(prog, plan.flop_nodes, flop, holes)
 
 
 @dataclass(frozen=True)
@@ -242,6 +266,66 @@ def one_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.ndar
     return act
 
 
+def turn_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.ndarray,
+              turns: list[int], turn_counts, valid: np.ndarray, weight: int,
+              deals_per_hole: int, turn_act: np.ndarray | None = None):
+    """One flop of a game whose turn is a street of its own: per turn card, its rivers'
+    counts (``turn_counts(t) -> (1326, n_rc, 6)``), the turn nodes' decisions per hole, and
+    the sums the flop's decisions and the joint counts need; then the flop as
+    :func:`one_flop`. ``turn_act`` (52, turn nodes, 1326): filled with the turn decisions."""
+    holes = subsets(2).astype(np.int64)
+    n_t, n_low, width = len(prog.terms), prog.n_low, prog.n_rc * N_SD
+    targets = {j: n_t + k for k, j in enumerate(plan.turn_nodes)}
+    sd_low = np.zeros((1326, n_low, width), np.int64)  # every board's counts by low class
+    blocks = {j: np.zeros((1326, n_t, n_low, width), np.int64) for j in plan.turn_nodes}
+    v_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
+    vm_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
+    tv = np.zeros((n_t, 1326), np.int64)
+    tv_main = np.zeros_like(tv)
+    rows = np.arange(1326)
+    for t in turns:
+        board = np.append(flop, t)
+        sd = turn_counts(t)
+        on = valid & ~(holes == t).any(axis=1)
+        low = low_classes(prog, board, holes)
+        tv4, tvm4 = terminal_values(prog, sd, low)
+        tv += tv4
+        tv_main += tvm4
+        flat = sd.reshape(1326, width)
+        sd_low[rows[on], low[on]] += flat[on]
+        acts = rule_actions(prog, plan.turn_nodes, board, holes)
+        act, _, child = level_values(prog, plan.turn_nodes, tv4, tvm4, {}, acts)
+        for j in plan.turn_nodes:
+            v, vm, term = child("node", j)
+            v_sum[j] += v
+            vm_sum[j] += vm
+            blocks[j][rows[on], term[on], low[on]] += flat[on]
+            if turn_act is not None:
+                turn_act[t, plan.turn_nodes.index(j)] = act[j]
+    deeper = {j: (v_sum[j], vm_sum[j], targets[j]) for j in plan.turn_nodes}
+    rule3 = rule_actions(prog, plan.flop_nodes, flop, holes)
+    act3, evs3, child3 = level_values(prog, plan.flop_nodes, tv, tv_main, deeper, rule3)
+    entries = [child3(k, j) for k, j in plan.entries]
+    for e, (val, val_main, target) in enumerate(entries):
+        np.add.at(acc["value"][e], groups.of[valid], weight * val[valid])
+        np.add.at(acc["value_main"][e], groups.of[valid], weight * val_main[valid])
+        block = np.zeros((1326, n_t, n_low, width), np.int64)
+        direct = target < n_t
+        block[rows[direct], target[direct]] = sd_low[direct]
+        for j, k in targets.items():
+            hit = target == k
+            block[hit] = blocks[j][hit]
+        k = groups.of[valid]
+        order = np.argsort(k, kind="stable")
+        ks = k[order]
+        starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+        acc["joint"][e][ks[starts]] += weight * np.add.reduceat(block[valid][order], starts,
+                                                                axis=0)
+    if plan.root_on_flop:
+        add_root_rows(prog, acc, act3, evs3, groups, valid, weight, deals_per_hole)
+    return act3
+
+
 def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bool) -> dict:
     """Stage 2 over flop classes ``ids`` (canonical ``flops``, raw flops each stands for
     ``weights``): the accumulated sums; the flop nodes' actions go into the shared
@@ -253,6 +337,27 @@ def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bo
     base = hole_bins()
     for f, flop, w in zip(ids, flops, weights, strict=True):
         flop = np.asarray(flop, np.int64)
+        valid = np.asarray(~np.isin(holes, flop).any(axis=1))
+        if plan.turn_street:
+            def counts(t: int, flop=flop) -> np.ndarray:
+                rivers = np.setdiff1d(np.arange(52), np.append(flop, t))
+                boards = np.concatenate([np.broadcast_to(np.append(flop, t), (48, 4)),
+                                         rivers[:, None]], axis=1)
+                cls, perm = lookup(spec, boards)
+                b = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm,
+                                np.ones(48, np.int64), base, prog.n_rc * 1326,
+                                code_stride=1326).reshape(2, prog.n_rc, 1326)
+                return unpack([b[0] & _M, (b[0] >> FIELD) & _M, b[0] >> 2 * FIELD], b[1],
+                              prog.n_rc, prog.total_dealer)
+
+            turns = np.setdiff1d(np.arange(52), flop).tolist()
+            turn_act = arrays["turn_act"][f] if tables else None
+            act = turn_flop(prog, plan, groups, acc, flop, turns, counts, valid, int(w),
+                            47 * 46 * prog.total_dealer, turn_act)
+            if tables:
+                for n, i in enumerate(plan.flop_nodes):
+                    arrays["flop_act"][f, n] = act[i]
+            continue
         boards, size, stab = orbit_boards(flop)
         cls, perm = lookup(spec, boards)
         bins = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm, size, base,
@@ -264,7 +369,6 @@ def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bo
             perms = hole_permutation_table()[stab]
             parts = [symmetrize(p, perms, axis=1) for p in parts]
         sd = unpack(parts[:3], parts[3], prog.n_rc, prog.total_dealer)
-        valid = np.asarray(~np.isin(holes, flop).any(axis=1))
         act = one_flop(prog, plan, groups, acc, flop, sd, valid, int(w),
                         1081 * prog.total_dealer)
         if tables:

@@ -52,8 +52,9 @@ def community_shape(d: Description) -> CommunityShape:
     if d.player != 2 or d.dealer != 2 or d.dealer_up or sum(d.streets) != 5:
         raise _refuse(d, f"cards {d.player} + {d.dealer} (up {d.dealer_up}) + "
                          f"{list(d.streets)} are not 2 + 2 + 5")
-    if d.streets[0] not in (3, 5):
-        raise _refuse(d, f"a first street of {d.streets[0]} cards")
+    if tuple(d.streets) not in ((3, 2), (3, 1, 1)):
+        raise _refuse(d, f"streets {list(d.streets)} are not a flop of 3 then the turn and "
+                         "the river (together or one by one)")
     board = cols["board"]
     player, dealer = cols["player"], cols["dealer"]
     ph, dh, qual = d.showdown
@@ -61,29 +62,23 @@ def community_shape(d: Description) -> CommunityShape:
         raise _refuse(d, f"hands.{ph} is not the hole cards and the whole board")
     if sorted(d.hand(dh).columns) != sorted(dealer + board) or d.hand(dh).ranking != "poker":
         raise _refuse(d, f"hands.{dh} is not the dealer's cards and the whole board")
-    flop = d.streets[0]
-    allowed = {0, flop, 5}
     starts = [0]
     for m in d.streets:
         starts.append(starts[-1] + m)
-    level = []
-    for p in d.points:
-        seen = starts[p.street]
-        if seen not in allowed:
-            raise _refuse(d, f"decisions.{p.name} sees {seen} board cards (a turn decision)")
-        level.append(seen)
+    allowed = set(starts)  # before the flop, and after each street
+    level = [starts[p.street] for p in d.points]
+    if level[0] > 3:
+        raise _refuse(d, f"the first decision ({d.points[0].name}) sees {level[0]} board cards")
     hand_level = []
     for h in layout(d).class_hands:
         hd = d.hand(h)
         if set(hd.columns) & set(dealer):
             raise _refuse(d, f"hands.{h} reads the dealer's hidden cards")
-        if hd.ranking == "starting_hand":
-            raise _refuse(d, f"hands.{h} is a starting hand")
         on_board = sorted(c for c in hd.columns if c in board)
         n = len(on_board)
         if on_board != list(board[:n]) or n not in allowed:
-            raise _refuse(d, f"hands.{h} reads {n} board cards that are not the flop or the "
-                             "whole board")
+            raise _refuse(d, f"hands.{h} reads {n} board cards that are not those of the "
+                             "streets out by then")
         hand_level.append((h, n))
     if any(ln.dealer_hands for ln in d.lines):
         raise _refuse(d, "a rank line reads the dealer's hands (dealer_hands)")

@@ -2,15 +2,17 @@
 community-card solver (:mod:`gpusim.games.described.community`) read in JAX.
 
 A point's table is read at its information set: before the flop the hole cards' starting hand
-(169), on the flop the (flop suit class, hole relabelled into the class's suits) and on the
-river the (5-card board suit class, hole in the class's suits), with the node (the actions
-taken before the point) as the first axis where a point has several. Each point's function
+(169), on the flop the (flop suit class, hole relabelled into the class's suits), on the turn
+(flop suit class, turn card and hole in the flop class's suits) and on the river the (5-card
+board suit class, hole in the class's suits), with the node (the actions taken before the
+point) as the first axis where a point has several. Each point's function
 is handed only its own columns; it recomputes the earlier points' actions from the prefix of
 them those points saw, so the information contract holds by construction.
 
 The tables as the solver writes them (bool arrays, the form decision tables are stored in):
-a pre-flop point's (169, actions) one-hot; a flop or river point's (classes, 1326) where it
-has two actions (True: the second), else (classes, 1326, bits) the action index's bits.
+a pre-flop point's (169, actions) one-hot; a flop or river point's (classes, 1326) and a turn
+point's (1755, 52, 1326) where it has two actions (True: the second), else with a last axis of
+the action index's bits.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def _actions(table: np.ndarray, level: int, n_actions: int) -> np.ndarray:
     else:
         idx = (table.astype(np.uint8) << np.arange(table.shape[-1], dtype=np.uint8)).sum(
             axis=-1).astype(np.uint8)
-    per_node = 1 if idx.ndim == (1 if level == 0 else 2) else idx.shape[0]
+    one_node = {0: 1, 3: 2, 4: 3, 5: 2}[level]  # the key's axes of one node's table
+    per_node = 1 if idx.ndim == one_node else idx.shape[0]
     flat = idx.reshape(per_node, -1)
     if n_actions == 2 and level > 0:
         return np.packbits(flat, axis=-1, bitorder="little")
@@ -82,7 +85,7 @@ def point_functions(rules, tables: dict[str, np.ndarray], name: str):
     consts: dict = {"binom": jnp.asarray(_BINOM), "pair": jnp.asarray(_pair_classes()),
                     "new_suit": jnp.asarray(PERMUTATIONS.astype(np.int32).ravel())}
     for k in (3, 5):
-        if k in shape.level:
+        if k in shape.level or (k == 3 and 4 in shape.level):
             b = board_classes(k)
             consts[f"class{k}"] = jnp.asarray(b.raw_class, jnp.int32)
             consts[f"perm{k}"] = jnp.asarray(b.raw_perm, jnp.int32)
@@ -95,11 +98,19 @@ def point_functions(rules, tables: dict[str, np.ndarray], name: str):
         c = consts
         if level == 0:
             return c["pair"][seen[:, 0] * 52 + seen[:, 1]]
-        idx = _colex(seen[:, 2: 2 + level], c["binom"])
-        cls, perm = c[f"class{level}"][idx], c[f"perm{level}"][idx]
-        hole = seen[:, :2]
-        moved = ((hole >> 2) << 2) | c["new_suit"][perm[:, None] * 4 + (hole & 3)]
-        hi, lo = jnp.maximum(moved[:, 0], moved[:, 1]), jnp.minimum(moved[:, 0], moved[:, 1])
+        # the turn is read in the flop's suits: its decision may depend on which cards are
+        # the flop (a hand of the hole cards and the flop)
+        by = 3 if level == 4 else level
+        idx = _colex(seen[:, 2: 2 + by], c["binom"])
+        cls, perm = c[f"class{by}"][idx], c[f"perm{by}"][idx]
+
+        def moved(cards):
+            return ((cards >> 2) << 2) | c["new_suit"][perm[:, None] * 4 + (cards & 3)]
+
+        hole = moved(seen[:, :2])
+        hi, lo = jnp.maximum(hole[:, 0], hole[:, 1]), jnp.minimum(hole[:, 0], hole[:, 1])
+        if level == 4:
+            cls = cls * 52 + moved(seen[:, 5:6])[:, 0]
         return cls * 1326 + (hi * (hi - 1)) // 2 + lo
 
     def read(k: int, row, at):
