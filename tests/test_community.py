@@ -112,3 +112,17 @@ def test_full_deck_equals_shipped(name):
     tables = _shipped_tables(name)
     for key, table in res.tables.items():
         assert (tables[key] == table).all(), key
+
+
+@pytest.mark.slow
+def test_shipped_rule_strategy_report_equals_a_fresh_solve(tmp_path, monkeypatch):
+    """The shipped report of Ultimate Texas Hold'em's ``basic`` (a rule strategy only the
+    community-card solver prices) equals a solve from an empty cache, every key and figure."""
+    from gpusim.runs.exact_on_demand import exact_report
+
+    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path))
+    shipped = json.loads((ROOT / "gpusim" / "data" / "exact" / "ultimate_holdem.basic.json")
+                         .read_text())
+    got = json.loads(json.dumps(exact_report(load_config("ultimate_holdem"), "basic",
+                                             progress=False)))
+    assert got == shipped

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "gpusim" / "games" / "described" / "schema.json"
 DESCRIBED = ("three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
              "double_down_stud", "ultimate_holdem", "ultimate_holdem_3x_open", "casino_holdem",
-             "holdem_bonus", "three_card_poker_6card")
+             "holdem_bonus", "three_card_poker_6card", "casino_holdem_turn")
 
 
 @pytest.fixture(scope="module")

@@ -32,12 +32,14 @@ from gpusim.games import spec_for
 ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "gpusim"]
 
-SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud", "ultimate_holdem_3x_open"})
+SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud", "ultimate_holdem_3x_open",
+                         "casino_holdem_turn"})
 """Shipped configs whose fresh solve runs in the slow suite only: each Ultimate Texas Hold'em
 config needs its own enumeration (its river decision is priced with its own paytable), so the
 default suite re-solves the standard one and leaves the variant to ``make test-slow``;
 Caribbean Stud's solve takes over a minute, so the default suite re-solves one hand label of it
-in part (tests/test_described_exact.py)."""
+in part (tests/test_described_exact.py); Casino Hold'em with a turn bet takes minutes (the
+community-card solver's turn street, in NumPy)."""
 
 
 def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,

@@ -44,7 +44,8 @@ from gpusim.games import bets, spec_for
 EXACT = Path(gpusim.__file__).parent / "data" / "exact"
 Z999 = 3.2905267314919255
 DESCRIBED = ["three_card_poker", "mississippi_stud", "let_it_ride", "caribbean_stud",
-             "ultimate_holdem_3x_open", "double_down_stud", "three_card_poker_6card"]
+             "ultimate_holdem_3x_open", "double_down_stud", "three_card_poker_6card",
+             "casino_holdem_turn"]
 CONFIGS = ["casino_holdem", "casino_holdem_evolution", "holdem_bonus", "holdem_bonus_classic",
            "ultimate_holdem", "ultimate_holdem_must_beat", *DESCRIBED]
 MAIN_CONFIGS = ("casino_holdem", "holdem_bonus")
@@ -134,8 +135,10 @@ def _event_counts(run, s: dict, exact: dict, bet: str) -> tuple[list[str], np.nd
     # a bet not placed in a round records no event there: its fold/check rounds
     if "fold" in names and "fold" not in sim:
         sim["fold"] = sum(c for (_, a), c in dcount.items() if a == "fold")
-    if "check" in names and "check" not in sim:
-        sim["check"] = dcount[(bet, "check")]
+    if "check" in names and "check" not in sim:  # the checks at the point that offers it
+        point = next(p.name for p in spec_for(load_config(exact["config"])).decisions
+                     if any(bet in a.stakes for a in p.actions))
+        sim["check"] = dcount[(point, "check")]
     counts = np.array([sim.get(n, 0) for n in names], dtype=np.int64)
     unplaced = s["rounds"] - counts.sum()
     if unplaced and names != list(sim):

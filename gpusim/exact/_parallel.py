@@ -47,10 +47,69 @@ def worker_pool(workers: int, warm: Callable[[], None] | None = None) -> Iterato
         # Start every worker now: each spends a while importing the solver while this
         # process builds its index tables. (Fewer processes than cores
         # while they start: with one per core, their imports and this process's index build
-        # had slowed each other down.)
-        for _ in range(workers - 1 if warm is not None else 0):
-            pool.submit(warm)
-        yield pool
+        # had slowed each other down.) Each worker's BLAS runs one thread: the pool is the
+        # parallelism, and a BLAS thread per core in every worker spin-waits against the
+        # others (the community solver's per-flop products ran twice as slow).
+        with _one_blas_thread():
+            for _ in range(workers - 1 if warm is not None else 0):
+                pool.submit(warm)
+        with _blas_threads_here(1):  # this process works too (run_chunks)
+            yield pool
+
+
+_BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _openblas():
+    """NumPy's bundled OpenBLAS (ctypes), or None where it cannot be found: then this
+    process's BLAS threads are left as they are."""
+    import ctypes
+    import glob
+
+    folder = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(glob.glob(str(folder / "libscipy_openblas*.so*"))):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for suffix in ("64_", "_64_", ""):
+            get = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
+            put = getattr(lib, f"scipy_openblas_set_num_threads{suffix}", None)
+            if get is not None and put is not None:
+                return get, put
+    return None
+
+
+@contextmanager
+def _blas_threads_here(n: int) -> Iterator[None]:
+    """This process's BLAS at ``n`` threads for the block, as before after it."""
+    lib = _openblas()
+    if lib is None:
+        yield
+        return
+    get, put = lib
+    before = int(get())
+    put(n)
+    try:
+        yield
+    finally:
+        put(before)
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[None]:
+    """The environment the pool's processes start with: one BLAS thread each (this
+    process's own BLAS, loaded already, keeps its threads)."""
+    before = {k: os.environ.get(k) for k in _BLAS_THREADS}
+    os.environ.update({k: "1" for k in _BLAS_THREADS})
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def _exit_without_teardown() -> None:

@@ -49,7 +49,7 @@ def unpack(fields: list[np.ndarray], bins_n: np.ndarray, n_rc: int, total: int) 
     lose = total * bins_n - f0 - f1 - f2
     sd = np.stack([f0, np.where(q, z, f1), np.where(q, z, f2), np.where(q, f2, z),
                    np.where(q, f1, z), lose], axis=-1)  # (n_rc, holes, 6)
-    return sd.transpose(1, 0, 2)
+    return np.ascontiguousarray(sd.transpose(1, 0, 2))
 
 
 @dataclass(frozen=True)
@@ -86,16 +86,20 @@ def flop_plan(prog: Program) -> Flops:
 
 def terminal_values(prog: Program, sd: np.ndarray, low: np.ndarray):
     """(n_terms, H) each terminal's value, total and main bets, of counts ``sd (H, n_rc, 6)``
-    with the holes' low classes ``low (H,)``."""
-    n_h = len(sd)
+    with the holes' low classes ``low (H,)``. Through float64 products: exact, every sum is
+    an integer below 2**53 (:func:`~gpusim.games.described.community_program.program` bounds
+    the nets)."""
+    n_h, n_t = len(sd), len(prog.terms)
     flat = sd.reshape(n_h, -1).astype(np.float64)
-    tv = np.zeros((len(prog.terms), n_h), np.int64)
-    tv_main = np.zeros_like(tv)
-    for lo in np.unique(low):
-        rows = np.flatnonzero(low == lo)
-        tv[:, rows] = np.rint(prog.nets[:, lo] @ flat[rows].T).astype(np.int64)
-        tv_main[:, rows] = np.rint(prog.nets_main[:, lo] @ flat[rows].T).astype(np.int64)
-    return tv, tv_main
+    both = np.concatenate([prog.nets, prog.nets_main])  # (2 terms, n_low, n_rc * 6)
+    if prog.n_low == 1:
+        out = flat @ both[:, 0].T
+    else:  # every low class's product at once (one matrix product), then each hole's own
+        every = (flat @ both.reshape(2 * n_t * prog.n_low, -1).T).reshape(n_h, 2 * n_t,
+                                                                          prog.n_low)
+        out = np.take_along_axis(every, low[:, None, None], axis=2)[..., 0]
+    res = np.rint(out.T).astype(np.int64)
+    return res[:n_t], res[n_t:]
 
 
 def level_values(prog: Program, node_ids, tv, tv_main, deeper: dict, rule_acts):
@@ -276,51 +280,63 @@ def turn_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.nda
     holes = subsets(2).astype(np.int64)
     n_t, n_low, width = len(prog.terms), prog.n_low, prog.n_rc * N_SD
     targets = {j: n_t + k for k, j in enumerate(plan.turn_nodes)}
-    sd_low = np.zeros((1326, n_low, width), np.int64)  # every board's counts by low class
-    blocks = {j: np.zeros((1326, n_t, n_low, width), np.int64) for j in plan.turn_nodes}
+    # a hole's low class is the same on every turn unless a hand reads the turn: then the
+    # sums keep a slot per low class, else one
+    on_turn = any(n == 4 for _, n in community_shape(prog.d).hand_level)
+    n_slot = n_low if on_turn else 1
+    sd_low = np.zeros((1326, n_slot, width), np.int64)  # every board's counts
+    blocks = {j: np.zeros((1326, n_t, n_slot, width), np.int64) for j in plan.turn_nodes}
     v_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
     vm_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
     tv = np.zeros((n_t, 1326), np.int64)
     tv_main = np.zeros_like(tv)
     rows = np.arange(1326)
+    low = low_classes(prog, flop, holes)
+    slot = np.zeros(1326, np.int64)
     for t in turns:
         board = np.append(flop, t)
         sd = turn_counts(t)
         on = valid & ~(holes == t).any(axis=1)
-        low = low_classes(prog, board, holes)
+        if on_turn:
+            low = slot = low_classes(prog, board, holes)
         tv4, tvm4 = terminal_values(prog, sd, low)
         tv += tv4
         tv_main += tvm4
         flat = sd.reshape(1326, width)
-        sd_low[rows[on], low[on]] += flat[on]
+        sd_low[rows[on], slot[on]] += flat[on]
         acts = rule_actions(prog, plan.turn_nodes, board, holes)
         act, _, child = level_values(prog, plan.turn_nodes, tv4, tvm4, {}, acts)
         for j in plan.turn_nodes:
             v, vm, term = child("node", j)
             v_sum[j] += v
             vm_sum[j] += vm
-            blocks[j][rows[on], term[on], low[on]] += flat[on]
+            blocks[j][rows[on], term[on], slot[on]] += flat[on]
             if turn_act is not None:
                 turn_act[t, plan.turn_nodes.index(j)] = act[j]
     deeper = {j: (v_sum[j], vm_sum[j], targets[j]) for j in plan.turn_nodes}
     rule3 = rule_actions(prog, plan.flop_nodes, flop, holes)
     act3, evs3, child3 = level_values(prog, plan.flop_nodes, tv, tv_main, deeper, rule3)
     entries = [child3(k, j) for k, j in plan.entries]
+    k = groups.of[valid]
+    key = k if on_turn else k * n_low + low[valid]
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
     for e, (val, val_main, target) in enumerate(entries):
-        np.add.at(acc["value"][e], groups.of[valid], weight * val[valid])
-        np.add.at(acc["value_main"][e], groups.of[valid], weight * val_main[valid])
-        block = np.zeros((1326, n_t, n_low, width), np.int64)
+        np.add.at(acc["value"][e], k, weight * val[valid])
+        np.add.at(acc["value_main"][e], k, weight * val_main[valid])
+        block = np.zeros((1326, n_t, n_slot, width), np.int64)
         direct = target < n_t
         block[rows[direct], target[direct]] = sd_low[direct]
-        for j, k in targets.items():
-            hit = target == k
+        for j, at in targets.items():
+            hit = target == at
             block[hit] = blocks[j][hit]
-        k = groups.of[valid]
-        order = np.argsort(k, kind="stable")
-        ks = k[order]
-        starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
-        acc["joint"][e][ks[starts]] += weight * np.add.reduceat(block[valid][order], starts,
-                                                                axis=0)
+        sums = weight * np.add.reduceat(block[valid][order], starts, axis=0)
+        if on_turn:
+            acc["joint"][e][ks[starts]] += sums
+        else:  # one slot: the hole's own low class
+            kk, ll = np.divmod(ks[starts], n_low)
+            acc["joint"][e][kk, :, ll, :] += sums[:, :, 0, :]
     if plan.root_on_flop:
         add_root_rows(prog, acc, act3, evs3, groups, valid, weight, deals_per_hole)
     return act3

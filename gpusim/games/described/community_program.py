@@ -251,10 +251,17 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
         out[:, :, qual_bit == 0, 3:5] = 0
         return out.reshape(len(terms), n_low, n_rc * N_SD)
 
+    nets, nets_main = net_table(net), net_table(net_main)
+    # a value is a float64 product of counts and nets: exact while below 2**53 (a flop's
+    # deals of one hole: at most 47 x 46 boards x 990 dealer hands)
+    if max(np.abs(nets).max(), np.abs(nets_main).max()) * 47 * 46 * 990 >= 2**53:
+        raise ValueError(f"pays: a net of {np.abs(nets).max() / scale:.0f} x the Ante is not "
+                         "allowed in an exact solve of a community game; it must stay below "
+                         f"{2**53 // (47 * 46 * 990 * scale)}")
     return Program(d=d, strategy=strategy, total_dealer=total_dealer, high=high, low=low,
                     high_code=high_code, low_code=low_code, river=river, river_radix=radix,
                     n_sig=n_sig, n_high=n_high, n_low=n_low, n_rc=n_rc, terms=terms,
-                    term_path=term_path, nets=net_table(net), nets_main=net_table(net_main),
+                    term_path=term_path, nets=nets, nets_main=nets_main,
                     river_nets=river_nets, qualifier=shape.qualifier)
 
 

@@ -17,19 +17,16 @@ the action index's bits.
 
 from __future__ import annotations
 
-import math
-
 import jax.numpy as jnp
 import numpy as np
 
 from gpusim.board_index import PERMUTATIONS, board_classes
 from gpusim.cards import hand_class_index
+from gpusim.games.described.tables import _BINOM, _colex
 from gpusim.strategy import PointRules, RuleStrategy
 from gpusim.strategy.tables import stored_tables
 
 __all__ = ["CommunityTables", "point_functions"]
-
-_BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(53)], np.int32)
 
 
 def _pair_classes() -> np.ndarray:
@@ -37,18 +34,6 @@ def _pair_classes() -> np.ndarray:
     ok = c1 != c2
     out = np.zeros(52 * 52, np.int32)
     out[ok] = hand_class_index(c1[ok], c2[ok])
-    return out
-
-
-def _colex(cards, binom):
-    """Colex index of each row's card set (N, m): sorted by a compare-exchange network."""
-    c = [cards[:, i] for i in range(cards.shape[1])]
-    for i in range(len(c)):
-        for j in range(len(c) - 1 - i):
-            c[j], c[j + 1] = jnp.minimum(c[j], c[j + 1]), jnp.maximum(c[j], c[j + 1])
-    out = binom[c[0], 1]
-    for i in range(1, len(c)):
-        out = out + binom[c[i], i + 1]
     return out
 
 

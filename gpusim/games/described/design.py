@@ -86,7 +86,16 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
         shape_of(d)
         unsolved = None
     except ValueError as exc:
-        unsolved = str(exc).partition(": ")[2] or str(exc)
+        unsolved = "the exact solver cannot count this game ({})".format(
+            str(exc).partition(": ")[2] or str(exc))
+        from gpusim.games.described.community import community_shape
+
+        try:  # solved, but board first: the designer's models read the described solver's
+            community_shape(d)
+            unsolved = ("the designer does not search a community-card game yet (gpusim exact "
+                        "solves it)")
+        except ValueError:
+            pass
     main = sorted((b for b in d.bets if not b.side and _table(b)),
                   key=lambda b: b.name != d.base_bet)
     main_tables = {str(_table(b)) for b in main}
@@ -95,7 +104,7 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
     for b in main:
         t = str(_table(b))
         if unsolved is not None:
-            refusals[b.name] = f"the exact solver cannot count this game ({unsolved})"
+            refusals[b.name] = unsolved
             continue
         # every bet a paytable pays designs that one paytable: the same search whichever bet
         # names it, the figures the whole main game's
@@ -112,8 +121,7 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
                 # priced whole by the solver's counts, as the exact report prices it
                 designs[b.name] = DesignEntry("side", f"{_HERE}:side_model")
             else:
-                refusals[b.name] = (f"{why}; and the exact solver cannot count this game "
-                                    f"({unsolved})")
+                refusals[b.name] = f"{why}; and {unsolved}"
     return designs, refusals
 
 
