@@ -225,7 +225,10 @@ def spec_of(d: Description) -> GameSpec:
                               "gpusim.games.described.community_tables:CommunityTables")
             solved = True
         except ValueError as exc:  # a description no exact solver counts: simulated only
-            if d.streets:  # a board game: the community-card solver's refusal says why
+            board = set(d.columns.get("board", ()))
+            if d.showdown is not None and board & set(d.hand(d.showdown[1]).columns):
+                # the dealer's hand takes the board: the community-card solver's refusal says
+                # why, the other solver's would only say that it does not count boards
                 unsolved = str(exc)
     optimal: tuple[StrategyEntry, ...] = (StrategyEntry(
         "optimal", "table:optimal", "exact: the best action at every point, given the cards "
