@@ -218,7 +218,7 @@ def spec_of(d: Description) -> GameSpec:
             pass
     if not solved:
         try:  # any other community-card game: the community-card solver
-            from gpusim.games.described.community import community_shape
+            from gpusim.games.described.community_program import community_shape
 
             community_shape(d)
             solver, tables = ("gpusim.games.described.exact_report:SOLVER",

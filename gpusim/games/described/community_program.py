@@ -11,10 +11,12 @@ from functools import cache
 import numpy as np
 
 from gpusim.games.described.description import Description
-from gpusim.games.described.engine import rule_strategy, threshold
-from gpusim.games.described.layout import layout, tree
-from gpusim.games.described.solver import _nets, _nodes
+from gpusim.games.described.layout import layout, threshold, tree
+from gpusim.games.described.layout import nodes as _nodes
 from gpusim.strategy import StrategyError
+
+# engine (JAX) and solver (which imports it) are imported where a solve needs them: a game's
+# spec asks community_shape, and reading or refusing a config must not import JAX
 
 __all__ = ["FIELD", "N_SD", "CommunityShape", "Program", "check_strategy", "community_shape",
            "fill_unseen", "point_rule", "program"]
@@ -222,6 +224,8 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
                 kind, j = nodes[j].children[a]
             term_path[t, s] = j
             kind, j = terms[t]
+    from gpusim.games.described.solver import _nets
+
     scale, net, per_bet = _nets(rules)
     net_main = sum((v for b, v in per_bet.items() if not d.bet(b).side), np.zeros_like(net))
     n_cls = net.shape[1] // (N_SD if d.showdown else 1)
@@ -272,6 +276,8 @@ def point_rule(d: Description, strategy: str, point: int):
     import jax
 
     p = tree(d)[point]
+    from gpusim.games.described.engine import rule_strategy
+
     fn = jax.jit(rule_strategy(d, strategy).fns[p.name])
     cols = list(p.sees)
     return lambda cards: np.asarray(fn(np.ascontiguousarray(cards[:, cols], np.int32))

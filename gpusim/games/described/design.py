@@ -88,7 +88,7 @@ def design_entries(d) -> tuple[dict[str, DesignEntry], dict[str, str]]:
     except ValueError as exc:
         unsolved = "the exact solver cannot count this game ({})".format(
             str(exc).partition(": ")[2] or str(exc))
-        from gpusim.games.described.community import community_shape
+        from gpusim.games.described.community_program import community_shape
 
         try:  # solved, but board first: the designer's models read the described solver's
             community_shape(d)

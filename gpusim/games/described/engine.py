@@ -24,8 +24,8 @@ from gpusim.games.described.condition_eval import (
     made_rank,
     n_true,
 )
-from gpusim.games.described.description import RANKINGS, Description
-from gpusim.games.described.layout import layout, payout_numbers, tree
+from gpusim.games.described.description import Description
+from gpusim.games.described.layout import layout, payout_numbers, threshold, tree
 from gpusim.games.described.starting import starting_class
 from gpusim.strategy import PointRules
 from gpusim.strategy.tree import taken, visible
@@ -80,18 +80,6 @@ def _named(rank: jax.Array) -> jax.Array:
     """The rank that names a hand: the top of its primary ranks, else of its kickers."""
     primary = (rank >> 13) & 0x1FFF
     return _top_bit(jnp.where(primary > 0, primary, rank & 0x1FFF))
-
-
-def threshold(spec: tuple[int, int, int], ranking: str) -> int:
-    """The packed rank of the weakest hand a spec (:func:`parse_hand_spec`) admits."""
-    cat, named, kickers = spec
-    if ranking == "poker" and cat == 9:  # a royal flush: the ace-high straight flush
-        return (8 << 27) | ((1 << 12) << 13)
-    if cat == 0:
-        return kickers
-    if RANKINGS[ranking][cat] in ("pair", "three_of_a_kind", "four_of_a_kind") and named:
-        return (cat << 27) | ((1 << named) << 13)
-    return cat << 27
 
 
 def _lookup(table, index: jax.Array) -> jax.Array:

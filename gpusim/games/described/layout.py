@@ -419,3 +419,48 @@ def offered_bets(rules) -> tuple[str, ...]:
     stake is above 0."""
     amounts = rules.stakes.as_dict()
     return tuple(b.name for b in rules.game_def.bets if not b.side or amounts.get(b.name, 0) > 0)
+
+
+def threshold(spec: tuple[int, int, int], ranking: str) -> int:
+    """The packed rank of the weakest hand a spec (:func:`parse_hand_spec`) admits."""
+    cat, named, kickers = spec
+    if ranking == "poker" and cat == 9:  # a royal flush: the ace-high straight flush
+        return (8 << 27) | ((1 << 12) << 13)
+    if cat == 0:
+        return kickers
+    if RANKINGS[ranking][cat] in ("pair", "three_of_a_kind", "four_of_a_kind") and named:
+        return (cat << 27) | ((1 << named) << 13)
+    return cat << 27
+
+
+@dataclass(frozen=True)
+class _Node:
+    point: int
+    took: tuple[tuple[str, int], ...]
+    children: tuple[tuple[str, int], ...] = ()  # per action: ("path" | "node", index)
+
+
+@cache
+def nodes(d: Description) -> tuple[_Node, ...]:
+    """Every node in depth-first order (a node before its children)."""
+    points = tree(d)
+    index = {p.name: i for i, p in enumerate(points)}
+    path_of = {tuple(sorted(took.items())): i for i, (took, _) in enumerate(layout(d).paths)}
+    out: list[_Node] = []
+
+    def walk(k: int, took: dict) -> int:
+        me = len(out)
+        out.append(_Node(k, tuple(sorted(took.items()))))
+        kids = []
+        for a, act in enumerate(points[k].actions):
+            now = {**took, points[k].name: a}
+            if act.next is None:
+                full = {p.name: now.get(p.name, -1) for p in points}
+                kids.append(("path", path_of[tuple(sorted(full.items()))]))
+            else:
+                kids.append(("node", walk(index[act.next], now)))
+        out[me] = _Node(k, out[me].took, tuple(kids))
+        return me
+
+    walk(0, {})
+    return tuple(out)

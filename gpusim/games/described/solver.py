@@ -39,7 +39,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -50,6 +49,7 @@ from gpusim.games.described.deals import deal_stages, dealt_hidden, outcome_coun
 from gpusim.games.described.description import Description
 from gpusim.games.described.engine import rule_strategy
 from gpusim.games.described.layout import GameShape, event_returns, layout, shape_of, tree
+from gpusim.games.described.layout import nodes as _nodes
 from gpusim.strategy import StrategyError
 
 __all__ = ["Solved", "node_index", "solve", "table_key", "table_size"]
@@ -87,39 +87,6 @@ def _nets(rules) -> tuple[int, np.ndarray, dict[str, np.ndarray]]:
 
 
 # --- the game tree's nodes ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Node:
-    point: int
-    took: tuple[tuple[str, int], ...]
-    children: tuple[tuple[str, int], ...] = ()  # per action: ("path" | "node", index)
-
-
-@cache
-def _nodes(d: Description) -> tuple[_Node, ...]:
-    """Every node in depth-first order (a node before its children)."""
-    points = tree(d)
-    index = {p.name: i for i, p in enumerate(points)}
-    path_of = {tuple(sorted(took.items())): i for i, (took, _) in enumerate(layout(d).paths)}
-    out: list[_Node] = []
-
-    def walk(k: int, took: dict) -> int:
-        me = len(out)
-        out.append(_Node(k, tuple(sorted(took.items()))))
-        kids = []
-        for a, act in enumerate(points[k].actions):
-            now = {**took, points[k].name: a}
-            if act.next is None:
-                full = {p.name: now.get(p.name, -1) for p in points}
-                kids.append(("path", path_of[tuple(sorted(full.items()))]))
-            else:
-                kids.append(("node", walk(index[act.next], now)))
-        out[me] = _Node(k, out[me].took, tuple(kids))
-        return me
-
-    walk(0, {})
-    return tuple(out)
 
 
 def node_index(d: Description) -> dict[int, list[int]]:
