@@ -10,7 +10,7 @@ board, :mod:`gpusim.games.described.solver`, goes player first):
    per-board sorts of :func:`gpusim.exact.boards.sorted_counts`; the classes of the paytable
    hands that read the whole board; and the decisions of the points that see the whole
    board (the river), taken there and then (``optimal``: the best action on the cell's own
-   counts). A cell's code (:class:`_Program`'s ``rc``) packs the river decisions, the classes
+   counts). A cell's code (:class:`~.community_program.Program`'s ``rc``) packs the river decisions, the classes
    and whether the player's hand reaches the qualifier; its counts are packed in 21-bit fields
    so that sums of cells add whole words (:mod:`gpusim.exact.fives`).
 2. **Flops** (per suit class of flops, every hole in the flop's suits): the flop's 1,176
@@ -18,22 +18,25 @@ board, :mod:`gpusim.games.described.solver`, goes player first):
    permutation (:func:`gpusim.exact.fives.binned_sums`). Every value the game needs is linear
    in these sums: the net of each action path is a matrix product with the nets of the paths
    by (code, showdown result). The points that see the flop decide here, per (flop, hole);
-   the round's outcome counts are added by (starting hand, the way down from the pre-flop
-   points, the path's end, the classes).
+   where the turn is a street of its own, each turn card's rivers are summed first and the
+   turn's points decide per (flop, turn card, hole). The round's outcome counts are added by
+   (starting hand, the way down from the pre-flop points, the path's end, the classes).
 3. **Pre-flop** (per starting hand): the points that see the hole cards only decide on the
    flops' sums, and the joint counts follow from the sums each starting hand's decisions
    reach.
 
-Supported: points before the flop, on the flop (the first street of three cards) and with the
-whole board out; paytable hands of the hole cards, the hole cards and the flop, or the hole
-cards and the whole board (or the board alone). A turn decision, a dealer card dealt face up
-and a paytable on the dealer's hidden cards are refused in one line (:func:`community_shape`).
+Supported: streets of 3 then 2, or 3, 1 and 1; points before the flop, on the flop, on the
+turn and with the whole board out (the first one before or on the flop); paytable hands of the
+hole cards (a starting hand too), of the hole cards and the board so far, or of the whole
+board. A dealer card dealt face up, a paytable or rank line on the dealer's hidden cards and
+more than 256 river outcomes in one cell code are refused in one line
+(:func:`~.community_program.community_shape`; the stages: ``community_cells``,
+``community_flops``; the table strategy: ``community_tables``).
 
 Money is integers throughout, as in the described solver: nets in ``1/scale`` money units
 (:func:`gpusim.games.described.solver._nets`), counts int64; sums that go through float64
 matrix products are bounded below 2**53 first.
 """
-
 
 from __future__ import annotations
 
