@@ -10,9 +10,9 @@ board, :mod:`gpusim.games.described.solver`, goes player first):
    per-board sorts of :func:`gpusim.exact.boards.sorted_counts`; the classes of the paytable
    hands that read the whole board; and the decisions of the points that see the whole
    board (the river), taken there and then (``optimal``: the best action on the cell's own
-   counts). A cell's code (:class:`~.community_program.Program`'s ``rc``) packs the river decisions, the classes
-   and whether the player's hand reaches the qualifier; its counts are packed in 21-bit fields
-   so that sums of cells add whole words (:mod:`gpusim.exact.fives`).
+   counts). A cell's code (:class:`~.community_program.Program`'s ``rc``) packs the river
+   decisions, the classes and whether the player's hand reaches the qualifier; its counts are
+   packed in 21-bit fields so that sums of cells add whole words (:mod:`gpusim.exact.fives`).
 2. **Flops** (per suit class of flops, every hole in the flop's suits): the flop's 1,176
    turn-river boards' cells summed by (hole, cell code), each board read through its suit
    permutation (:func:`gpusim.exact.fives.binned_sums`). Every value the game needs is linear
