@@ -22,7 +22,7 @@ import numpy as np
 
 from gpusim.board_index import PERMUTATIONS, board_classes
 from gpusim.cards import hand_class_index
-from gpusim.games.described.tables import _BINOM, _colex
+from gpusim.games.described.tables import _BINOM, _colex, advance
 from gpusim.strategy import PointRules, RuleStrategy
 from gpusim.strategy.tables import stored_tables
 
@@ -114,16 +114,7 @@ def point_functions(rules, tables: dict[str, np.ndarray], name: str):
             act = read(j, to_local[jnp.maximum(here, 0)], key(seen[:, :width], shape.level[j]))
             if j == k:
                 break
-            for i, node in enumerate(nodes):
-                if node.point != j:
-                    continue
-                for a, (kind, child) in enumerate(node.children):
-                    if kind != "node":
-                        continue
-                    to = nodes[child].point
-                    hit = (here == i) & (act == a)
-                    node_at[to] = jnp.where(hit, child,
-                                            node_at.get(to, jnp.full(n, -1, jnp.int32)))
+            advance(nodes, j, here, act, node_at)
         return act
 
     return {p.name: (lambda seen, k=k: actions_to(jnp.asarray(seen, jnp.int32), k))

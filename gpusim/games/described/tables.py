@@ -21,7 +21,7 @@ from gpusim.board_index import PERMUTATIONS, board_classes
 from gpusim.strategy import PointRules, RuleStrategy
 from gpusim.strategy.tables import stored_tables
 
-__all__ = ["DescribedTables", "point_function"]
+__all__ = ["DescribedTables", "advance", "point_function"]
 
 _BINOM = np.array([[math.comb(n, k) for k in range(8)] for n in range(53)], np.int32)
 
@@ -36,6 +36,22 @@ def _colex(cards, binom):
     for i in range(1, len(c)):
         out = out + binom[c[i], i + 1]
     return out
+
+
+def advance(nodes, j: int, here, act, node_at: dict) -> None:
+    """Where each round goes after point ``j``: ``node_at[point]`` (the global node index at
+    each later point, -1 where the round does not reach it) from the node ``here`` it was at
+    and the action ``act`` it took there."""
+    n = here.shape[0]
+    for i, node in enumerate(nodes):
+        if node.point != j:
+            continue
+        for a, (kind, child) in enumerate(node.children):
+            if kind != "node":
+                continue
+            to = nodes[child].point
+            hit = (here == i) & (act == a)
+            node_at[to] = jnp.where(hit, child, node_at.get(to, jnp.full(n, -1, jnp.int32)))
 
 
 def point_function(rules, packed: dict[int, np.ndarray]):
@@ -89,16 +105,7 @@ def point_function(rules, packed: dict[int, np.ndarray]):
             act = consts["tables"][j][row, key(seen[:, :width], j)].astype(jnp.int32)
             if j == k:
                 break
-            for i, node in enumerate(nodes):
-                if node.point != j:
-                    continue
-                for a, (kind, child) in enumerate(node.children):
-                    if kind != "node":
-                        continue
-                    to = nodes[child].point
-                    hit = (here == i) & (act == a)
-                    node_at[to] = jnp.where(hit, child, node_at.get(to, jnp.full(n, -1,
-                                                                               jnp.int32)))
+            advance(nodes, j, here, act, node_at)
         return act
 
     return {p.name: (lambda seen, k=k: actions_to(jnp.asarray(seen, jnp.int32), k))
