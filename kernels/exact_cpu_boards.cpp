@@ -7,6 +7,8 @@
 //   gpusim_exact_binned_sums    the second stage: boards' rows summed by bin (fives.binned_sums)
 //   gpusim_exact_thb_cells      Texas Hold'em Bonus's 5-card cells and per-starting-hand sums
 //                               (fives._write_rows)
+//   gpusim_exact_community_cells  the community-card solver's 5-card cells: showdown counts,
+//                               class, river decisions (games/described/community_cells.py)
 //
 // Why compiled at all: per board the numpy form of the first makes some thirty passes over
 // 1,081 hands and 2,162 card entries, because a per-card row is only reachable through a stable
@@ -172,7 +174,7 @@ AddFn pick(int vtype_a, int vtype_b, bool two) {
 extern "C" {
 
 // Version of this entry point's contract; the loader refuses a library that differs.
-int gpusim_exact_cpu_abi(void) { return 6; }
+int gpusim_exact_cpu_abi(void) { return 7; }
 
 // The sort keys of every hand on nb boards of k cards (3..5), n = 52 - k unseen cards each
 // (rem, ascending), npairs = C(n, 2) hands (pi, pj: local card indices):
@@ -339,6 +341,121 @@ int gpusim_exact_binned_sums(int64_t m, const int64_t* cls, const int64_t* perm,
     }
     if (bad) return -1;
     add(key, values[0], nv == 2 ? values[1] : nullptr, row, weight[i], acc, acc + n_bins);
+  }
+  return 0;
+}
+
+// The community-card solver's 5-card cells, written into their tables: the numpy form is
+// gpusim/games/described/community_cells.py's cell_arrays (the packing) and river_decisions.
+//
+// nb boards of P hands each, in each board's sorted order (sorted_counts' srank, hole, below,
+// equal, not_q); the board's row ids[i] of tables (n_rows, 1326). Hand s's showdown counts
+// against the `total` dealer hands, q = srank >= qualifier (the player's hand qualifies):
+//   sd = [q ? nq : below, q ? 0 : equal, q ? 0 : nq - below - equal, q ? below - nq : 0,
+//         q ? equal : 0, total - the others]
+// Its high class: high[o + s] when high is given, else the mixed radix over n_hc hands ranked
+// as the player's hand, hand k's class class_of[k * 130 + cat * 13 + named] of n_class[k]
+// (cat = srank >> 27, 9 for the royal flush: cat 8 whose primary ranks are exactly the ace;
+// named = the highest bit of the primary ranks, else of the kickers).
+// Its river signature: sig[o + s] when sig is given, else the optimal actions of n_river nodes
+// (the program's order) taken child after parent: node r (processed in order proc[0..n_river))
+// has children cs[r]..cs[r+1]-1, child c a path (kind 0: value sum_k nets[(ref * 6 + k) *
+// n_high + high] * sd[k]) or a river node (kind 1: that node's value, ref its index); the
+// first best child is taken. sig = sum over nodes of action x radix weights (mixed radix,
+// radix[r] children, the first node most significant).
+//   f[cell] = sd[0] | (q ? sd[4] : sd[1]) << 21 | (q ? sd[3] : sd[2]) << 42, n[cell] = 1,
+//   rc[cell] = (sig * n_high + high) * 2 + q.
+// Returns 0, or -1 for a row outside 0..n_rows-1, a hole outside 0..1325, a class or code out
+// of range or a node program out of range (nothing written for that board or after it).
+int gpusim_exact_community_cells(int64_t nb, int32_t P, const int64_t* ids, int64_t n_rows,
+                                 const uint32_t* srank, const int32_t* hole,
+                                 const int32_t* below, const int32_t* equal,
+                                 const int32_t* not_q, uint32_t qualifier, int64_t total,
+                                 const int64_t* high, int32_t n_hc, const int32_t* n_class,
+                                 const int16_t* class_of, int32_t n_high, const int64_t* sig,
+                                 int32_t n_river, const int32_t* proc, const int32_t* cs,
+                                 const int32_t* kind, const int32_t* ref, const int32_t* radix,
+                                 const int64_t* nets, int32_t n_paths, int64_t* f, int16_t* n,
+                                 uint8_t* rc) {
+  constexpr int kMaxRiver = 16;
+  constexpr int kMaxHc = 8;
+  if (n_river < 0 || n_river > kMaxRiver || n_hc < 0 || n_hc > kMaxHc || n_high < 1) return -1;
+  if (sig == nullptr) {
+    for (int r = 0; r < n_river; ++r) {
+      if (proc[r] < 0 || proc[r] >= n_river || cs[r] < 0 || cs[r + 1] < cs[r]) return -1;
+    }
+    for (int c = 0; c < (n_river ? cs[n_river] : 0); ++c) {
+      if (kind[c] == 0 ? (ref[c] < 0 || ref[c] >= n_paths)
+                       : (kind[c] != 1 || ref[c] < 0 || ref[c] >= n_river)) return -1;
+    }
+  }
+  for (int64_t i = 0; i < nb; ++i) {
+    const int64_t o = i * P;
+    uint32_t bad = uint64_t(ids[i]) >= uint64_t(n_rows) ? 1u : 0u;
+    for (int s = 0; s < P; ++s) bad |= uint32_t(hole[o + s]) >= uint32_t(kHoles);
+    if (bad) return -1;
+    const int64_t row = ids[i] * kHoles;
+    for (int s = 0; s < P; ++s) {
+      const uint32_t r = srank[o + s];
+      const int q = r >= qualifier ? 1 : 0;
+      const int64_t b = below[o + s], e = equal[o + s], nq = not_q[o + s];
+      int64_t sd[6];
+      sd[0] = q ? nq : b;
+      sd[1] = q ? 0 : e;
+      sd[2] = q ? 0 : nq - b - e;
+      sd[3] = q ? b - nq : 0;
+      sd[4] = q ? e : 0;
+      sd[5] = total - sd[0] - sd[1] - sd[2] - sd[3] - sd[4];
+      int64_t hi = 0;
+      if (high != nullptr) {
+        hi = high[o + s];
+      } else {
+        uint32_t cat = r >> 27;
+        const uint32_t primary = (r >> 13) & 0x1FFFu;
+        if (cat == 8u && primary == (1u << 12)) cat = 9u;
+        const uint32_t bits = primary ? primary : (r & 0x1FFFu);
+        const int named = bits ? 31 - __builtin_clz(bits) : 0;
+        for (int k = 0; k < n_hc; ++k) {
+          hi = hi * n_class[k] + class_of[k * 130 + (cat > 9u ? 9 : cat) * 13 + named];
+        }
+      }
+      if (hi < 0 || hi >= n_high) return -1;
+      int64_t g = 0;
+      if (sig != nullptr) {
+        g = sig[o + s];
+      } else if (n_river > 0) {
+        int64_t value[kMaxRiver];
+        int act[kMaxRiver];
+        for (int t = 0; t < n_river; ++t) {
+          const int node = proc[t];
+          int64_t best = 0;
+          int arg = 0;
+          for (int c = cs[node]; c < cs[node + 1]; ++c) {
+            int64_t v;
+            if (kind[c] == 0) {
+              const int64_t* net = nets + int64_t(ref[c]) * 6 * n_high + hi;
+              v = 0;
+              for (int k = 0; k < 6; ++k) v += net[k * n_high] * sd[k];
+            } else {
+              v = value[ref[c]];
+            }
+            if (c == cs[node] || v > best) {
+              best = v;
+              arg = c - cs[node];
+            }
+          }
+          value[node] = best;
+          act[node] = arg;
+        }
+        for (int t = 0; t < n_river; ++t) g = g * radix[t] + act[t];
+      }
+      const int64_t code = (g * n_high + hi) * 2 + q;
+      if (code < 0 || code > 255) return -1;
+      const int64_t cell = row + hole[o + s];
+      f[cell] = sd[0] | ((q ? sd[4] : sd[1]) << 21) | ((q ? sd[3] : sd[2]) << 42);
+      n[cell] = 1;
+      rc[cell] = uint8_t(code);
+    }
   }
   return 0;
 }

@@ -345,3 +345,41 @@ def test_compiled_ranks_equal_the_jax_evaluator(compiled):
     b = _boards(5, 2, seed=1)
     with pytest.raises(ValueError, match="^boards: 5 cards, 47 unseen, 1081 hands, or a card"):
         _native.rank_keys_native(b + 52, remaining_cards(b), PAIR_I, PAIR_J)
+
+
+@pytest.mark.parametrize(("config", "strategy"), [
+    ("casino_holdem", "optimal"),      # hand classes, no river decision
+    ("ultimate_holdem", "optimal"),    # a river decision on the cell's counts
+    ("ultimate_holdem", "basic"),      # a rule strategy on the river: the numpy form runs
+    ("three_card_poker", "optimal"),   # no board: refused before any cell
+])
+def test_community_cells_equal_numpy(compiled, config, strategy):
+    """The community solver's compiled cells (``gpusim_exact_community_cells``: showdown
+    counts, high class, optimal river decisions, written into the rows) equal its numpy
+    cells, on 300 five-card board classes spread over the categories."""
+    from gpusim.config import load_config
+    from gpusim.games.described.community_cells import CELLS, _cells, _write
+    from gpusim.games.described.community_program import program
+
+    rules = load_config(config)
+    try:
+        prog = program(rules, strategy, 990)
+    except ValueError:
+        assert config == "three_card_poker"
+        return
+    b5 = board_classes(5)
+    ids = np.unique(np.r_[np.arange(100), np.random.default_rng(5).choice(b5.n_classes, 200)])
+    sc = sorted_counts(b5.reps[ids], prog.qualifier)
+
+    def tables():
+        return {k: np.zeros((b5.n_classes, 1326), dt) for k, dt in CELLS.layout.items()}
+
+    want, got = tables(), tables()
+    for k, v in _cells(sc, None, (prog.qualifier, prog)).items():
+        want[k][ids[:, None], sc.hole] = v
+    wrote = _write(got, ids, sc, (prog.qualifier, prog))
+    assert wrote == (strategy == "optimal")
+    if wrote:
+        for k in want:
+            assert (got[k][ids] == want[k][ids]).all(), k
+        assert not got["n"][np.setdiff1d(np.arange(200), ids)].any()

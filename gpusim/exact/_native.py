@@ -2,7 +2,8 @@
 hands' ranks as sort keys (:func:`rank_keys_native`, the evaluator of ``kernels/evaluate.cuh``;
 :func:`rank_native` ranks whole hands), the per-board tie runs and inclusion-exclusion
 (:func:`sorted_counts_native`), the second stage's binned sums (:func:`binned_sums_native`) and
-Texas Hold'em Bonus's 5-card cells with their per-starting-hand sums (:func:`thb_cells_native`).
+Texas Hold'em Bonus's 5-card cells with their per-starting-hand sums (:func:`thb_cells_native`)
+and the community-card solver's 5-card cells (:func:`community_cells_native`).
 Built once with the system C++ compiler into the user's cache, loaded with ctypes. A solve that
 runs them never imports JAX (whose import alone takes about 2 s).
 
@@ -30,13 +31,14 @@ import numpy as np
 
 from gpusim.exact.cache import cache_dir
 
-__all__ = ["ENV", "NativeError", "binned_sums_native", "loaded_library", "rank_keys_native",
-           "rank_native", "sorted_counts_native", "status", "thb_cells_native"]
+__all__ = ["ENV", "NativeError", "binned_sums_native", "community_cells_native", "loaded_library",
+           "rank_keys_native", "rank_native", "sorted_counts_native", "status",
+           "thb_cells_native"]
 
 ENV = "GPUSIM_EXACT_NATIVE"
 _SOURCE = "exact_cpu_boards.cpp"
 _HEADERS = ("evaluate.cuh",)  # included from the kernels folder
-_ABI = 6
+_ABI = 7
 # No -march=native: a cache folder shared by a cluster's nodes must not hold a library that
 # only some of their CPUs can run (and in a throwaway test -march=native and x86-64-v3 were not
 # measurably faster than the baseline on the binned sums).
@@ -149,6 +151,12 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i64, u32, i32, i32, i32, ctypes.c_uint32,
                    ctypes.c_int32, i32, i64, ctypes.c_int64, i64, i64]
+    fn = lib.gpusim_exact_community_cells
+    fn.restype = ctypes.c_int
+    vp = ctypes.c_void_p
+    fn.argtypes = [ctypes.c_int64, ctypes.c_int32, i64, ctypes.c_int64, u32, i32, i32, i32, i32,
+                   ctypes.c_uint32, ctypes.c_int64, vp, ctypes.c_int32, vp, vp, ctypes.c_int32,
+                   vp, ctypes.c_int32, vp, vp, vp, vp, vp, vp, ctypes.c_int32, vp, vp, vp]
     fn = lib.gpusim_exact_binned_sums
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_int64, i64, i64, i64, ctypes.c_void_p, i32, ctypes.c_void_p,
@@ -271,6 +279,64 @@ def thb_cells_native(cells: np.ndarray, ids: np.ndarray, rank: np.ndarray, hole:
         raise ValueError(f"ids, hole or rank: a row outside 0..{len(cells) - 1}, a hole outside "
                          "0..1325 or a category above 9 is not allowed")
     return acc
+
+
+def community_cells_native(tables: dict[str, np.ndarray], ids: np.ndarray, sc, qualifier: int,
+                           total: int, n_high: int, *, high: np.ndarray | None = None,
+                           class_of: tuple[tuple[np.ndarray, int], ...] = (),
+                           sig: np.ndarray | None = None, river: tuple | None = None) -> None:
+    """The community-card solver's cells of nb boards written into rows ``ids`` of ``tables``
+    (``f`` int64, ``n`` int16, ``rc`` uint8, each (T, 1326) C-contiguous): the numpy form is
+    :func:`gpusim.games.described.community_cells.cell_arrays`. ``sc``: the boards'
+    :class:`~gpusim.exact.boards.SortedCounts` (with the counts below the qualifier). The high
+    class: ``high`` (nb, P) int64, or the mixed radix of ``class_of`` (each a hand ranked as the
+    player's: its (130,) class by category x 13 + named rank, and its number of classes). The
+    river signature: ``sig`` (nb, P) int64, or ``river = (proc, child_start, child_kind,
+    child_ref, radix, nets)`` the optimal river decisions (see ``kernels/exact_cpu_boards.cpp``),
+    or neither (no river node)."""
+    lib = loaded_library()
+    if lib is None:
+        raise NativeError(status())
+    f, n, rc = tables["f"], tables["n"], tables["rc"]
+    for name, t, dt in (("f", f, np.int64), ("n", n, np.int16), ("rc", rc, np.uint8)):
+        if t.dtype != dt or not t.flags.c_contiguous or t.shape != (len(f), 1326):
+            raise ValueError(f"tables.{name}: {t.dtype} {t.shape} is not allowed; use "
+                             f"C-contiguous ({len(f)}, 1326) {np.dtype(dt).name}")
+    srank = np.ascontiguousarray(sc.rank, dtype=np.uint32)
+    nb, p = srank.shape
+    hole, below, equal, nq = (np.ascontiguousarray(a, dtype=np.int32) for a in
+                              (sc.hole, sc.below, sc.equal, sc.not_qualified))
+    keep = []
+
+    def ptr(a, dtype):
+        if a is None:
+            return None
+        a = np.ascontiguousarray(a, dtype=dtype)
+        keep.append(a)
+        return a.ctypes.data
+
+    n_class = np.array([k for _, k in class_of], np.int32)
+    cls = np.concatenate([np.asarray(c, np.int16) for c, _ in class_of]) if class_of else None
+    if cls is not None and (len(cls) != 130 * len(class_of) or cls.min() < 0 or
+                            (cls.reshape(-1, 130) >= n_class[:, None]).any()):
+        raise ValueError("class_of: use (130,) tables of classes below each hand's count")
+    if high is None and int(np.prod(n_class, dtype=np.int64)) > n_high:
+        raise ValueError(f"class_of: {int(np.prod(n_class))} classes is more than n_high {n_high}")
+    proc = cs = kind = ref = radix = nets = None
+    n_river = n_paths = 0
+    if sig is None and river is not None:
+        proc, cs, kind, ref, radix, nets = river
+        n_river, n_paths = len(proc), len(nets)
+    code = lib.gpusim_exact_community_cells(
+        nb, p, np.ascontiguousarray(ids, dtype=np.int64), len(f), srank, hole, below, equal, nq,
+        int(qualifier), int(total), ptr(high, np.int64), len(class_of), ptr(n_class, np.int32),
+        ptr(cls, np.int16), int(n_high), ptr(sig, np.int64), n_river, ptr(proc, np.int32),
+        ptr(cs, np.int32), ptr(kind, np.int32), ptr(ref, np.int32), ptr(radix, np.int32),
+        ptr(nets, np.int64), n_paths, f.ctypes.data, n.ctypes.data, rc.ctypes.data)
+    if code != 0:
+        raise ValueError("ids, hole, a class or a river program: a row outside "
+                         f"0..{len(f) - 1}, a hole outside 0..1325, a cell code above 255 or "
+                         "a node out of range is not allowed")
 
 
 _VTYPE = {np.dtype(np.int16): 0, np.dtype(np.int32): 1, np.dtype(np.float64): 2,

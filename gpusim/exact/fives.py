@@ -261,12 +261,14 @@ class CellKind:
     rank given as ``param[0]``; ``cells(sc, pay_class, param) -> {table name: (nb, P) array}``
     in the hands' sorted order (``sc``: a :class:`~gpusim.exact.boards.SortedCounts` of nb
     boards). ``cells`` must be a module-level function and ``param`` picklable: both travel to
-    the worker processes.
+    the worker processes. ``write(arrays, ids, sc, param) -> bool``, where given, may write a
+    batch's rows itself (a compiled form): True when it did, False to have ``cells`` run.
     """
 
     layout: Mapping[str, Any]
     cells: Callable[..., dict]
     qualified: bool = True
+    write: Callable[..., bool] | None = None
 
 
 def _qualifier_of(kind, param):
@@ -299,6 +301,9 @@ def _write_rows(arrays: dict, ids: np.ndarray, sc, kind, param, mult: np.ndarray
         acc = _native.thb_cells_native(arrays["cells"], ids, sc.rank, h, sc.below, sc.equal,
                                        int(_ROYAL), param, HOLE_CLASS, mult)
         _add_class_sums(stats, *acc)
+        return
+    if isinstance(kind, CellKind) and kind.write is not None and kind.write(arrays, ids, sc,
+                                                                              param):
         return
     pc = pay_class(sc.rank)
     below, equal = sc.below.astype(np.int64), sc.equal.astype(np.int64)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpusim.exact._native import community_cells_native, loaded_library, rank_native
 from gpusim.exact.fives import CellKind
 from gpusim.games.described.community_program import FIELD, Program, point_rule
 from gpusim.games.described.deals import _class_np
@@ -34,6 +35,15 @@ def showdown(below, equal, nq, qualifies, total):
     return np.stack([nq_win, nq_tie, nq_lose, win, tie, lose])
 
 
+def _rank(cards: np.ndarray, ranking: str) -> np.ndarray:
+    """(N,) uint32 packed ranks: the compiled evaluator where it runs (the same ranks)."""
+    if ranking == "poker" and 5 <= cards.shape[1] <= 7 and loaded_library() is not None:
+        return rank_native(cards)
+    from gpusim.exact.dealer_counts import rank_np
+
+    return rank_np(cards, ranking)
+
+
 def class_index(prog: Program, hands: tuple[str, ...], cards: np.ndarray,
                  player_rank: np.ndarray | None = None) -> np.ndarray:
     """(N,) mixed-radix index over ``hands``' classes of rounds ``cards (N, C)``."""
@@ -51,9 +61,7 @@ def class_index(prog: Program, hands: tuple[str, ...], cards: np.ndarray,
                 sorted(hd.columns) == sorted(d.hand(ph).columns):
             cls = _class_np(player_rank, hd.ranking, lay.class_of[h])
         else:
-            from gpusim.exact.dealer_counts import rank_np
-
-            cls = _class_np(rank_np(cards[:, list(hd.columns)], hd.ranking), hd.ranking,
+            cls = _class_np(_rank(cards[:, list(hd.columns)], hd.ranking), hd.ranking,
                             lay.class_of[h])
         out = out * len(lay.class_names[h]) + cls
     return out
@@ -126,7 +134,48 @@ def _cells(sc, pc, param) -> dict:
     return {k: v.reshape(nb, npairs) for k, v in out.items()}
 
 
+def _write(arrays: dict, ids: np.ndarray, sc, param) -> bool:
+    """The compiled form of :func:`_cells` (written straight into the rows), where the library
+    is built and the cells need no cards: every high hand is the player's own hand, and the
+    river's decisions, if any, are the optimal ones."""
+    _, prog = param
+    plan = _native_plan(prog)
+    if plan is None:
+        return False
+    community_cells_native(arrays, ids, sc, prog.qualifier, prog.total_dealer, prog.n_high,
+                           class_of=plan[0], river=plan[1])
+    return True
+
+
+def _native_plan(prog: Program):
+    """(class_of per high hand, the river program) for :func:`community_cells_native`, or None
+    where the numpy form runs."""
+    if loaded_library() is None or (prog.river and prog.strategy != "optimal"):
+        return None
+    d = prog.d
+    lay = layout(d)
+    assert d.showdown is not None  # community_shape: a showdown
+    ph = d.showdown[0]
+    for h in prog.high:
+        hd = d.hand(h)
+        if hd.ranking != "poker" or sorted(hd.columns) != sorted(d.hand(ph).columns):
+            return None
+    class_of = tuple((lay.class_of[h], len(lay.class_names[h])) for h in prog.high)
+    if not prog.river:
+        return class_of, None
+    nodes = _nodes(d)
+    river = list(prog.river)
+    cs, kind, ref = [0], [], []
+    for i in river:
+        for k, j in nodes[i].children:
+            kind.append(0 if k == "path" else 1)
+            ref.append(j if k == "path" else river.index(j))
+        cs.append(len(kind))
+    proc = [river.index(i) for i in sorted(river, reverse=True)]  # children before parents
+    return class_of, (proc, cs, kind, ref, list(prog.river_radix), prog.river_nets)
+
+
 CELLS = CellKind(layout={"f": np.int64, "n": np.int16, "rc": np.uint8}, cells=_cells,
-                 qualified=True)
+                 qualified=True, write=_write)
 
 

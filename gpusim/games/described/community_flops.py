@@ -147,15 +147,18 @@ def flop_values(prog: Program, plan: Flops, sd: np.ndarray, low: np.ndarray,
     return [child(k, j) for k, j in plan.entries], act, evs
 
 
-def _cards(prog: Program, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
+def _cards(prog: Program, holes: np.ndarray, board: np.ndarray, fill: bool = True) -> np.ndarray:
     """(N, C) rounds of ``holes`` (N, 2) and the first board cards ``board`` ((k,) or (N, k)),
     the columns not dealt yet filled with other cards (a point never reads them, and an
-    evaluator must not see one card twice)."""
+    evaluator must not see one card twice); ``fill=False`` leaves them 0, for a reader of the
+    dealt columns only."""
     d = prog.d
     k = board.shape[-1]
     cards = np.zeros((len(holes), d.n_cards), np.int32)
     cards[:, list(d.columns["player"])] = holes
     cards[:, list(d.columns["board"])[:k]] = board
+    if not fill:
+        return cards
     seen = np.concatenate([np.broadcast_to(holes, (len(holes), 2)),
                            np.broadcast_to(board, (len(holes), k))], axis=1)
     later = [c for c in range(d.n_cards) if c not in d.columns["player"]
@@ -167,7 +170,7 @@ def _cards(prog: Program, holes: np.ndarray, board: np.ndarray) -> np.ndarray:
 def low_classes(prog: Program, board: np.ndarray, holes: np.ndarray) -> np.ndarray:
     """(H,) the low class index of holes with the first board cards (the flop, or the flop
     and the turn): the low hands read at most those (community_shape)."""
-    return class_index(prog, prog.low, _cards(prog, holes, board))
+    return class_index(prog, prog.low, _cards(prog, holes, board, fill=False))
 
 
 def rule_actions(prog: Program, node_ids, board: np.ndarray,
