@@ -25,6 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
     ("casino_holdem", "basic"),
     ("casino_holdem_turn", "optimal"),
     pytest.param("casino_holdem_turn", "basic", marks=pytest.mark.slow),
+    ("ultimate_holdem_3x_open", "pair-or-high-cards"),  # its rule strategies, priced exactly
+    ("ultimate_holdem_3x_open", "always-3x"),
+    ("ultimate_holdem_must_beat", "basic"),
+    ("ultimate_holdem_must_beat", "optimal"),           # a must-beat Trips, no Ante qualifier
+    ("casino_holdem_evolution", "optimal"),
 ])
 def test_reduced_deck_equals_brute_force(name, strategy):
     """Every deal of a 12-card deck: the joint counts of the solver's stages (board-first
@@ -95,6 +100,25 @@ def _shipped_tables(name: str) -> dict[str, np.ndarray]:
         return unpack_tables(z)
 
 
+def _same_figures(mine: dict, theirs: dict) -> None:
+    """A described report and a shape solver's: every figure equal (each bet's events by
+    name, the decisions' shares; the shape reports' ``aa_bonus_always_settled`` is theirs
+    alone, the described reports' ``reached`` share is new)."""
+    for key in ("deals_counted", "main", "max_win"):
+        assert mine[key] == theirs[key], key
+    legacy = {"aa_bonus_always_settled"}
+    assert set(theirs["bets"]) - set(mine["bets"]) <= legacy
+    for bet, want in theirs["bets"].items():
+        if bet in legacy:
+            continue
+        got = mine["bets"][bet]
+        assert {k: v for k, v in got.items() if k != "events"} == \
+            {k: v for k, v in want.items() if k != "events"}, bet
+        assert {e["event"]: e for e in got["events"]} == {e["event"]: e for e in want["events"]}
+    assert {p: {a: v for a, v in shares.items() if a != "reached"}
+            for p, shares in mine["decisions"].items()} == theirs["decisions"]
+
+
 @pytest.mark.parametrize("name", ["ultimate_holdem", "casino_holdem"])
 def test_full_deck_equals_shipped(name):
     """From an empty count cache: every figure of the shipped report (made by the game's
@@ -112,19 +136,7 @@ def test_full_deck_equals_shipped(name):
     shipped = json.loads((ROOT / "gpusim" / "data" / "exact" / f"{name}.optimal.json")
                          .read_text())
     mine = analyse(res)
-    for key in ("deals_counted", "main", "max_win"):
-        assert mine[key] == shipped[key], key
-    legacy = {"aa_bonus_always_settled"}
-    assert set(shipped["bets"]) - set(mine["bets"]) <= legacy
-    for bet, want in shipped["bets"].items():
-        if bet in legacy:
-            continue
-        got = mine["bets"][bet]
-        assert {k: v for k, v in got.items() if k != "events"} == \
-            {k: v for k, v in want.items() if k != "events"}, bet
-        assert {e["event"]: e for e in got["events"]} == {e["event"]: e for e in want["events"]}
-    assert {p: {a: v for a, v in shares.items() if a != "reached"}
-            for p, shares in mine["decisions"].items()} == shipped["decisions"]
+    _same_figures(mine, shipped)
     hands = {h["hand"]: h for h in mine["first_decision"]["hands"]}
     if "preflop" in shipped:
         assert len(hands) == len(shipped["preflop"]) == 169
@@ -153,3 +165,18 @@ def test_shipped_rule_strategy_report_equals_a_fresh_solve(tmp_path, monkeypatch
     got = json.loads(json.dumps(exact_report(load_config("ultimate_holdem"), "basic",
                                              progress=False)))
     assert got == shipped
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy", ["basic", "side-bet-optimal", "always-play"])
+def test_rule_strategies_equal_the_call_once_solver(strategy, tmp_path, monkeypatch):
+    """Casino Hold'em's rule strategies, counted twice from an empty cache: by the community
+    solver (the rule on every flop and hole, board first) and by the call-once solver (the
+    rule on a representative round of every flop class and hole): every figure equal."""
+    from gpusim.games.described.exact_report import analyse
+    from gpusim.runs.exact_on_demand import exact_report
+
+    monkeypatch.setenv("GPUSIM_CACHE_DIR", str(tmp_path))
+    rules = load_config("casino_holdem")
+    theirs = json.loads(json.dumps(exact_report(rules, strategy, progress=False)))
+    _same_figures(analyse(community.solve(rules, strategy)), theirs)
