@@ -35,6 +35,10 @@ CH = 'game = "casino_holdem"\n' + (ROOT / "configs" / "casino_holdem.toml").read
 THB = 'game = "holdem_bonus"\n' + (ROOT / "configs" / "holdem_bonus.toml").read_text().split(
     "# --- the game itself")[0]
 
+# Ultimate Texas Hold'em's whole config, its description included (the report keys)
+UTH = (ROOT / "configs" / "ultimate_holdem.toml").read_text()
+TCP = (ROOT / "configs" / "three_card_poker.toml").read_text()
+
 
 @dataclass
 class Case:
@@ -181,6 +185,21 @@ CASES: list[Case] = [
     cfg("pay-array", CH, "full_house = 3", "full_house = [3]", "full_house", "array"),
     cfg("aa-pay-negative", CH, "straight = 7", "straight = -7", "straight", "-7"),
     cfg("bonus-pay-nan", THB, "AKs = 25", "AKs = nan", "AKs", "nan"),
+    # how a report lays out its figures: each key refused in one line, naming the value
+    cfg("report-order-string", UTH, 'report_order = ["fold", "win", "*"]',
+        'report_order = "fold"', "game.bets.ante.report_order", "'fold'"),
+    cfg("report-order-twice", UTH, 'report_order = ["fold", "win", "*"]',
+        'report_order = ["fold", "fold"]', "game.bets.ante.report_order", "distinct"),
+    cfg("report-order-glob", UTH, 'report_order = ["fold", "win", "*"]',
+        'report_order = ["fo*ld"]', "game.bets.ante.report_order", "fo*ld"),
+    cfg("hand-table-report-key", UTH, 'hand_table = "preflop"', 'hand_table = "bets"',
+        "game.report.hand_table", "'bets'"),
+    cfg("hand-table-number", UTH, 'hand_table = "preflop"', "hand_table = 3",
+        "game.report.hand_table", "3"),
+    cfg("hand-table-unknown-key", UTH, 'hand_table = "preflop"', 'hand_tables = "preflop"',
+        "hand_tables"),
+    cfg("hand-table-three-cards", TCP, "[game.showdown]", '[game.report]\nhand_table = "cards"'
+        "\n\n[game.showdown]", "game.report.hand_table", "two cards"),
     cfg("bonus-pay-absurd", THB, "AA = 30", "AA = 2000000000000", "AA", "2000000000000"),
     cfg("jackpot-pay-negative", THB, "straight_flush = 2500", "straight_flush = -1",
         "straight_flush", "-1"),

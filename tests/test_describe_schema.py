@@ -172,7 +172,7 @@ def test_bet_and_paytable_enums(schema):
 def test_game_keys_are_the_loaders(schema):
     game = schema["properties"]["game"]["properties"]
     assert set(game) == {"name", "title", "cards", "hands", "lines", "showdown", "decisions",
-                         "bets", "paytables", "events", "options", "strategies", "meter"}
+                         "bets", "paytables", "events", "options", "strategies", "meter", "report"}
     top = schema["properties"]
     assert set(top) == {"name", "description", "default_strategy", "stakes", "paytables", "rules",
                         "game", "jackpot"}

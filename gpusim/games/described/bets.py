@@ -5,6 +5,7 @@ key path, the value and what is allowed."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from gpusim.games.described.description import (
@@ -127,7 +128,7 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
     out = []
     for name, b, w in _named_tables(r, table, "bets", (
             "placed", "side", "fold", "showdown", "paytable", "requires", "bonus",
-            "bonus_requires", "fold_event")):
+            "bonus_requires", "fold_event", "report_order")):
         placed = r.string(b, w, "placed", allowed=("deal", "action"))
         side = bool(r.boolean(b, w, "side")) if "side" in b else False
         fold = r.string(b, w, "fold", allowed=("lose", "settle"), default="lose")
@@ -177,7 +178,7 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
                                             "placed at the deal that settles on its paytable "
                                             "alone (no showdown, no requires)")
         out.append(BetDef(name, placed, side, fold, tuple(pays), paytable, requires, bonus,
-                          bonus_requires, fold_event))
+                          bonus_requires, fold_event, _report_order(r, b, w)))
     if not any(b.placed == "deal" and not b.side for b in out):
         raise r.fail("game.bets", "no main bet is placed before the deal; one is the base bet "
                                   "(placed = 'deal')")
@@ -212,6 +213,24 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
             raise r.fail(f"game.bets.{b.name}.placed", "'deal' is not allowed: an action places "
                                                        "it; use 'action'")
     return tuple(out)
+
+
+_ORDER_ENTRY = re.compile(r"^(\*|[A-Za-z0-9_]+(:[A-Za-z0-9_]+)*(:\*)?)$")
+
+
+def _report_order(r: ConfigReader, b: dict, w: str) -> tuple[str, ...]:
+    """``report_order``: the order the exact report lists the bet's events in (each event at
+    the first entry naming it, a name or a ``prefix:*`` pattern; ``*``: every event no entry
+    names; the events no entry takes come last, each group in the layout's order)."""
+    if "report_order" not in b:
+        return ()
+    v = b["report_order"]
+    if not isinstance(v, list) or not v or not all(
+            isinstance(x, str) and _ORDER_ENTRY.match(x) for x in v) or len(set(v)) != len(v):
+        raise r.fail(f"{w}.report_order", f"value {v!r} is not allowed; expected a list of "
+                                          "distinct event names, 'name:*' patterns and at most "
+                                          "one '*' (every other event)")
+    return tuple(v)
 
 
 def _base(bets) -> str:

@@ -179,10 +179,11 @@ def spec_of(d: Description) -> GameSpec:
         solved = True
     except ValueError as exc:
         unsolved = str(exc)
-        try:  # a hold'em shape with a solver of its own
+        try:  # the play-once hold'em shape: counted by the community-card solver, designed
+            # on the shape's own counts
             play_once_shape.play_tree_of(d)
-            solver, tables = ("gpusim.games.holdem.play_once_described:SOLVER",
-                              "gpusim.games.holdem.play_once_described:DescribedPlayOnceTables")
+            solver, tables = ("gpusim.games.described.exact_report:SOLVER",
+                              "gpusim.games.described.community_tables:CommunityTables")
             designs, design_refusals = play_once_shape.design_entries(d), {}
             extra = {"forfeited_by_fold": play_once_shape.forfeited_by_fold,
                      "side_bet_exact": play_once_shape.side_bet_exact,

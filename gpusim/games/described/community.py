@@ -159,9 +159,14 @@ def _finish(rules, prog: Program, plan: Flops, acc: dict, groups: Holes,
             return values[on] // size
 
         ev_a, ev_m = evs[0]
+        # the side bets no decision changes, per starting hand: alike under every entry
+        # (each entry's sums hold every deal of the hand)
+        assert prog.nets_free is not None
+        free = np.einsum("gtlw,tlw->g", acc["joint"][0], prog.nets_free)
         root = {"cards": groups.reps[on].astype(np.int32), "weight": groups.size[on],
                 "deals": np.full(len(on), deals_per_hole, np.int64), "ev": per(ev_a),
-                "ev_main": per(ev_m), "action": act[0][on].astype(np.int64)}
+                "ev_main": per(ev_m), "action": act[0][on].astype(np.int64),
+                "ev_free": per(free[:, None])[:, 0]}
         if tables is not None:
             for i, n in enumerate(nodes):
                 if shape.level[n.point] == 0:
@@ -181,7 +186,7 @@ def _finish(rules, prog: Program, plan: Flops, acc: dict, groups: Holes,
     return Solved(rules=rules, strategy=prog.strategy, joint=joint, deals=int(joint.sum()),
                   scale=_nets(rules)[0], root_cards=root["cards"], root_weight=root["weight"],
                   root_deals=root["deals"], root_ev=root["ev"], root_ev_main=root["ev_main"],
-                  root_action=root["action"], tables=tables)
+                  root_action=root["action"], tables=tables, root_ev_free=root.get("ev_free"))
 
 
 def _as_table(actions: np.ndarray, n_actions: int) -> np.ndarray:

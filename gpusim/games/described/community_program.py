@@ -19,7 +19,7 @@ from gpusim.strategy import StrategyError
 # spec asks community_shape, and reading or refusing a config must not import JAX
 
 __all__ = ["FIELD", "N_SD", "CommunityShape", "Program", "check_strategy", "community_shape",
-           "fill_unseen", "point_rule", "program"]
+           "fill_unseen", "free_side_bets", "point_rule", "program"]
 
 FIELD = 21
 _M = (1 << FIELD) - 1
@@ -174,6 +174,9 @@ class Program:
     nets_main: np.ndarray
     river_nets: np.ndarray  # (n_paths, 6, n_high) int64: a path's net on the river, per class
     qualifier: int
+    # (terms, n_low, n_rc * 6) int64: the net of the side bets no decision changes (settled
+    # on every round, folds included, whatever the dealer holds)
+    nets_free: np.ndarray | None = None
 
 
 def _radix(d: Description, hands: tuple[str, ...]) -> tuple[np.ndarray, int]:
@@ -228,6 +231,7 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
 
     scale, net, per_bet = _nets(rules)
     net_main = sum((v for b, v in per_bet.items() if not d.bet(b).side), np.zeros_like(net))
+    net_free = sum((v for b, v in per_bet.items() if b in free_side_bets(d)), np.zeros_like(net))
     n_cls = net.shape[1] // (N_SD if d.showdown else 1)
     # a river decision is taken per cell, before the low classes are known: it may not depend
     # on them
@@ -256,6 +260,7 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
         return out.reshape(len(terms), n_low, n_rc * N_SD)
 
     nets, nets_main = net_table(net), net_table(net_main)
+    nets_free = np.rint(net_table(net_free)).astype(np.int64)
     # a value is a float64 product of counts and nets: exact while below 2**53 (a flop's
     # deals of one hole: at most 47 x 46 boards x 990 dealer hands)
     if max(np.abs(nets).max(), np.abs(nets_main).max()) * 47 * 46 * 990 >= 2**53:
@@ -266,7 +271,14 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
                     high_code=high_code, low_code=low_code, river=river, river_radix=radix,
                     n_sig=n_sig, n_high=n_high, n_low=n_low, n_rc=n_rc, terms=terms,
                     term_path=term_path, nets=nets, nets_main=nets_main,
-                    river_nets=river_nets, qualifier=shape.qualifier)
+                    river_nets=river_nets, qualifier=shape.qualifier, nets_free=nets_free)
+
+
+def free_side_bets(d: Description) -> tuple[str, ...]:
+    """The side bets no decision changes: settled after a fold too, with no condition on the
+    showdown or on staying in."""
+    return tuple(b.name for b in d.bets if b.side and b.fold == "settle" and b.requires is None
+                 and b.bonus_requires is None)
 
 
 @cache

@@ -180,6 +180,9 @@ class BetDef:
     bonus: str | None
     bonus_requires: str | None
     fold_event: str = "fold"  # a fold's event: "fold", or "named": fold:<the event it would have>
+    # the order the exact report lists the bet's events in: names, "prefix:*" patterns and "*" (the
+    # rest); empty: the layout's order
+    report_order: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +231,9 @@ class Description:
     # (name, description, table strategy): a strategy that is one of the shape's table
     # strategies under another name
     table_names: tuple[tuple[str, str, str], ...] = ()
+    # [game.report] hand_table: the key under which the exact report also writes the first
+    # decision as a table by two-card starting hand (None: no such table)
+    hand_table: str | None = None
 
     def word(self, word: str) -> str:
         """An outcome word (:data:`EVENT_WORDS`) as this game's events name it."""

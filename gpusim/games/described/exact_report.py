@@ -49,7 +49,8 @@ def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
                           root_cards=z["root_cards"], root_weight=z["root_weight"],
                           root_deals=z["root_deals"], root_ev=z["root_ev"],
                           root_ev_main=z["root_ev_main"], root_action=z["root_action"],
-                          tables=tables or None)
+                          tables=tables or None,
+                          root_ev_free=z["root_ev_free"] if "root_ev_free" in z.files else None)
     community = _is_community(rules.game_def)
     unit = "flop classes" if community else "player classes"
     update, stop = (progress_bar(f"{rules.game_def.title}: {unit}") if progress
@@ -69,6 +70,7 @@ def cached_solve(rules, strategy: str = "optimal", *, progress: bool = True):
                  root_cards=res.root_cards, root_weight=res.root_weight,
                  root_deals=res.root_deals, root_ev=res.root_ev,
                  root_ev_main=res.root_ev_main, root_action=res.root_action,
+                 **({} if res.root_ev_free is None else {"root_ev_free": res.root_ev_free}),
                  **extra)
     return res
 
@@ -178,11 +180,11 @@ def _label_text(code: int) -> str:
     return _DRAWS[code - _DRAW]
 
 
-def first_decision(res) -> list[dict]:
+def first_decision(res, root_ev: np.ndarray | None = None) -> list[dict]:
     """For the first decision point, per starting hand (and dealer up card): the deals, the
     main game's EV of every action per unit of the base bet (side bets left out: a strategy
-    card reads the main game), and the share of the hand's deals where the
-    strategy takes each action."""
+    card reads the main game; ``root_ev``, per root row and action, in its place), and the
+    share of the hand's deals where the strategy takes each action."""
     d = res.rules.game_def
     point = tree(d)[0]
     unit = res.rules.stakes.as_dict()[d.base_bet] * res.scale
@@ -202,7 +204,7 @@ def first_decision(res) -> list[dict]:
         return np.add.reduceat(values[order], starts, axis=0).tolist()
 
     n_deals = sums(deals)
-    ev = sums(res.root_ev_main.astype(np.int64) * w[:, None])
+    ev = sums((res.root_ev_main if root_ev is None else root_ev).astype(np.int64) * w[:, None])
     taken = sums(deals[:, None] * (res.root_action[:, None] == np.arange(len(point.actions))))
     out = []
     for k, g in enumerate(g_sorted[starts].tolist()):
@@ -262,7 +264,8 @@ def analyse(res) -> dict:
         ev = lay.event_of[b]
         table = BetTable(placed=int(joint[mult > 0].sum()),
                          staked=int((joint * mult).sum()))
-        for e, name in enumerate(lay.events[b]):
+        for e in _event_order(lay.events[b], d.bet(b).report_order):
+            name = lay.events[b][e]
             sel = ev == e
             count = int(joint[sel].sum())
             if not count and name == "not_placed":
@@ -298,7 +301,8 @@ def analyse(res) -> dict:
         decisions[p.name] = {a.name: int(joint[took == i].sum()) / total
                              for i, a in reversed(list(enumerate(p.actions)))}
         decisions[p.name]["reached"] = reached / total
-    return {
+    hands = first_decision(res)
+    out = {
         "game": d.name,
         "config": rules.name,
         "strategy": res.strategy,
@@ -308,8 +312,59 @@ def analyse(res) -> dict:
         "max_win": round_max_json([(round_net[c], int(joint[c]))
                                    for c in np.nonzero(dealt)[0]], total, bets=offered),
         "decisions": decisions,
-        "first_decision": {"point": tree(d)[0].name, "hands": first_decision(res)},
     }
+    if d.hand_table is not None:
+        out[d.hand_table] = hand_table(d, first_decision(res, _decided_ev(res)))
+    out["first_decision"] = {"point": tree(d)[0].name, "hands": hands}
+    return out
+
+
+def _event_order(names: tuple[str, ...], order: tuple[str, ...]) -> list[int]:
+    """The indices of a bet's events in the order its report lists them
+    (:func:`gpusim.games.described.bets._report_order`). An entry that takes no event is
+    passed over: which events a bet has can depend on the config's options (Ultimate Texas
+    Hold'em's Trips names ``beat:`` events only where it must beat the dealer)."""
+    if not order:
+        return list(range(len(names)))
+    rest = order.index("*") if "*" in order else len(order)
+    slot = [next((i for i, x in enumerate(order) if x == name or (
+        x.endswith(":*") and name.startswith(x[:-1]))), rest) for name in names]
+    return sorted(range(len(names)), key=lambda e: (slot[e], e))
+
+
+def _decided_ev(res) -> np.ndarray:
+    """(rows, actions) the first decision's EV of the bets a decision can change: every
+    offered bet but the side bets settled whatever happens (what the decision weighs)."""
+    from gpusim.games.described.community_program import free_side_bets
+
+    d = res.rules.game_def
+    amounts = res.rules.stakes.as_dict()
+    if res.root_ev_free is not None:
+        return res.root_ev - res.root_ev_free[:, None]
+    if any(amounts.get(b, 0) > 0 for b in free_side_bets(d)):
+        raise ValueError(f"game.report.hand_table: the solver of {d.name} does not count the "
+                         "EV of its side bets apart; leave the side bets out of the config "
+                         "(stake 0) or the hand table out of the description")
+    return res.root_ev
+
+
+def hand_table(d, hands: list[dict]) -> dict:
+    """The first decision by two-card starting hand (``[game.report] hand_table``): per hand
+    in the 13 x 13 chart's order (``AA``, ``AKs`` .. ``AKo`` ..), named as hold'em names it,
+    each action's EV per unit of the base bet (``ev_<action>``, in the point's order; the bets
+    a decision can change: the main game and the side bets a fold or the showdown can lose)
+    and the action the strategy takes on most of its deals."""
+    from gpusim.cards import HAND_CLASSES
+
+    actions = [a.name for a in tree(d)[0].actions]
+    by_name = {}
+    for row in hands:
+        h = row["hand"]
+        name = h + "o" if len(h) == 2 and h[0] != h[1] else h
+        entry = {f"ev_{a}": row["ev"][a] for a in actions}
+        entry["action"] = max(actions, key=lambda a: row["share"][a])
+        by_name[name] = entry
+    return {h: by_name[h] for h in HAND_CLASSES if h in by_name}
 
 
 def counts(rules, *, progress: bool = True, backend: str = "cpu"):

@@ -291,6 +291,31 @@ def _check_used(r: ConfigReader, d: Description) -> None:
                                                  "supported")
 
 
+REPORT_KEYS = ("format", "game", "config", "strategy", "deals_counted", "main", "bets",
+               "max_win", "decisions", "first_decision", "paytable_changes", "config_hash")
+"""The exact report's own keys (a hand table may not take one)."""
+
+
+def _hand_table(r: ConfigReader, game: dict, d: Description) -> str | None:
+    """``[game.report] hand_table``: the key under which the exact report also writes the first
+    decision by two-card starting hand (``{"AKo": {"ev_<action>": ..., "action": ...}}``, the
+    hands in the 13 x 13 chart's order), for a first decision that sees the player's two cards
+    alone."""
+    table = r.table(game, "game", "report", required=False) or {}
+    w = "game.report"
+    r.keys(table, w, ("hand_table",))
+    if "hand_table" not in table:
+        return None
+    key = _name(r, table["hand_table"], f"{w}.hand_table")
+    if key in REPORT_KEYS:
+        raise r.fail(f"{w}.hand_table", f"value {key!r} is not allowed: the report has that key; "
+                                        f"choose another name")
+    if d.player != 2 or d.dealer_up or d.points[0].street != 0:
+        raise r.fail(f"{w}.hand_table", "not allowed: the first decision does not see the "
+                                        "player's two cards alone")
+    return key
+
+
 def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     d = replace(d, hands=_hands(r, game, d))
     d = replace(d, lines=_lines(r, game, d))
@@ -305,6 +330,7 @@ def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     d = meter(r, game, d)
     d = replace(d, strategies=parse_strategies(r, game, d),
                 table_names=parse_table_names(r, game))
+    d = replace(d, hand_table=_hand_table(r, game, d))
     if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
         raise r.fail("game.decisions", "no action places, pulls or folds anything; at least "
                                        "one must (bet, pull, fold = true)")
@@ -317,7 +343,8 @@ def parse_description(r: ConfigReader, game: dict) -> Description:
     """The ``[game]`` table (parsed TOML) as a :class:`Description`, its options
     (``[game.options]``) at their defaults; ConfigError otherwise."""
     r.keys(game, "game", ("name", "title", "cards", "hands", "lines", "showdown", "decisions",
-                          "bets", "paytables", "events", "options", "strategies", "meter"))
+                          "bets", "paytables", "events", "options", "strategies", "meter",
+                          "report"))
     options = read_options(r, game)
     chosen = tuple((o.name, o.default) for o in options)
     d = replace(_read(r, apply(game, options, dict(chosen))), options=options, chosen=chosen,

@@ -138,6 +138,9 @@ class Solved:
     root_ev_main: np.ndarray
     root_action: np.ndarray
     tables: dict[str, np.ndarray] | None = field(default=None, repr=False)
+    # (rows,) int64 the EV of the side bets no decision changes, per first-decision row and
+    # deal (the community solver's; None where not counted)
+    root_ev_free: np.ndarray | None = None
 
     def net_histogram(self, bet: str | None = None) -> dict[Fraction, int]:
         """{net result in money units: deals} of the whole round (None) or one bet."""
