@@ -83,6 +83,7 @@ def test_refusals_name_what_is_missing(edit, words):
     assert edit[0] in text
     doc = tomllib.loads(text.replace(*edit, 1))
     doc["default_strategy"] = "basic"
+    doc["game"].pop("report")  # its hand table would refuse the up card first
     doc["name"] = doc["game"]["name"] = f"uth_refused_{len(words)}"
     rules = parse_config(doc, source="test")
     with pytest.raises(ValueError, match=words) as info:

@@ -103,7 +103,9 @@ CASES = [
      "game.options.trips_must_beat.sets", ["trips_must_beat = true", "'always'",
                                            "game.bets.trips.requires"]),
     ("option-changes-the-frame", [('{ true = "beat_dealer" }', '{ true = 1 }'),
-                                  ('"bets.trips.requires"', '"cards.dealer_up"')],
+                                  ('"bets.trips.requires"', '"cards.dealer_up"'),
+                                  # the hand table would refuse the up card first
+                                  ('hand_table = "preflop"', '')],
      "game.options.trips_must_beat.sets", ["trips_must_beat = true", "how bets settle"]),
     ("option-hand-sets", [('sets = ["showdown.qualifier"]', 'sets = ["showdown.dealer"]')],
      "game.options.dealer_qualifier.sets", ["['showdown.dealer']", "'showdown.qualifier'"]),
