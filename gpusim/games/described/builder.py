@@ -182,8 +182,10 @@ def spec_of(d: Description) -> GameSpec:
         try:  # the play-once hold'em shape: counted by the community-card solver, designed
             # on the shape's own counts
             play_once_shape.play_tree_of(d)
+            # (its table strategy stays the shape's: the CUDA kernel reads it; the community
+            # solver writes the same tables)
             solver, tables = ("gpusim.games.described.exact_report:SOLVER",
-                              "gpusim.games.described.community_tables:CommunityTables")
+                              "gpusim.games.holdem.play_once_described:DescribedPlayOnceTables")
             designs, design_refusals = play_once_shape.design_entries(d), {}
             extra = {"forfeited_by_fold": play_once_shape.forfeited_by_fold,
                      "side_bet_exact": play_once_shape.side_bet_exact,

@@ -77,10 +77,11 @@ def _spec(rules):
 
 def _solution(rules, progress: bool):
     """The optimal solution of the config (:class:`gpusim.games.holdem.play_once.Solution`),
-    from its game's exact solver (cached per pays)."""
-    from gpusim.games.spec import load
+    from the play-once solver (cached per pays; the game's exact reports come from the
+    community-card solver, whose counts are not this shape's)."""
+    from gpusim.games.holdem.play_once_described import SOLVER
 
-    return load(str(_spec(rules).exact_solver)).counts(rules, progress=progress)
+    return SOLVER.counts(rules, progress=progress)
 
 
 def _with_pays(rules, bet: str, space, values: dict[str, int]):
