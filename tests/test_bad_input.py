@@ -38,6 +38,7 @@ THB = 'game = "holdem_bonus"\n' + (ROOT / "configs" / "holdem_bonus.toml").read_
 # Ultimate Texas Hold'em's whole config, its description included (the report keys)
 UTH = (ROOT / "configs" / "ultimate_holdem.toml").read_text()
 TCP = (ROOT / "configs" / "three_card_poker.toml").read_text()
+CHG = (ROOT / "configs" / "casino_holdem.toml").read_text()  # with its description
 
 
 @dataclass
@@ -200,6 +201,10 @@ CASES: list[Case] = [
         "hand_tables"),
     cfg("hand-table-three-cards", TCP, "[game.showdown]", '[game.report]\nhand_table = "cards"'
         "\n\n[game.showdown]", "game.report.hand_table", "two cards"),
+    cfg("always-settled-main-bet", UTH, 'report_order = ["fold", "win", "*"]',
+        "report_always_settled = true", "game.bets.ante.report_always_settled", "fold_event"),
+    cfg("optimal-for-side", CHG, 'optimal_for = "main"', 'optimal_for = "side"',
+        "game.strategies.optimal-main.optimal_for", "'side'", "main"),
     cfg("bonus-pay-absurd", THB, "AA = 30", "AA = 2000000000000", "AA", "2000000000000"),
     cfg("jackpot-pay-negative", THB, "straight_flush = 2500", "straight_flush = -1",
         "straight_flush", "-1"),

@@ -24,8 +24,12 @@ CONFIGS = ("casino_holdem", "casino_holdem_evolution")
 
 
 def test_the_description_is_of_the_call_once_shape():
+    # counted by the community-card solver; the shape still designs it and its tables class
+    # (which the CUDA kernel reads) reads the tables
     spec = spec_for(load_config("casino_holdem"))
-    assert spec.exact_solver == "gpusim.games.holdem.call_once_described:SOLVER"
+    assert spec.exact_solver == "gpusim.games.described.exact_report:SOLVER"
+    assert spec.table_strategy_class == \
+        "gpusim.games.holdem.call_once_described:DescribedCallOnceTables"
     assert spec.table_strategies == ("optimal", "optimal-main")
     assert {"optimal", "optimal-main"} <= {s.name for s in spec.strategies}
     assert spec.forfeited_by_fold(load_config("casino_holdem")) == ("aa_bonus",)

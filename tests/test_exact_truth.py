@@ -33,13 +33,14 @@ ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "gpusim"]
 
 SLOW_SOLVES = frozenset({"ultimate_holdem_must_beat", "caribbean_stud", "ultimate_holdem_3x_open",
-                         "casino_holdem_turn"})
+                         "casino_holdem_turn", "casino_holdem_evolution"})
 """Shipped configs whose fresh solve runs in the slow suite only: each Ultimate Texas Hold'em
 config needs its own enumeration (its river decision is priced with its own paytable), so the
 default suite re-solves the standard one and leaves the variant to ``make test-slow``;
 Caribbean Stud's solve takes over a minute, so the default suite re-solves one hand label of it
 in part (tests/test_described_exact.py); Casino Hold'em with a turn bet takes minutes (the
-community-card solver's turn street, in NumPy)."""
+community-card solver's turn street, in NumPy); Casino Hold'em's other AA Bonus config is two
+community-card solves (``optimal`` and ``optimal-main``) on the path the standard one takes."""
 
 
 def test_designer_candidate_is_what_a_fresh_exact_gives(fresh_exact_cache, monkeypatch,

@@ -64,9 +64,10 @@ def _exact(config: str, strategy: str) -> dict:
 
 def test_shipped_exact_reports_match_provenance():
     prov = json.loads((EXACT / "provenance.json").read_text())
-    # every config's optimal report, and the rule strategies shipped beside them (one only
-    # the community-card solver prices: Ultimate Texas Hold'em's basic)
-    assert set(prov) == {f"{c}.optimal.json" for c in CONFIGS} | {"ultimate_holdem.basic.json"}
+    # every config's optimal report, and the strategies shipped beside them (Ultimate Texas
+    # Hold'em's basic, Casino Hold'em's optimal-main: the README quotes them)
+    assert set(prov) == {f"{c}.optimal.json" for c in CONFIGS} | {
+        "ultimate_holdem.basic.json", "casino_holdem.optimal-main.json"}
     for name, p in prov.items():
         data = (EXACT / name).read_bytes()
         assert hashlib.sha256(data).hexdigest() == p["sha256"], name

@@ -20,7 +20,9 @@ class ExactSolver:
       (docs/exact.md), ``strategy`` a :class:`~gpusim.strategy.Strategy` or a table strategy's
       name;
     - ``rule_strategies_are_slow``: a rule-list strategy is priced by applying it to every
-      situation, which takes about a minute (so the report is not "cached" for it).
+      situation, which takes about a minute (so the report is not "cached" for it);
+    - ``report_solves_tables``: the report of a table strategy counts its own decisions (the
+      tables need not be solved first: each table strategy is a solve of its own).
     """
 
     counts: Callable
@@ -28,3 +30,4 @@ class ExactSolver:
     solve_tables: Callable
     report: Callable
     rule_strategies_are_slow: bool
+    report_solves_tables: bool = False

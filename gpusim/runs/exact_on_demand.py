@@ -104,7 +104,7 @@ def exact_report(
     """
     spec = spec_for(rules)
     solver = _solver(rules)
-    if _reads_tables(spec, strategy):
+    if _reads_tables(spec, strategy) and not solver.report_solves_tables:
         decision_tables(rules, progress=progress, backend=backend)
     return versioned(solver.report(rules, strategy, progress=progress, backend=backend))
 

@@ -128,7 +128,8 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
     out = []
     for name, b, w in _named_tables(r, table, "bets", (
             "placed", "side", "fold", "showdown", "paytable", "requires", "bonus",
-            "bonus_requires", "fold_event", "report_order")):
+            "bonus_requires", "fold_event", "report_order", "report_always_settled",
+            "report_folds")):
         placed = r.string(b, w, "placed", allowed=("deal", "action"))
         side = bool(r.boolean(b, w, "side")) if "side" in b else False
         fold = r.string(b, w, "fold", allowed=("lose", "settle"), default="lose")
@@ -177,12 +178,30 @@ def bets(r: ConfigReader, game: dict, d: Description) -> tuple[BetDef, ...]:
             raise r.fail(f"{w}.fold_event", "'named' is not allowed here; allowed on a bet "
                                             "placed at the deal that settles on its paytable "
                                             "alone (no showdown, no requires)")
+        always = bool(r.boolean(b, w, "report_always_settled")) \
+            if "report_always_settled" in b else False
+        if always and fold_event != "named" and not (side and fold == "settle"):
+            raise r.fail(f"{w}.report_always_settled", "true is not allowed here; it needs "
+                                                       "fold_event = 'named' (the report merges "
+                                                       "each fold:<event> into its event) or a "
+                                                       "side bet settled after a fold")
+        folds = r.string(b, w, "report_folds", allowed=("apart", "merged"), default="apart")
+        if folds == "merged" and (fold_event != "named" or not side or fold != "settle"):
+            raise r.fail(f"{w}.report_folds", "'merged' is not allowed here; it needs a side "
+                                              "bet with fold_event = 'named' and fold = "
+                                              "'settle' (a folded hand paid as any other)")
         out.append(BetDef(name, placed, side, fold, tuple(pays), paytable, requires, bonus,
-                          bonus_requires, fold_event, _report_order(r, b, w)))
+                          bonus_requires, fold_event, _report_order(r, b, w), always,
+                          folds == "merged"))
     if not any(b.placed == "deal" and not b.side for b in out):
         raise r.fail("game.bets", "no main bet is placed before the deal; one is the base bet "
                                   "(placed = 'deal')")
     names = [b.name for b in out]
+    for b in out:
+        if b.report_always_settled and f"{b.name}_always_settled" in names:
+            raise r.fail(f"game.bets.{b.name}.report_always_settled",
+                         f"true is not allowed: the report's key {b.name}_always_settled is "
+                         "another bet's name")
     pullable = [b.name for b in out if b.placed == "deal" and not b.side
                 and b.name != _base(out)]
     placed_by = {a.bet for p in d.points for a in p.actions if a.bet}

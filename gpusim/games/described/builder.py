@@ -192,12 +192,14 @@ def spec_of(d: Description) -> GameSpec:
                      "kernel": play_once_kernel.kernel_of(d)}
             solved = True
         except ValueError:
-            try:  # the call-once hold'em shape (Casino Hold'em's)
+            try:  # the call-once hold'em shape (Casino Hold'em's): counted by the
+                # community-card solver, designed on the shape's own counts, its tables read by
+                # the shape's class (the CUDA kernel reads it)
                 from gpusim.games.holdem import call_once_kernel, call_once_shape
 
                 call_once_shape.call_tree_of(d)
                 solver, tables = (
-                    "gpusim.games.holdem.call_once_described:SOLVER",
+                    "gpusim.games.described.exact_report:SOLVER",
                     "gpusim.games.holdem.call_once_described:DescribedCallOnceTables")
                 designs, design_refusals = call_once_shape.design_entries(d), {}
                 extra = {"forfeited_by_fold": call_once_shape.forfeited_by_fold,
@@ -236,11 +238,10 @@ def spec_of(d: Description) -> GameSpec:
     optimal: tuple[StrategyEntry, ...] = (StrategyEntry(
         "optimal", "table:optimal", "exact: the best action at every point, given the cards "
         "seen and the bets placed"),) if solved else ()
-    table_strategies: tuple[str, ...] = ("optimal",) if solved else ()
-    if solver.startswith("gpusim.games.holdem.call_once"):
-        optimal += (StrategyEntry("optimal-main", "table:optimal-main",
-                                  "exact: call iff it beats folding in the main game alone"),)
-        table_strategies = ("optimal", "optimal-main")
+    if solved:  # the description's other exact strategies (optimal_for)
+        optimal += tuple(StrategyEntry(name, f"table:{name}", desc or f"exact, for the {bets} "
+                                       "bets") for name, desc, bets in d.exact_strategies)
+    table_strategies = tuple(e.name for e in optimal)
     if solver.startswith("gpusim.games.holdem.streets"):
         optimal = tuple(StrategyEntry(n, f"table:{n}", t) for n, t in streets_shape.STRATEGIES)
         table_strategies = tuple(n for n, _ in streets_shape.STRATEGIES)

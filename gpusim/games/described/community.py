@@ -96,7 +96,7 @@ def solve(rules, strategy: str = "optimal", *, workers: int | None = None,
     prog = program(rules, strategy, _FULL_DEALER)
     plan = flop_plan(prog)
     b3 = board_classes(3)
-    tables = strategy == "optimal"
+    tables = d.decides_for(strategy) is not None
     extra = {"flop_act": ((b3.n_classes, max(1, len(plan.flop_nodes)), 1326), np.uint8),
              "turn_act": ((b3.n_classes, 52, max(1, len(plan.turn_nodes)), 1326)
                           if tables and plan.turn_nodes else (1, 1, 1, 1), np.uint8)}
@@ -170,17 +170,17 @@ def _finish(rules, prog: Program, plan: Flops, acc: dict, groups: Holes,
         if tables is not None:
             for i, n in enumerate(nodes):
                 if shape.level[n.point] == 0:
-                    _put(tables, points[n.point].name,
+                    _put(tables, points[n.point].name, prog.strategy,
                          np.eye(len(n.children), dtype=bool)[act[i]], i, nodes)
     if tables is not None:
         for k, i in enumerate(plan.flop_nodes):
-            _put(tables, points[nodes[i].point].name,
+            _put(tables, points[nodes[i].point].name, prog.strategy,
                  _as_table(flop_act[:, k], len(nodes[i].children)), i, nodes)
         for k, i in enumerate(plan.turn_nodes):
-            _put(tables, points[nodes[i].point].name,
+            _put(tables, points[nodes[i].point].name, prog.strategy,
                  _as_table(turn_act[:, :, k], len(nodes[i].children)), i, nodes)
         for k, i in enumerate(prog.river):
-            _put(tables, points[nodes[i].point].name,
+            _put(tables, points[nodes[i].point].name, prog.strategy,
                  _as_table(river[k], len(nodes[i].children)), i, nodes)
     joint = joint_counts(prog, acc, reach)
     return Solved(rules=rules, strategy=prog.strategy, joint=joint, deals=int(joint.sum()),
@@ -198,9 +198,10 @@ def _as_table(actions: np.ndarray, n_actions: int) -> np.ndarray:
     return ((actions[..., None] >> np.arange(bits, dtype=np.uint8)) & 1).astype(bool)
 
 
-def _put(tables: dict, point: str, table: np.ndarray, node: int, nodes) -> None:
-    """One node's table under ``point/optimal`` (several nodes of a point: stacked)."""
-    key = f"{point}/optimal"
+def _put(tables: dict, point: str, strategy: str, table: np.ndarray, node: int,
+         nodes) -> None:
+    """One node's table under ``point/strategy`` (several nodes of a point: stacked)."""
+    key = f"{point}/{strategy}"
     same = [i for i, n in enumerate(nodes) if n.point == nodes[node].point]
     if len(same) == 1:
         tables[key] = table

@@ -75,7 +75,7 @@ def river_decisions(prog: Program, sd: np.ndarray, high: np.ndarray,
         return np.zeros(len(high), np.int64)
     nodes = _nodes(prog.d)
     act: dict[int, np.ndarray] = {}
-    if prog.strategy != "optimal":
+    if not prog.exact:
         for i in prog.river:
             act[i] = point_rule(prog.d, prog.strategy, nodes[i].point)(cards)
     else:
@@ -150,7 +150,7 @@ def _write(arrays: dict, ids: np.ndarray, sc, param) -> bool:
 def _native_plan(prog: Program):
     """(class_of per high hand, the river program) for :func:`community_cells_native`, or None
     where the numpy form runs."""
-    if loaded_library() is None or (prog.river and prog.strategy != "optimal"):
+    if loaded_library() is None or (prog.river and not prog.exact):
         return None
     d = prog.d
     lay = layout(d)

@@ -177,7 +177,7 @@ def rule_actions(prog: Program, node_ids, board: np.ndarray,
                  holes: np.ndarray) -> dict[int, np.ndarray] | None:
     """A rule strategy's actions at ``node_ids`` (all on one street) for ``holes`` (N, 2) with
     the board so far ``board`` ((k,) or (N, k)); None for ``optimal``."""
-    if prog.strategy == "optimal" or not node_ids:
+    if prog.exact or not node_ids:
         return None
     cards = _cards(prog, holes, board)
     nodes = _nodes(prog.d)
@@ -416,7 +416,7 @@ def preflop(prog: Program, plan: Flops, acc: dict, groups: Holes):
     pre = [i for i, n in enumerate(nodes) if shape.level[n.point] == 0]
     entry_index = {e: k for k, e in enumerate(plan.entries)}
     rule = None
-    if prog.strategy != "optimal":
+    if not prog.exact:
         cards = np.zeros((groups.n, d.n_cards), np.int32)
         cards[:, list(d.columns["player"])] = groups.reps
         # the other columns: cards off the hole (a pre-flop rule never reads them)

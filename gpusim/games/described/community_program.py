@@ -153,6 +153,8 @@ class Program:
     actions, mixed radix). ``term_path[t, sig]``: the path a terminal (a path, or a river
     node) ends in under a river signature. ``nets[t]``: (n_low, n_rc * 6) float64 net of
     terminal t per (low class, cell code, showdown result), ``nets_main`` the main bets'.
+    The decisions weigh ``nets`` (``river_nets`` on the river): every offered bet's nets, or
+    the main bets' alone for a strategy ``optimal_for = "main"``.
     """
 
     d: Description
@@ -177,6 +179,12 @@ class Program:
     # (terms, n_low, n_rc * 6) int64: the net of the side bets no decision changes (settled
     # on every round, folds included, whatever the dealer holds)
     nets_free: np.ndarray | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the solve takes the best actions (``optimal`` or an ``optimal_for``
+        strategy), not a rule strategy's."""
+        return self.d.decides_for(self.strategy) is not None
 
 
 def _radix(d: Description, hands: tuple[str, ...]) -> tuple[np.ndarray, int]:
@@ -231,6 +239,8 @@ def program(rules, strategy: str, total_dealer: int) -> Program:
 
     scale, net, per_bet = _nets(rules)
     net_main = sum((v for b, v in per_bet.items() if not d.bet(b).side), np.zeros_like(net))
+    if d.decides_for(strategy) == "main":
+        net = net_main  # what the decisions weigh: the side bets are counted, not weighed
     net_free = sum((v for b, v in per_bet.items() if b in free_side_bets(d)), np.zeros_like(net))
     n_cls = net.shape[1] // (N_SD if d.showdown else 1)
     # a river decision is taken per cell, before the low classes are known: it may not depend
@@ -305,9 +315,10 @@ def fill_unseen(seen: np.ndarray, m: int) -> np.ndarray:
 
 
 def check_strategy(d: Description, strategy: str) -> None:
-    if strategy != "optimal":
+    if d.decides_for(strategy) is None:
         names = [name for name, _, _ in d.strategies]
         if strategy not in names:
+            exact = "".join(f", '{n}'" for n, _, _ in d.exact_strategies)
             raise StrategyError(f"strategy {strategy!r}: the exact solver of {d.name} prices "
-                                f"'optimal' and the description's rule strategies: "
+                                f"'optimal'{exact} and the description's rule strategies: "
                                 f"{', '.join(names)}")

@@ -183,6 +183,12 @@ class BetDef:
     # the order the exact report lists the bet's events in: names, "prefix:*" patterns and "*" (the
     # rest); empty: the layout's order
     report_order: tuple[str, ...] = ()
+    # the report also lists the bet as if a fold never forfeited it (<name>_always_settled:
+    # each fold:<event> merged into its event, paid as it)
+    report_always_settled: bool = False
+    # the exact report counts each fold:<event> with its event (report_folds = "merged": a
+    # side bet settled after a fold, its folded hands paid as any other)
+    report_folds_merged: bool = False
 
 
 @dataclass(frozen=True)
@@ -231,9 +237,23 @@ class Description:
     # (name, description, table strategy): a strategy that is one of the shape's table
     # strategies under another name
     table_names: tuple[tuple[str, str, str], ...] = ()
+    # (name, description, bets): an exact strategy besides ``optimal`` whose decisions weigh
+    # only some of the bets (``optimal_for = "main"``: the main game's, side bets left out)
+    exact_strategies: tuple[tuple[str, str, str], ...] = ()
     # [game.report] hand_table: the key under which the exact report also writes the first
     # decision as a table by two-card starting hand (None: no such table)
     hand_table: str | None = None
+    # [game.report] first_decision_order ("strength", or "chart": two-card hands in the 13 x 13
+    # chart's order and names) and first_decision_note (a line beside the rows; "": none)
+    first_decision_order: str = "strength"
+    first_decision_note: str = ""
+
+    def decides_for(self, strategy: str) -> str | None:
+        """What an exact strategy's decisions weigh: ``"all"`` (``optimal``: every offered bet)
+        or ``"main"`` (the main bets alone); None for a rule strategy."""
+        if strategy == "optimal":
+            return "all"
+        return next((bets for name, _, bets in self.exact_strategies if name == strategy), None)
 
     def word(self, word: str) -> str:
         """An outcome word (:data:`EVENT_WORDS`) as this game's events name it."""

@@ -94,11 +94,15 @@ def counts_file(rules) -> str:
 
 
 def solve_tables(rules, progress: bool, backend: str = "cpu") -> dict[str, np.ndarray]:
-    """The ``optimal`` decision tables (bool bit planes per point)."""
+    """The decision tables (bool bit planes per point) of ``optimal`` and of the description's
+    other exact strategies (``optimal_for``), each a solve of its own."""
     del backend  # counted on the CPU: the described solver has no GPU path
-    tables = cached_solve(rules, "optimal", progress=progress).tables
-    assert tables is not None
-    return tables
+    out: dict[str, np.ndarray] = {}
+    for name in ("optimal", *(n for n, _, _ in rules.game_def.exact_strategies)):
+        tables = cached_solve(rules, name, progress=progress).tables
+        assert tables is not None
+        out.update(tables)
+    return out
 
 
 # --- starting hands ---------------------------------------------------------------------------
@@ -235,10 +239,14 @@ def _label_order(rows: list[dict]) -> list[str]:
 
 
 def report(rules, strategy: str, *, progress: bool = True, backend: str = "cpu") -> dict:
-    """The exact report of a described game's config under ``strategy`` (docs/exact.md)."""
+    """The exact report of a described game's config under ``strategy`` (docs/exact.md; another
+    name of a table strategy is solved as that strategy, and reported under its own name)."""
+    from dataclasses import replace
+
     del backend
-    res = cached_solve(rules, strategy, progress=progress)
-    return analyse(res)
+    table = {n: t for n, _, t in rules.game_def.table_names}.get(strategy, strategy)
+    res = cached_solve(rules, table, progress=progress)
+    return analyse(replace(res, strategy=strategy))
 
 
 def analyse(res) -> dict:
@@ -261,10 +269,15 @@ def analyse(res) -> dict:
     dealt = joint > 0
     for b in offered:
         mult = lay.multiple_of[b]
-        ev = lay.event_of[b]
+        # the events as the report lists them: report_folds = "merged" counts each
+        # fold:<event> with its event (paid alike: the bet is settled after a fold)
+        shown = _shown_events(lay.events[b], d.word("fold"), d.bet(b).report_folds_merged)
+        ev = shown[lay.event_of[b]]
         table = BetTable(placed=int(joint[mult > 0].sum()),
                          staked=int((joint * mult).sum()))
         for e in _event_order(lay.events[b], d.bet(b).report_order):
+            if shown[e] != e:
+                continue
             name = lay.events[b][e]
             sel = ev == e
             count = int(joint[sel].sum())
@@ -282,6 +295,9 @@ def analyse(res) -> dict:
         on = np.nonzero(dealt & (mult > 0))[0]
         best = max_win_json([(lay.events[b][ev[c]], net[c], int(joint[c])) for c in on], total)
         bets[b] = bet_json(table, total, max_win=best)
+        if d.bet(b).report_always_settled:
+            bets[f"{b}_always_settled"] = _always_settled(lay, d.bet(b), d.word("fold"), joint,
+                                                          rets[b], per_unit, total)
         if not d.bet(b).side:
             main_net = main_net + mult * value[ev]
             main_wager += mult
@@ -315,8 +331,54 @@ def analyse(res) -> dict:
     }
     if d.hand_table is not None:
         out[d.hand_table] = hand_table(d, first_decision(res, _decided_ev(res)))
+    if d.first_decision_order == "chart":
+        hands = _chart_order(hands)
     out["first_decision"] = {"point": tree(d)[0].name, "hands": hands}
+    if d.first_decision_note:
+        out["first_decision"]["note"] = d.first_decision_note
     return out
+
+
+def _chart_order(hands: list[dict]) -> list[dict]:
+    """First-decision rows of two-card hands in the 13 x 13 chart's order, offsuit hands named
+    as hold'em names them (``AKo``)."""
+    from gpusim.cards import HAND_CLASSES
+
+    named = {}
+    for row in hands:
+        h = row["hand"]
+        name = h + "o" if len(h) == 2 and h[0] != h[1] else h
+        named[name] = {**row, "hand": name}
+    return [named[h] for h in HAND_CLASSES if h in named]
+
+
+def _shown_events(names: tuple[str, ...], fold: str, merged: bool) -> np.ndarray:
+    """Per event of a bet, the event the report lists it under: itself, or with
+    ``report_folds = "merged"`` a ``fold:<event>``'s event (``fold``: the game's word)."""
+    index = {n: e for e, n in enumerate(names)}
+    return np.array([index.get(n.removeprefix(f"{fold}:"), e) if merged else e
+                     for e, n in enumerate(names)], np.int64)
+
+
+def _always_settled(lay, bet, fold: str, joint: np.ndarray, rets, per_unit: Fraction | int,
+                    total: int) -> dict:
+    """A bet's figures as if a fold never forfeited it (``report_always_settled``): each
+    ``fold:<event>`` counted with its event and paid as it, the bet placed on every deal."""
+    names = lay.events[bet.name]
+    ev = _shown_events(names, fold, True)[lay.event_of[bet.name]]
+    table = BetTable(placed=total, staked=total)
+    wins = []
+    for e in _event_order(names, bet.report_order):
+        name = names[e]
+        if name.startswith(f"{fold}:") or (name == "not_placed" and not joint[ev == e].any()):
+            continue
+        sel = ev == e
+        count = int(joint[sel].sum())
+        pays = Fraction(rets[e]) - 1
+        table.add(name, pays, count, units=count, placed=count)
+        if count:
+            wins.append((name, pays * per_unit, count))
+    return bet_json(table, total, max_win=max_win_json(wins, total))
 
 
 def _event_order(names: tuple[str, ...], order: tuple[str, ...]) -> list[int]:
@@ -354,17 +416,10 @@ def hand_table(d, hands: list[dict]) -> dict:
     each action's EV per unit of the base bet (``ev_<action>``, in the point's order; the bets
     a decision can change: the main game and the side bets a fold or the showdown can lose)
     and the action the strategy takes on most of its deals."""
-    from gpusim.cards import HAND_CLASSES
-
     actions = [a.name for a in tree(d)[0].actions]
-    by_name = {}
-    for row in hands:
-        h = row["hand"]
-        name = h + "o" if len(h) == 2 and h[0] != h[1] else h
-        entry = {f"ev_{a}": row["ev"][a] for a in actions}
-        entry["action"] = max(actions, key=lambda a: row["share"][a])
-        by_name[name] = entry
-    return {h: by_name[h] for h in HAND_CLASSES if h in by_name}
+    return {row["hand"]: {**{f"ev_{a}": row["ev"][a] for a in actions},
+                          "action": max(actions, key=lambda a: row["share"][a])}
+            for row in _chart_order(hands)}
 
 
 def counts(rules, *, progress: bool = True, backend: str = "cpu"):
@@ -378,4 +433,5 @@ SOLVER = ExactSolver(
     solve_tables=solve_tables,
     report=report,
     rule_strategies_are_slow=True,
+    report_solves_tables=True,
 )

@@ -233,7 +233,7 @@ def parse_strategies(r: ConfigReader, game: dict, d: Description):
                             "letters, digits, '-' and '_'")
         if not isinstance(s, dict):
             raise r.fail(w, "value is not allowed; expected a table")
-        if "table" in s:  # another name of a table strategy (parse_table_names)
+        if "table" in s or "optimal_for" in s:  # parse_table_names, parse_exact_strategies
             continue
         r.keys(s, w, ("description", *points))
         desc = r.string(s, w, "description", default="")
@@ -279,6 +279,30 @@ def parse_table_names(r: ConfigReader, game: dict) -> tuple[tuple[str, str, str]
     return tuple(out)
 
 
+EXACT_FOR = ("main",)
+"""What an exact strategy besides ``optimal`` may weigh (``optimal_for``)."""
+
+
+def parse_exact_strategies(r: ConfigReader, game: dict) -> tuple[tuple[str, str, str], ...]:
+    """The strategies of ``game["strategies"]`` that the exact solver decides on some of the
+    bets (``{ description = "...", optimal_for = "main" }``: the best action for the main game
+    alone, the side bets left out of the weighing but still counted): (name, description,
+    bets)."""
+    table = r.table(game, "game", "strategies", required=False) or {}
+    out = []
+    for name, s in table.items():
+        if not isinstance(s, dict) or "optimal_for" not in s:
+            continue
+        w = f"game.strategies.{name}"
+        if name == "optimal":
+            raise r.fail(w, "the name 'optimal' is not allowed: it is the exact strategy of "
+                            "every bet; choose another name, e.g. 'optimal-main'")
+        r.keys(s, w, ("description", "optimal_for"))
+        out.append((name, r.string(s, w, "description", default=""),
+                    r.string(s, w, "optimal_for", allowed=EXACT_FOR)))
+    return tuple(out)
+
+
 def _check_used(r: ConfigReader, d: Description) -> None:
     used = {b.paytable for b in d.bets} | {b.bonus for b in d.bets}
     for t in d.paytables:
@@ -296,24 +320,34 @@ REPORT_KEYS = ("format", "game", "config", "strategy", "deals_counted", "main", 
 """The exact report's own keys (a hand table may not take one)."""
 
 
-def _hand_table(r: ConfigReader, game: dict, d: Description) -> str | None:
-    """``[game.report] hand_table``: the key under which the exact report also writes the first
-    decision by two-card starting hand (``{"AKo": {"ev_<action>": ..., "action": ...}}``, the
-    hands in the 13 x 13 chart's order), for a first decision that sees the player's two cards
-    alone."""
+def _report(r: ConfigReader, game: dict, d: Description) -> Description:
+    """``[game.report]``: ``hand_table``, the key under which the exact report also writes the
+    first decision by two-card starting hand (``{"AKo": {"ev_<action>": ..., "action": ...}}``,
+    the hands in the 13 x 13 chart's order); ``first_decision_order``, the order of the
+    ``first_decision`` rows (``"strength"``, or ``"chart"``: that chart's order and names, for
+    rows of two player cards without an up card); ``first_decision_note``, a line the report
+    writes beside those rows."""
     table = r.table(game, "game", "report", required=False) or {}
     w = "game.report"
-    r.keys(table, w, ("hand_table",))
-    if "hand_table" not in table:
-        return None
-    key = _name(r, table["hand_table"], f"{w}.hand_table")
-    if key in REPORT_KEYS:
-        raise r.fail(f"{w}.hand_table", f"value {key!r} is not allowed: the report has that key; "
-                                        f"choose another name")
-    if d.player != 2 or d.dealer_up or d.points[0].street != 0:
-        raise r.fail(f"{w}.hand_table", "not allowed: the first decision does not see the "
-                                        "player's two cards alone")
-    return key
+    r.keys(table, w, ("hand_table", "first_decision_order", "first_decision_note"))
+    two_cards = d.player == 2 and not d.dealer_up and d.points[0].street == 0
+    key = None
+    if "hand_table" in table:
+        key = _name(r, table["hand_table"], f"{w}.hand_table")
+        if key in REPORT_KEYS:
+            raise r.fail(f"{w}.hand_table", f"value {key!r} is not allowed: the report has that "
+                                            f"key; choose another name")
+        if not two_cards:
+            raise r.fail(f"{w}.hand_table", "not allowed: the first decision does not see the "
+                                            "player's two cards alone")
+    order = r.string(table, w, "first_decision_order", allowed=("strength", "chart"),
+                     default="strength")
+    if order == "chart" and (d.player != 2 or d.dealer_up):
+        raise r.fail(f"{w}.first_decision_order", "'chart' is not allowed: the first "
+                                                  "decision's rows are not two-card hands "
+                                                  "alone (two player cards, no up card)")
+    note = r.string(table, w, "first_decision_note", default="")
+    return replace(d, hand_table=key, first_decision_order=order, first_decision_note=note)
 
 
 def complete(r: ConfigReader, game: dict, d: Description) -> Description:
@@ -329,8 +363,9 @@ def complete(r: ConfigReader, game: dict, d: Description) -> Description:
     _check_used(r, d)
     d = meter(r, game, d)
     d = replace(d, strategies=parse_strategies(r, game, d),
-                table_names=parse_table_names(r, game))
-    d = replace(d, hand_table=_hand_table(r, game, d))
+                table_names=parse_table_names(r, game),
+                exact_strategies=parse_exact_strategies(r, game))
+    d = _report(r, game, d)
     if not any(a.bet or a.pull or a.fold for p in d.points for a in p.actions):
         raise r.fail("game.decisions", "no action places, pulls or folds anything; at least "
                                        "one must (bet, pull, fold = true)")

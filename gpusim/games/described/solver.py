@@ -191,14 +191,18 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
     net_main = sum((v for b, v in per_bet.items() if not d.bet(b).side),
                    np.zeros_like(net))
     decide = None
-    if strategy != "optimal":
+    exact = d.decides_for(strategy)
+    if exact is None:
         # the description's own rule strategies (not the registry: the solver stays below it)
         names = [name for name, _, _ in d.strategies]
         if strategy not in names:
+            others = "".join(f", '{n}'" for n, _, _ in d.exact_strategies)
             raise StrategyError(f"strategy {strategy!r}: the exact solver of {d.name} prices "
-                                f"'optimal' and the description's rule strategies: "
+                                f"'optimal'{others} and the description's rule strategies: "
                                 f"{', '.join(names)}")
         decide = rule_strategy(d, strategy)
+    # what the best actions weigh: every offered bet, or the main bets alone (optimal_for)
+    weighed = net_main if exact == "main" else net
     if full:
         b = board_classes(d.player)
         p_cards, p_weight = b.reps.astype(np.int64), b.weights
@@ -229,11 +233,11 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
                               "action": []}
     by_point = node_index(d)
     tables = None
-    if full and strategy == "optimal":
+    if full and exact is not None:
         tables = {k: np.zeros((len(by_point[k]), table_size(d, k)), np.uint8)
                   for k in range(len(points))}
     for done, ids in enumerate(chunks):
-        part = _chunk(rules, shape, lay, nodes, (net, net_main), n_out, deck_a, p_cards[ids],
+        part = _chunk(rules, shape, lay, nodes, (weighed, net_main), n_out, deck_a, p_cards[ids],
                       p_weight[ids], p_class[ids], decide, tables)
         joint += part["joint"]
         for key in roots:
@@ -246,7 +250,7 @@ def solve(rules, strategy: str = "optimal", *, deck=None, player_classes=None,
         out_tables = {}
         for k, t in tables.items():
             planes = ((t[..., None] >> np.arange(bits, dtype=np.uint8)) & 1).astype(bool)
-            out_tables[f"{points[k].name}/optimal"] = planes
+            out_tables[f"{points[k].name}/{strategy}"] = planes
     return Solved(rules=rules, strategy=strategy, joint=joint, deals=int(joint.sum()),
                   scale=scale, root_cards=np.concatenate(roots["cards"]).astype(np.int32),
                   root_weight=np.concatenate(roots["weight"]),

@@ -178,10 +178,11 @@ def side_hits(rules, bet: str) -> tuple[dict[str, int], int]:
 
 
 def _counts(rules, progress: bool):
-    from gpusim.games import spec_for
-    from gpusim.games.spec import load
+    """The call-once solver's counts (cached per dealer qualifier; the game's exact reports come
+    from the community-card solver, whose counts are not this shape's)."""
+    from gpusim.games.holdem.call_once_described import SOLVER
 
-    return load(str(spec_for(rules).exact_solver)).counts(rules, progress=progress)
+    return SOLVER.counts(rules, progress=progress)
 
 
 def ante_main_model(rules, bet: str, strategy: str, counts=None, progress: bool = False,
