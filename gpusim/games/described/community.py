@@ -264,7 +264,7 @@ def solve_reduced(rules, strategy: str, deck) -> Solved:
         rest = [c for c in deck_t if c not in flop]
         valid = np.asarray(in_deck & ~np.isin(holes, fl).any(axis=1))
         if plan.turn_street:
-            def counts(t: int, flop=flop, rest=rest) -> np.ndarray:
+            def counts(t: int, flop=flop, rest=rest) -> np.ndarray:  # packed (4, n_rc, 1326)
                 fsum = np.zeros((prog.n_rc, 1326), np.int64)
                 nsum = np.zeros((prog.n_rc, 1326), np.int64)
                 for r in rest:
@@ -274,8 +274,7 @@ def solve_reduced(rules, strategy: str, deck) -> Solved:
                     rc = tab["rc"][row].astype(np.int64)
                     np.add.at(fsum, (rc, cols), tab["f"][row])
                     np.add.at(nsum, (rc, cols), tab["n"][row].astype(np.int64))
-                return unpack([fsum & _M, (fsum >> FIELD) & _M, fsum >> 2 * FIELD], nsum,
-                              prog.n_rc, total_dealer)
+                return np.stack([fsum & _M, (fsum >> FIELD) & _M, fsum >> 2 * FIELD, nsum])
 
             turn_flop(prog, plan, groups, acc, fl, rest, counts, valid, 1,
                       (n - 5) * (n - 6) * total_dealer)

@@ -108,9 +108,9 @@ def level_values(prog: Program, node_ids, tv, tv_main, deeper: dict, rule_acts):
     later street (``deeper[node] = (value, main value, target)``). Returns (value, main value,
     target reached, action, (values, main values) per action) per node, and a function that
     gives the same three for any child (an entry)."""
-    nodes = _nodes(prog.d)
+    nodes = prog.nodes
     n_h = tv.shape[1]
-    n_paths = len(layout(prog.d).paths)
+    n_paths = prog.n_paths
     value: dict[int, np.ndarray] = {}
     value_main: dict[int, np.ndarray] = {}
     reach: dict[int, np.ndarray] = {}
@@ -273,13 +273,39 @@ def one_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.ndar
     return act
 
 
+def packed_nets(prog: Program) -> np.ndarray:
+    """(2 terms, n_low, 4 * n_rc) float64: the nets of :attr:`Program.nets` and
+    ``nets_main`` folded onto the packed counts (the three fields and the boards, per cell
+    code) that :func:`unpack` spreads into the six showdown results: a value is then one
+    product with the packed sums, which are summed over turns before they are unpacked."""
+    both = np.concatenate([prog.nets, prog.nets_main])
+    n = both.reshape(len(both), prog.n_low, prog.n_rc, N_SD)
+    q = (np.arange(prog.n_rc) % 2 == 1)[None, None, :]
+    lose = n[..., 5]
+    out = np.stack([n[..., 0] - lose,
+                    np.where(q, n[..., 4], n[..., 1]) - lose,
+                    np.where(q, n[..., 3], n[..., 2]) - lose,
+                    prog.total_dealer * lose], axis=2)  # (2 terms, n_low, 4, n_rc)
+    return out.reshape(len(both), prog.n_low, 4 * prog.n_rc)
+
+
+def unpack_packed(packed: np.ndarray, n_rc: int, total: int) -> np.ndarray:
+    """(holes, ..., n_rc * 6) showdown counts from packed sums (..., 4, n_rc, holes)."""
+    lead = packed.shape[:-3]
+    flat = packed.reshape(-1, 4, n_rc, packed.shape[-1])
+    out = np.stack([unpack(list(x[:3]), x[3], n_rc, total) for x in flat])  # (k, h, n_rc, 6)
+    return np.moveaxis(out, 1, 0).reshape(packed.shape[-1], *lead, n_rc * N_SD)
+
+
 def turn_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.ndarray,
               turns: list[int], turn_counts, valid: np.ndarray, weight: int,
               deals_per_hole: int, turn_act: np.ndarray | None = None):
     """One flop of a game whose turn is a street of its own: per turn card, its rivers'
-    counts (``turn_counts(t) -> (1326, n_rc, 6)``), the turn nodes' decisions per hole, and
-    the sums the flop's decisions and the joint counts need; then the flop as
-    :func:`one_flop`. ``turn_act`` (52, turn nodes, 1326): filled with the turn decisions."""
+    packed counts (``turn_counts(t) -> (4, n_rc, 1326)``: the three fields and the boards by
+    cell code and hole), the turn nodes' decisions per hole, and the sums the flop's decisions
+    and the joint counts need (kept packed, hole last, and unpacked once a flop); then the
+    flop as :func:`one_flop`. ``turn_act`` (52, turn nodes, 1326): filled with the turn
+    decisions."""
     holes = subsets(2).astype(np.int64)
     n_t, n_low, width = len(prog.terms), prog.n_low, prog.n_rc * N_SD
     targets = {j: n_t + k for k, j in enumerate(plan.turn_nodes)}
@@ -287,35 +313,60 @@ def turn_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.nda
     # sums keep a slot per low class, else one
     on_turn = any(n == 4 for _, n in community_shape(prog.d).hand_level)
     n_slot = n_low if on_turn else 1
-    sd_low = np.zeros((1326, n_slot, width), np.int64)  # every board's counts
-    blocks = {j: np.zeros((1326, n_t, n_slot, width), np.int64) for j in plan.turn_nodes}
+    # a turn node whose first action ends in a terminal: its block there is what the others
+    # leave of every board's counts (each board's counts reach one terminal), not summed
+    rest = {}
+    for j in plan.turn_nodes:
+        kind, c = prog.nodes[j].children[0]
+        rest[j] = c if kind == "path" else (prog.n_paths + prog.river.index(c)
+                                            if c in prog.river else -1)
+    nets = packed_nets(prog).reshape(2 * n_t * n_low, 4 * prog.n_rc)
+    sd_low = np.zeros((n_slot, 4, prog.n_rc, 1326), np.int64)  # every board's counts
+    blocks = {j: np.zeros((n_t, n_slot, 4, prog.n_rc, 1326), np.int64)
+              for j in plan.turn_nodes}
     v_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
     vm_sum = {j: np.zeros(1326, np.int64) for j in plan.turn_nodes}
     tv = np.zeros((n_t, 1326), np.int64)
     tv_main = np.zeros_like(tv)
-    rows = np.arange(1326)
     low = low_classes(prog, flop, holes)
     slot = np.zeros(1326, np.int64)
+    cols = np.arange(1326)
     for t in turns:
         board = np.append(flop, t)
-        sd = turn_counts(t)
+        packed = turn_counts(t)
         on = valid & ~(holes == t).any(axis=1)
         if on_turn:
             low = slot = low_classes(prog, board, holes)
-        tv4, tvm4 = terminal_values(prog, sd, low)
+        every = (nets @ packed.reshape(4 * prog.n_rc, 1326).astype(np.float64)).reshape(
+            2, n_t, n_low, 1326)
+        both = np.rint(every[:, :, low, cols]).astype(np.int64)  # (2, n_t, 1326)
+        tv4, tvm4 = both[0], both[1]
         tv += tv4
         tv_main += tvm4
-        flat = sd.reshape(1326, width)
-        sd_low[rows[on], slot[on]] += flat[on]
+        # (a hole this turn card, the flop or the deck leaves out sums to zero: no mask)
+        for s in (np.unique(slot[on]) if on_turn else (0,)):
+            sd_low[s] += packed * (slot == s) if on_turn else packed
         acts = rule_actions(prog, plan.turn_nodes, board, holes)
         act, _, child = level_values(prog, plan.turn_nodes, tv4, tvm4, {}, acts)
         for j in plan.turn_nodes:
             v, vm, term = child("node", j)
             v_sum[j] += v
             vm_sum[j] += vm
-            blocks[j][rows[on], term[on], slot[on]] += flat[on]
+            ends = np.unique(term[on])
+            for k in ends:
+                if k == rest[j]:
+                    continue
+                hit = packed if len(ends) == 1 else packed * (term == k)
+                for s in (np.unique(slot[on]) if on_turn else (0,)):
+                    blocks[j][k, s] += hit * (slot == s) if on_turn else hit
             if turn_act is not None:
                 turn_act[t, plan.turn_nodes.index(j)] = act[j]
+    for j, r in rest.items():
+        if r >= 0:
+            blocks[j][r] = sd_low - blocks[j].sum(axis=0)
+    total = prog.total_dealer
+    sd_low_u = unpack_packed(sd_low, prog.n_rc, total)  # (1326, n_slot, width)
+    blocks_u = {j: unpack_packed(b, prog.n_rc, total) for j, b in blocks.items()}
     deeper = {j: (v_sum[j], vm_sum[j], targets[j]) for j in plan.turn_nodes}
     rule3 = rule_actions(prog, plan.flop_nodes, flop, holes)
     act3, evs3, child3 = level_values(prog, plan.flop_nodes, tv, tv_main, deeper, rule3)
@@ -325,15 +376,16 @@ def turn_flop(prog: Program, plan: Flops, groups: Holes, acc: dict, flop: np.nda
     order = np.argsort(key, kind="stable")
     ks = key[order]
     starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    rows = np.arange(1326)
     for e, (val, val_main, target) in enumerate(entries):
         np.add.at(acc["value"][e], k, weight * val[valid])
         np.add.at(acc["value_main"][e], k, weight * val_main[valid])
         block = np.zeros((1326, n_t, n_slot, width), np.int64)
         direct = target < n_t
-        block[rows[direct], target[direct]] = sd_low[direct]
+        block[rows[direct], target[direct]] = sd_low_u[direct]
         for j, at in targets.items():
             hit = target == at
-            block[hit] = blocks[j][hit]
+            block[hit] = blocks_u[j][hit]
         sums = weight * np.add.reduceat(block[valid][order], starts, axis=0)
         if on_turn:
             acc["joint"][e][ks[starts]] += sums
@@ -358,20 +410,27 @@ def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bo
         flop = np.asarray(flop, np.int64)
         valid = np.asarray(~np.isin(holes, flop).any(axis=1))
         if plan.turn_street:
-            def counts(t: int, flop=flop) -> np.ndarray:
-                rivers = np.setdiff1d(np.arange(52), np.append(flop, t))
-                boards = np.concatenate([np.broadcast_to(np.append(flop, t), (48, 4)),
-                                         rivers[:, None]], axis=1)
-                cls, perm = lookup(spec, boards)
-                b = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm,
-                                np.ones(48, np.int64), base, prog.n_rc * 1326,
-                                code_stride=1326).reshape(2, prog.n_rc, 1326)
-                return unpack([b[0] & _M, (b[0] >> FIELD) & _M, b[0] >> 2 * FIELD], b[1],
-                              prog.n_rc, prog.total_dealer)
+            turns = np.setdiff1d(np.arange(52), flop)
+            # every turn's 48 rivers summed in one pass, each turn into bins of its own
+            rivers = np.array([np.setdiff1d(turns, t) for t in turns])  # (49, 48)
+            boards = np.concatenate([np.broadcast_to(flop, (49 * 48, 3)),
+                                     np.repeat(turns, 48)[:, None],
+                                     rivers.reshape(-1, 1)], axis=1)
+            cls, perm = lookup(spec, boards)
+            span = prog.n_rc * 1326
+            b = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm,
+                            np.ones(len(boards), np.int64), base, 49 * span, code_stride=1326,
+                            offset=np.repeat(np.arange(49) * span, 48)
+                            ).reshape(2, 49, prog.n_rc, 1326)
+            packed_all = np.stack([b[0] & _M, (b[0] >> FIELD) & _M, b[0] >> 2 * FIELD, b[1]],
+                                  axis=1)  # (49, 4, n_rc, 1326)
+            turn_of = {int(t): i for i, t in enumerate(turns)}
 
-            turns = np.setdiff1d(np.arange(52), flop).tolist()
+            def counts(t: int, packed_all=packed_all, turn_of=turn_of) -> np.ndarray:
+                return packed_all[turn_of[t]]
+
             turn_act = arrays["turn_act"][f] if tables else None
-            act = turn_flop(prog, plan, groups, acc, flop, turns, counts, valid, int(w),
+            act = turn_flop(prog, plan, groups, acc, flop, turns.tolist(), counts, valid, int(w),
                             47 * 46 * prog.total_dealer, turn_act)
             if tables:
                 for n, i in enumerate(plan.flop_nodes):

@@ -6,7 +6,7 @@ terminal per cell code, built once and sent to the worker processes)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -179,6 +179,16 @@ class Program:
     # (terms, n_low, n_rc * 6) int64: the net of the side bets no decision changes (settled
     # on every round, folds included, whatever the dealer holds)
     nets_free: np.ndarray | None = None
+
+    @cached_property
+    def nodes(self) -> tuple:
+        """The description's decision nodes (:func:`gpusim.games.described.layout.nodes`),
+        looked up once: a lookup hashes the whole description, and the stages ask per turn."""
+        return tuple(_nodes(self.d))
+
+    @cached_property
+    def n_paths(self) -> int:
+        return len(layout(self.d).paths)
 
     @property
     def exact(self) -> bool:
