@@ -160,9 +160,8 @@ def test_spec_is_complete(game, shipped_rules):
         assert names
         if spec.kernel is not None:
             assert spec.kernel.code_map, "a shape's kernel counts its own codes"
+        # the one solver, or (Texas Hold'em Bonus's until it moves) the street-bets solver
         assert spec.exact_solver in ("gpusim.games.described.exact_report:SOLVER",
-                                     "gpusim.games.holdem.play_once_described:SOLVER",
-                                     "gpusim.games.holdem.call_once_described:SOLVER",
                                      "gpusim.games.holdem.streets_described:SOLVER")
         assert "optimal" in names and hasattr(spec.solver(), "report")
         assert hasattr(load(spec.table_strategy_class), "load")

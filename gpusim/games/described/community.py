@@ -56,15 +56,14 @@ from gpusim.games.described.community_flops import (
     flop_chunk,
     flop_plan,
     flop_rule_actions,
-    joint_counts,
     merge,
     new_acc,
     one_flop,
-    preflop,
     starting_hands,
     turn_flop,
     unpack,
 )
+from gpusim.games.described.community_preflop import joint_counts, preflop
 from gpusim.games.described.community_program import (
     FIELD,
     CommunityShape,
