@@ -1,7 +1,8 @@
 """The description keys that lay out an exact report or add an exact strategy
 (``report_always_settled``, ``report_folds``, ``[game.report] first_decision_order`` /
-``first_decision_note``, ``optimal_for``): each mistake refused in one line that names the key and the value, and each
-key read as written. The exact figures they give are checked in tests/test_community.py."""
+``first_decision_note``, ``optimal_for``): each mistake refused in one line that names the key
+and the value, and each key read as written. The exact figures they give are checked in
+tests/test_community.py."""
 
 from __future__ import annotations
 

@@ -417,12 +417,12 @@ def flop_chunk(spec, prog: Program, plan: Flops, ids, flops, weights, tables: bo
                                      rivers.reshape(-1, 1)], axis=1)
             cls, perm = lookup(spec, boards)
             span = prog.n_rc * 1326
-            b = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm,
-                            np.ones(len(boards), np.int64), base, 49 * span, code_stride=1326,
-                            offset=np.repeat(np.arange(49) * span, 48)
-                            ).reshape(2, 49, prog.n_rc, 1326)
-            packed_all = np.stack([b[0] & _M, (b[0] >> FIELD) & _M, b[0] >> 2 * FIELD, b[1]],
-                                  axis=1)  # (49, 4, n_rc, 1326)
+            b4 = binned_sums([arrays["f"], arrays["n"]], arrays["rc"], cls, perm,
+                             np.ones(len(boards), np.int64), base, 49 * span, code_stride=1326,
+                             offset=np.repeat(np.arange(49) * span, 48)
+                             ).reshape(2, 49, prog.n_rc, 1326)
+            packed_all = np.stack([b4[0] & _M, (b4[0] >> FIELD) & _M, b4[0] >> 2 * FIELD,
+                                   b4[1]], axis=1)  # (49, 4, n_rc, 1326)
             turn_of = {int(t): i for i, t in enumerate(turns)}
 
             def counts(t: int, packed_all=packed_all, turn_of=turn_of) -> np.ndarray:
